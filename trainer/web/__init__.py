@@ -1,0 +1,116 @@
+"""The Flask application: ``create_app`` binds the core deck, the database and the blueprints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from trainer.cards import DATA_DIR, Deck, load_deck
+
+from . import config as config_module
+from . import errors, security
+from .extensions import csrf, db, limiter, login_manager, migrate
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app.
+
+    Args:
+        test_config: settings that override the environment (tests pass their database here).
+
+    Raises:
+        trainer.cards.DeckError: the deck in ``DATA_DIR`` breaks a rule; the app refuses to start.
+    """
+    app = Flask(
+        __name__,
+        instance_path=str(PROJECT_ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    app.config.update(config_module.DEFAULTS)
+    instance = Path(app.instance_path)
+    app.config.update(
+        config_module.from_environment(instance, with_secret="SECRET_KEY" not in (test_config or {}))
+    )
+    app.config.setdefault("DATA_DIR", str(DATA_DIR))
+    if test_config:
+        app.config.update(test_config)
+    instance.mkdir(parents=True, exist_ok=True)
+
+    # Checked before anything else: a wrong figure must never reach a student.
+    app.extensions["deck"] = load_deck(app.config["DATA_DIR"])
+
+    if app.config.get("BEHIND_PROXY"):
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
+
+    register_extensions(app)
+    register_blueprints(app)
+    errors.register_errorhandlers(app)
+    security.init_app(app)
+    register_cli(app)
+    return app
+
+
+def register_extensions(app: Flask) -> None:
+    """Bind the extension objects of ``extensions.py`` to this app."""
+    from . import models
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
+    csrf.init_app(app)
+    limiter.init_app(app)
+    login_manager.init_app(app)
+    login_manager.login_view = "auth.login"
+    login_manager.login_message = "Please log in to see that page."
+    login_manager.login_message_category = "info"
+    login_manager.session_protection = "strong"
+
+    @login_manager.user_loader
+    def load_user(user_id: str) -> models.User | None:
+        if not user_id.isdigit():
+            return None
+        return db.session.get(models.User, int(user_id))
+
+    @app.context_processor
+    def inject_globals() -> dict[str, Any]:
+        return {"deck": get_deck()}
+
+
+def register_blueprints(app: Flask) -> None:
+    """Mount each feature's blueprint."""
+    from .auth import bp as auth_bp
+    from .deck import bp as deck_bp
+    from .main import bp as main_bp
+
+    app.register_blueprint(main_bp)
+    app.register_blueprint(auth_bp)
+    app.register_blueprint(deck_bp)
+
+
+def register_cli(app: Flask) -> None:
+    """Command-line helpers (``flask --app app check-data``)."""
+
+    @app.cli.command("check-data")
+    def check_data() -> None:
+        """Check the deck in data/ and report what was loaded."""
+        deck = get_deck()
+        print(
+            f"Deck OK: {len(deck)} states, {len(deck.borders)} border pairs, "
+            f"{len(deck.power_cards)} Power cards, {len(deck.geometry.shapes)} map outlines."
+        )
+
+
+def get_deck() -> Deck:
+    """The deck this app loaded at start-up."""
+    from flask import current_app
+
+    return current_app.extensions["deck"]
+
+
+__all__ = ["create_app", "get_deck"]

@@ -1,0 +1,5 @@
+"""Accounts: sign up, log in, log out."""
+
+from .routes import bp
+
+__all__ = ["bp"]

@@ -1,0 +1,78 @@
+"""Configuration read from the environment, with safe defaults for a laptop."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+
+def _secret_key(instance_path: Path) -> str:
+    """SECRET_KEY from the environment, else one generated once and kept in ``instance/``."""
+    from_env = os.environ.get("SECRET_KEY")
+    if from_env:
+        return from_env
+    key_file = instance_path / "secret_key"
+    if key_file.is_file():
+        key = key_file.read_text(encoding="utf-8").strip()
+        if key:
+            return key
+    key = secrets.token_hex(32)
+    instance_path.mkdir(parents=True, exist_ok=True)
+    # Created with owner-only permissions: the key signs every session cookie.
+    fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(key)
+    return key
+
+
+def _flag(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def from_environment(instance_path: Path, *, with_secret: bool = True) -> dict[str, Any]:
+    """The settings for ``create_app`` taken from environment variables.
+
+    ``DATABASE_URL`` (default SQLite in ``instance/``), ``SECRET_KEY`` (default generated once),
+    ``REDIS_URL`` (optional: rate-limit counters shared by several workers), ``HTTPS`` (set to 1
+    behind an HTTPS proxy: Secure cookies, proxy headers trusted).
+    """
+    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'geoplunge.db'}"
+    # Hosting providers still hand out postgres:// URLs; SQLAlchemy wants a driver name.
+    if database_url.startswith("postgres://"):
+        database_url = "postgresql+psycopg://" + database_url.removeprefix("postgres://")
+    elif database_url.startswith("postgresql://"):
+        database_url = "postgresql+psycopg://" + database_url.removeprefix("postgresql://")
+    https = _flag("HTTPS")
+    settings: dict[str, Any] = {
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "RATELIMIT_STORAGE_URI": os.environ.get("REDIS_URL") or "memory://",
+        "SESSION_COOKIE_SECURE": https,
+        "REMEMBER_COOKIE_SECURE": https,
+        "PREFERRED_URL_SCHEME": "https" if https else "http",
+        "BEHIND_PROXY": https or _flag("BEHIND_PROXY"),
+    }
+    if with_secret:
+        settings["SECRET_KEY"] = _secret_key(instance_path)
+    return settings
+
+
+DEFAULTS: dict[str, Any] = {
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "REMEMBER_COOKIE_HTTPONLY": True,
+    "REMEMBER_COOKIE_SAMESITE": "Lax",
+    "WTF_CSRF_TIME_LIMIT": None,  # a token lives as long as the session it belongs to
+    "RATELIMIT_HEADERS_ENABLED": True,
+    # Failed logins only. A school's Chromebooks share one address, so the per-address limit is
+    # generous; guessing one account's password is what the per-username limit stops.
+    "LOGIN_LIMIT_PER_USERNAME": "10 per 5 minutes",
+    "LOGIN_LIMIT_PER_ADDRESS": "100 per 5 minutes",
+    "SIGNUP_RATE_LIMIT": "20 per hour",
+    "MAX_CONTENT_LENGTH": 1024 * 1024,
+}

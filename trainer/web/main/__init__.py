@@ -1,0 +1,5 @@
+"""The home page."""
+
+from .routes import bp
+
+__all__ = ["bp"]

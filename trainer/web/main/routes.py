@@ -1,0 +1,17 @@
+"""The home page: what GeoPlunge Trainer is and where to start."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from .. import get_deck
+
+bp = Blueprint("main", __name__)
+
+
+@bp.get("/")
+def home() -> str:
+    """Explain the app to a newcomer and show a few cards to start with."""
+    deck = get_deck()
+    examples = [deck["CA"], deck["CO"], deck["MD"]]
+    return render_template("main/home.html", examples=examples)
