@@ -202,11 +202,15 @@ def _load_states(path: Path) -> tuple[StateCard, ...]:
             if rank in seen:
                 raise DeckError(f"{where[card.postal]}: {rank_attr} {rank} is also given to {seen[rank].name}")
             seen[rank] = card
-        for position, card in enumerate(expected_order, start=1):
-            if getattr(card, rank_attr) != position:
+        by_rank = sorted(cards, key=lambda s: getattr(s, rank_attr))
+        position = {card.postal: index for index, card in enumerate(expected_order)}
+        for better, worse in zip(by_rank, by_rank[1:]):
+            if position[better.postal] > position[worse.postal]:
                 raise DeckError(
-                    f"{where[card.postal]}: {rank_attr} is {getattr(card, rank_attr)} but its "
-                    f"{figures[rank_attr]} ({getattr(card, figures[rank_attr])}) places it {position}"
+                    f"{where[better.postal]}: {rank_attr} {getattr(better, rank_attr)} is better than "
+                    f"{worse.name}'s {getattr(worse, rank_attr)} ({where[worse.postal].split(' (')[0]}), but its "
+                    f"{figures[rank_attr]} {getattr(better, figures[rank_attr])} does not rank it ahead of "
+                    f"{getattr(worse, figures[rank_attr])}"
                 )
         figure_counts = Counter(getattr(c, figures[rank_attr]) for c in cards)
         if rank_attr != "statehood_rank":
@@ -279,7 +283,9 @@ def _unique(cards: list[StateCard], attr: str, filename: str, where: dict[str, s
     for card in cards:
         key = _fold(getattr(card, attr))
         if key in seen:
-            raise DeckError(f"{where[card.postal]}: {attr} {getattr(card, attr)!r} repeats {seen[key].name}")
+            raise DeckError(
+                f"{where[card.postal]}: {attr} {getattr(card, attr)!r} repeats line {where[seen[key].postal].split(' line ')[1]}"
+            )
         seen[key] = card
 
 

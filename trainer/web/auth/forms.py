@@ -6,6 +6,7 @@ import re
 
 from flask_wtf import FlaskForm
 from sqlalchemy import select
+from wtforms.fields.choices import SelectChoice
 from wtforms import EmailField, PasswordField, RadioField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional, ValidationError
 from wtforms.validators import Email as EmailValidator
@@ -22,7 +23,7 @@ class SignupForm(FlaskForm):
 
     role = RadioField(
         "I am a",
-        choices=[(Role.STUDENT.value, "Student"), (Role.TEACHER.value, "Teacher")],
+        choices=[SelectChoice(Role.STUDENT.value, "Student"), SelectChoice(Role.TEACHER.value, "Teacher")],
         default=Role.STUDENT.value,
         validators=[DataRequired(message="Choose student or teacher.")],
     )

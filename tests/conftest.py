@@ -1,0 +1,170 @@
+"""Fixtures shared by every test: the app on SQLite (and PostgreSQL where configured), clients, users."""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from trainer.web import create_app
+from trainer.web.extensions import db
+from trainer.web.models import Role, User
+
+#: Set by .ci/run: a skipped browser or PostgreSQL test then fails the run instead.
+REQUIRE_FULL_SUITE = os.environ.get("GEOPLUNGE_REQUIRE_FULL_SUITE") == "1"
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if REQUIRE_FULL_SUITE and not TEST_DATABASE_URL:
+        raise pytest.UsageError("GEOPLUNGE_REQUIRE_FULL_SUITE=1 but TEST_DATABASE_URL is not set")
+
+
+_RAN: dict[str, int] = {"browser": 0, "postgres": 0}
+_SKIPPED: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    for kind in _RAN:
+        if kind in report.keywords:
+            if report.skipped:
+                _SKIPPED.append(report.nodeid)
+            elif report.when == "call":
+                _RAN[kind] += 1
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """In CI, browser and PostgreSQL tests must run: a skip, or none at all, fails the run."""
+    if not REQUIRE_FULL_SUITE or session.config.option.collectonly:
+        return
+    problems = [f"skipped: {nodeid}" for nodeid in _SKIPPED]
+    problems += [f"no {kind} test ran" for kind, count in _RAN.items() if count == 0]
+    if problems:
+        print("\nThe full suite is required here (GEOPLUNGE_REQUIRE_FULL_SUITE=1):\n  " + "\n  ".join(problems))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def skip_unless_optional(reason: str) -> None:
+    """Skip a test whose tool is missing, except where the full suite is required."""
+    if REQUIRE_FULL_SUITE:
+        pytest.fail(f"{reason} (GEOPLUNGE_REQUIRE_FULL_SUITE=1)")
+    pytest.skip(reason)
+
+
+def database_params() -> list:
+    params = [pytest.param("sqlite", id="sqlite")]
+    if TEST_DATABASE_URL:
+        params.append(pytest.param(TEST_DATABASE_URL, id="postgresql", marks=pytest.mark.postgres))
+    return params
+
+
+def make_test_config(database: str, tmp_path) -> dict:
+    url = f"sqlite:///{tmp_path / 'test.db'}" if database == "sqlite" else database
+    return {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret-" + uuid.uuid4().hex,
+        "SQLALCHEMY_DATABASE_URI": url,
+        "RATELIMIT_ENABLED": False,
+        "RATELIMIT_STORAGE_URI": "memory://",
+    }
+
+
+@pytest.fixture(params=database_params())
+def app(request: pytest.FixtureRequest, tmp_path) -> Iterator[Flask]:
+    """The app on a fresh database: SQLite always, PostgreSQL too where TEST_DATABASE_URL is set."""
+    marker = request.node.get_closest_marker("app_config")
+    overrides = marker.kwargs if marker else {}
+    application = create_app({**make_test_config(request.param, tmp_path), **overrides})
+    with application.app_context():
+        # The PostgreSQL server keeps whatever an earlier run left: start clean, end clean.
+        db.drop_all()
+        db.create_all()
+    yield application
+    with application.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask):
+    return app.test_cli_runner()
+
+
+CSRF_INPUT = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
+
+
+def csrf_token(client: FlaskClient, url: str) -> str:
+    """The CSRF token of the form on ``url``, as a browser would read it."""
+    html = client.get(url).get_data(as_text=True)
+    match = CSRF_INPUT.search(html)
+    assert match, f"no CSRF token on {url}"
+    return match.group(1) or match.group(2)
+
+
+def make_user(app: Flask, username: str = "student1", password: str = "correct horse", role: Role = Role.STUDENT, email: str | None = None) -> User:
+    """Create a user directly in the database (test factory)."""
+    with app.app_context():
+        user = User(username=username, username_key=User.key_for(username), role=role, email=email)
+        user.set_password(password)
+        db.session.add(user)
+        db.session.commit()
+        db.session.refresh(user)
+        db.session.expunge(user)
+        return user
+
+
+@dataclass
+class AuthActions:
+    """Log in and out through the real forms, CSRF token included."""
+
+    client: FlaskClient
+
+    def login(self, username: str = "student1", password: str = "correct horse", next_url: str | None = None):
+        url = "/auth/login" + (f"?next={next_url}" if next_url else "")
+        token = csrf_token(self.client, url)
+        return self.client.post(url, data={"username": username, "password": password, "csrf_token": token})
+
+    def logout(self):
+        token = csrf_token(self.client, "/")
+        return self.client.post("/auth/logout", data={"csrf_token": token})
+
+    def signup(self, username: str, password: str = "correct horse", role: str = "student", email: str = "", confirm: str | None = None):
+        token = csrf_token(self.client, "/auth/signup")
+        return self.client.post(
+            "/auth/signup",
+            data={
+                "username": username,
+                "password": password,
+                "confirm": password if confirm is None else confirm,
+                "role": role,
+                "email": email,
+                "csrf_token": token,
+            },
+        )
+
+
+@pytest.fixture
+def auth(client: FlaskClient) -> AuthActions:
+    return AuthActions(client)
+
+
+@pytest.fixture
+def student(app: Flask) -> User:
+    return make_user(app, "student1", role=Role.STUDENT)
+
+
+@pytest.fixture
+def teacher(app: Flask) -> User:
+    return make_user(app, "teacher1", role=Role.TEACHER, email="teacher@example.org")
