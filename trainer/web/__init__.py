@@ -38,7 +38,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.update(
         config_module.from_environment(instance, with_secret="SECRET_KEY" not in (test_config or {}))
     )
-    app.config.setdefault("DATA_DIR", str(DATA_DIR))
+    if not app.config.get("DATA_DIR"):
+        app.config["DATA_DIR"] = str(DATA_DIR)
     if test_config:
         app.config.update(test_config)
     instance.mkdir(parents=True, exist_ok=True)

@@ -39,7 +39,8 @@ def from_environment(instance_path: Path, *, with_secret: bool = True) -> dict[s
 
     ``DATABASE_URL`` (default SQLite in ``instance/``), ``SECRET_KEY`` (default generated once),
     ``REDIS_URL`` (optional: rate-limit counters shared by several workers), ``HTTPS`` (set to 1
-    behind an HTTPS proxy: Secure cookies, proxy headers trusted).
+    behind an HTTPS proxy: Secure cookies, proxy headers trusted), ``GEOPLUNGE_DATA_DIR``
+    (another copy of ``data/``, e.g. to check edited data before it ships).
     """
     database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'geoplunge.db'}"
     # Hosting providers still hand out postgres:// URLs; SQLAlchemy wants a driver name.
@@ -50,6 +51,7 @@ def from_environment(instance_path: Path, *, with_secret: bool = True) -> dict[s
     https = _flag("HTTPS")
     settings: dict[str, Any] = {
         "SQLALCHEMY_DATABASE_URI": database_url,
+        "DATA_DIR": os.environ.get("GEOPLUNGE_DATA_DIR") or None,
         "RATELIMIT_STORAGE_URI": os.environ.get("REDIS_URL") or "memory://",
         "SESSION_COOKIE_SECURE": https,
         "REMEMBER_COOKIE_SECURE": https,

@@ -1,0 +1,112 @@
+"""The deck browser: the 50 cards, sorting, zone filter, card pages and their Map cards."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+CARD_NAME = re.compile(r'class="gp-card__name" id="card-([A-Z]{2})-name"')
+
+
+def card_order(html: str) -> list[str]:
+    return CARD_NAME.findall(html)
+
+
+def test_deck_shows_all_fifty_cards_by_name(client):
+    html = client.get("/deck/").get_data(as_text=True)
+    order = card_order(html)
+    assert len(order) == 50
+    assert order[:3] == ["AL", "AK", "AZ"] and order[-1] == "WY"
+    assert "Showing 50 cards" in html
+    # Each card shows name, postal code, capital and the three rankings.
+    assert "Sacramento" in html and "Postal code CA" in html
+
+
+@pytest.mark.parametrize(
+    ("sort", "first"),
+    [("size", ["AK", "TX", "CA", "MT"]), ("population", ["CA", "TX", "NY"]), ("statehood", ["DE", "PA", "NJ"]), ("name", ["AL", "AK"])],
+)
+def test_deck_sorts(client, sort, first):
+    order = card_order(client.get(f"/deck/?sort={sort}").get_data(as_text=True))
+    assert order[: len(first)] == first
+    assert len(order) == 50
+
+
+def test_unknown_sort_falls_back_to_name(client):
+    response = client.get("/deck/?sort=<script>")
+    assert response.status_code == 200
+    assert card_order(response.get_data(as_text=True))[0] == "AL"
+    assert "<script>" not in response.get_data(as_text=True)
+
+
+def test_zone_filter(client, app):
+    html = client.get("/deck/?zone=pacific&sort=population").get_data(as_text=True)
+    assert card_order(html) == ["CA", "WA", "OR", "NV"]
+    assert "in the Pacific zone" in html
+    html = client.get("/deck/?zone=hawaii-aleutian").get_data(as_text=True)
+    assert card_order(html) == ["HI"]
+
+
+def test_unknown_zone_shows_all_with_a_message(client):
+    html = client.get("/deck/?zone=martian").get_data(as_text=True)
+    assert len(card_order(html)) == 50
+    assert "There is no zone by that name" in html
+
+
+def test_card_page(client):
+    response = client.get("/deck/co")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "<h1>Colorado</h1>" in html
+    assert "Denver" in html and "August 1, 1876" in html and "5,029,196" in html
+    # The Map card: all 50 states drawn, exactly one in red, labelled for screen readers.
+    assert html.count('class="map-state"') == 49
+    assert html.count('class="map-state map-state--red"') == 1
+    assert 'role="img"' in html and "Colorado is shown in red" in html
+    # Border states are links.
+    for code in ("wy", "ne", "ks", "ok", "nm", "ut"):
+        assert f'href="/deck/{code}"' in html
+    assert 'href="/deck/az"' not in html  # Four Corners only (G5)
+    # A big state needs no call-out.
+    assert "map-callout" not in html
+
+
+@pytest.mark.parametrize("code", ["ri", "de", "ct", "nj", "md", "ma", "vt", "nh"])
+def test_small_states_get_a_callout_and_closeup(client, code):
+    html = client.get(f"/deck/{code}").get_data(as_text=True)
+    assert 'class="map-callout"' in html
+    assert "map-closeup__frame" in html and "<use href=" in html
+
+
+def test_hawaii_gets_a_callout(client):
+    html = client.get("/deck/hi").get_data(as_text=True)
+    assert 'class="map-callout"' in html
+    assert "borders no other state" in html
+
+
+@pytest.mark.parametrize(("path", "target"), [("/deck/CO", "/deck/co"), ("/deck/colorado", "/deck/co"), ("/deck/Rhode-Island", "/deck/ri")])
+def test_card_addresses_by_name_or_code_redirect(client, path, target):
+    response = client.get(path)
+    assert response.status_code == 301 and response.headers["Location"] == target
+
+
+@pytest.mark.parametrize("path", ["/deck/zz", "/deck/atlantis", "/deck/%00", "/deck/puerto-rico"])
+def test_unknown_card_is_404_in_site_style(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    html = response.get_data(as_text=True)
+    assert "Page not found" in html and "Browse the deck" in html
+
+
+def test_home_page_explains_the_app(client):
+    html = client.get("/").get_data(as_text=True)
+    assert "GeoPlunge" in html and "How to read a card" in html
+    assert 'href="/deck/"' in html and 'href="/auth/signup"' in html
+
+
+def test_pages_work_logged_in_too(client, auth, student):
+    auth.login()
+    for path in ("/", "/deck/", "/deck/ri"):
+        html = client.get(path).get_data(as_text=True)
+        assert "student1" in html and "Log out" in html
