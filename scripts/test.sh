@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Set up and run the whole test suite: a virtual environment in .venv with the test extras,
+# Debian's Chromium for the browser tests (installed with apt-get when missing), then pytest.
+# PostgreSQL tests run too when TEST_DATABASE_URL is set, e.g.
+#   TEST_DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:5432/test scripts/test.sh
+# Extra arguments go to pytest (scripts/test.sh tests/cards -q).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e '.[test]'
+
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  echo "Installing Debian's Chromium for the browser tests..."
+  SUDO=""
+  if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,93 @@
+"""Browser fixtures: the app served on a free local port, and Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from tests.conftest import make_test_config, skip_unless_optional
+from trainer.web import create_app
+from trainer.web.extensions import db
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# Chromium as root in a container, with no calls home (this machine has no network).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        skip_unless_optional(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_unless_optional("playwright is not installed (pip install -e '.[test]')")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """The real app, on SQLite, served by Werkzeug in a thread; yields its base URL."""
+    app = create_app(make_test_config("sqlite", tmp_path))
+    with app.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        with app.app_context():
+            db.engine.dispose()
+
+
+@pytest.fixture
+def page(browser, live_server: str) -> Iterator[object]:
+    """A fresh browser tab on the live server.
+
+    The test fails on any console error (a CSP violation, a script error) and on any asset that
+    does not load. Pages themselves may answer 4xx: a form with errors is a 400.
+    """
+    context = browser.new_context(base_url=live_server, viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+
+    def on_console(message) -> None:
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            errors.append(message.text)
+
+    def on_response(response) -> None:
+        if response.request.resource_type != "document" and response.status >= 400:
+            errors.append(f"{response.status} {response.url}")
+
+    tab.on("console", on_console)
+    tab.on("response", on_response)
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.set_default_timeout(10_000)
+    yield tab
+    context.close()
+    assert errors == [], f"console errors: {errors}"
