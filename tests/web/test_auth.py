@@ -200,3 +200,42 @@ def test_session_cookie_flags(client, auth, student):
     response = auth.login()
     cookie = next(v for k, v in response.headers.items() if k == "Set-Cookie" and v.startswith("session="))
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def _redis_available() -> bool:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=0.5).close()
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _redis_available(), reason="no Redis on 127.0.0.1:6379")
+def test_workers_share_login_limits_through_redis(tmp_path):
+    """With REDIS_URL, two workers (two app instances) count failed logins together."""
+    import uuid
+
+    from tests.conftest import AuthActions, make_test_config
+    from trainer.web import create_app
+
+    settings = make_test_config("sqlite", tmp_path) | {
+        "RATELIMIT_ENABLED": True,
+        "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379/0",
+        "RATELIMIT_KEY_PREFIX": "test-" + uuid.uuid4().hex,
+        "LOGIN_LIMIT_PER_USERNAME": "4 per minute",
+    }
+    first = create_app(settings)
+    with first.app_context():
+        db.create_all()
+    try:
+        make_user(first, "shared")
+        for _ in range(4):
+            assert AuthActions(first.test_client()).login("shared", "guess").status_code == 400
+        # A second worker starts with its own limiter storage: only Redis can tell it the count.
+        second = create_app(settings)
+        assert AuthActions(second.test_client()).login("shared", "guess").status_code == 429
+    finally:
+        with first.app_context():
+            db.drop_all()

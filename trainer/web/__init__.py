@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from trainer.cards import DATA_DIR, Deck, load_deck
@@ -70,7 +70,8 @@ def register_extensions(app: Flask) -> None:
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Please log in to see that page."
     login_manager.login_message_category = "info"
-    login_manager.session_protection = "strong"
+    # "basic": a phone that changes network keeps its session (strong would log it out).
+    login_manager.session_protection = "basic"
 
     @login_manager.user_loader
     def load_user(user_id: str) -> models.User | None:
@@ -109,8 +110,6 @@ def register_cli(app: Flask) -> None:
 
 def get_deck() -> Deck:
     """The deck this app loaded at start-up."""
-    from flask import current_app
-
     return current_app.extensions["deck"]
 
 

@@ -75,6 +75,6 @@ DEFAULTS: dict[str, Any] = {
     # generous; guessing one account's password is what the per-username limit stops.
     "LOGIN_LIMIT_PER_USERNAME": "10 per 5 minutes",
     "LOGIN_LIMIT_PER_ADDRESS": "100 per 5 minutes",
-    "SIGNUP_RATE_LIMIT": "20 per hour",
+    "SIGNUP_RATE_LIMIT": "100 per hour",  # per address; a class signing up together shares one
     "MAX_CONTENT_LENGTH": 1024 * 1024,
 }

@@ -36,10 +36,7 @@ def register_errorhandlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        status = error.code or 500
-        if status == 405 or status >= 500 or status not in MESSAGES:
-            return _render(status)
-        return _render(status)
+        return _render(error.code or 500)
 
     @app.errorhandler(InternalServerError)
     def server_error(error: InternalServerError):

@@ -45,8 +45,7 @@ def add_security_headers(response: Response) -> Response:
 
 def wants_json() -> bool:
     """True when the client asked for JSON rather than a page."""
-    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
-    return request.is_json or (best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"])
+    return request.is_json or request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
 
 
 def role_required(*roles: Role) -> Callable[[Callable[P, R]], Callable[P, R | Response]]:
