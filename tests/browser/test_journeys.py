@@ -126,5 +126,10 @@ def test_phone_width_has_no_sideways_scroll(browser, live_server):
         # Two cards side by side on a phone: the grid is not one long column.
         boxes = [tab.locator(".gp-card").nth(i).bounding_box() for i in range(2)]
         assert boxes[0]["y"] == boxes[1]["y"]
+        # On a card page the card, its facts and the Map card stack without overlapping.
+        tab.goto("/deck/nj")
+        card, facts, figure = (tab.locator(sel).bounding_box() for sel in (".card-page .gp-card", ".facts", ".card-page__map"))
+        assert card["y"] + card["height"] <= facts["y"] + 1
+        assert facts["y"] + facts["height"] <= figure["y"] + 1
     finally:
         context.close()
