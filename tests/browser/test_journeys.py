@@ -14,7 +14,13 @@ def test_newcomer_signs_up_logs_in_browses_sorts_and_opens_a_card(page):
     # Sign up as a student: a username and a password, nothing else.
     page.get_by_role("link", name="Make an account").first.click()
     expect(page).to_have_url(re.compile(r"/auth/signup$"))
-    expect(page.get_by_label("Student")).to_be_checked()
+    expect(page.get_by_label("Student", exact=True)).to_be_checked()
+    # A student is never asked for an email address; a teacher may give one.
+    expect(page.get_by_label("Email (teachers only, optional)")).to_be_hidden()
+    page.get_by_label("Teacher", exact=True).check()
+    expect(page.get_by_label("Email (teachers only, optional)")).to_be_visible()
+    page.get_by_label("Student", exact=True).check()
+    expect(page.get_by_label("Email (teachers only, optional)")).to_be_hidden()
     page.get_by_label("Username").fill("blue_heron")
     page.get_by_label("Password", exact=True).fill("maps are fun")
     page.get_by_label("Type the password again").fill("maps are fun")
