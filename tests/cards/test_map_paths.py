@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from trainer.cards.geometry import path_rings
+
 MAP_FILE = Path(__file__).parents[2] / "data" / "map_paths.json"
 
 STATES = {
@@ -14,9 +16,6 @@ STATES = {
     "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC",
     "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
 }
-
-TOKEN = re.compile(r"[mlhvz]|-?(?:\d+\.?\d*|\.\d+)")
-
 
 @pytest.fixture(scope="module")
 def doc():
@@ -31,40 +30,7 @@ def viewbox(doc):
 
 def path_points(d):
     """Absolute points of a path made of relative m/l/h/v/z commands."""
-    tokens = TOKEN.findall(d)
-    assert "".join(tokens) == re.sub(r"[ ,]", "", d), "unparsable path data"
-    pts = []
-    x = y = sx = sy = 0.0
-    cmd = None
-    i = 0
-    while i < len(tokens):
-        t = tokens[i]
-        if t in "mlhvz":
-            cmd = t
-            i += 1
-            if t == "z":
-                x, y = sx, sy
-            continue
-        if cmd == "m":
-            x += float(t)
-            y += float(tokens[i + 1])
-            sx, sy = x, y
-            cmd = "l"  # implicit lineto after moveto
-            i += 2
-        elif cmd == "l":
-            x += float(t)
-            y += float(tokens[i + 1])
-            i += 2
-        elif cmd == "h":
-            x += float(t)
-            i += 1
-        elif cmd == "v":
-            y += float(t)
-            i += 1
-        else:
-            raise AssertionError(f"number without command at token {i}")
-        pts.append((x, y))
-    return pts
+    return [point for ring in path_rings(d) for point in ring]
 
 
 def test_source_and_viewbox(doc):
