@@ -110,3 +110,20 @@ def test_pages_work_logged_in_too(client, auth, student):
     for path in ("/", "/deck/", "/deck/ri"):
         html = client.get(path).get_data(as_text=True)
         assert "student1" in html and "Log out" in html
+
+
+@pytest.mark.parametrize("role", [None, "student", "teacher"])
+@pytest.mark.parametrize("path", ["/", "/deck/", "/deck/?sort=statehood&zone=eastern", "/deck/ak", "/auth/login", "/auth/signup"])
+def test_public_pages_for_every_role(app, client, auth, role, path):
+    """Home, deck and card pages are open to everyone; login and sign-up send logged-in users home."""
+    from tests.conftest import make_user
+    from trainer.web.models import Role
+
+    if role:
+        make_user(app, "someone", role=Role(role))
+        auth.login("someone")
+    response = client.get(path)
+    if role and path.startswith("/auth/"):
+        assert response.status_code == 302 and response.headers["Location"] == "/"
+    else:
+        assert response.status_code == 200
