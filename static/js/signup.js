@@ -4,16 +4,16 @@
   var form = document.querySelector("[data-signup-form]");
   if (!form) { return; }
   var emailField = form.querySelector("[data-teacher-only]");
-  var emailInput = emailField && emailField.querySelector("input");
+  if (!emailField) { return; }
+  var emailInput = emailField.querySelector("input");
   function update() {
     var role = form.querySelector("input[name=role]:checked");
     var teacher = role && role.value === "teacher";
-    emailField.hidden = !teacher;
-    if (!teacher && emailInput && !emailField.classList.contains("field--error")) {
-      emailInput.value = "";
-    }
+    // A field with an error stays in view, so its message can be read and acted on.
+    var keep = teacher || emailField.querySelector(".field--error") !== null;
+    emailField.hidden = !keep;
+    if (!keep) { emailInput.value = ""; }
   }
-  if (!emailField) { return; }
   form.addEventListener("change", function (event) {
     if (event.target.name === "role") { update(); }
   });

@@ -176,15 +176,17 @@ def _read_csv(path: Path, required: Iterable[str], optional: Iterable[str] = ())
 def _load_states(path: Path) -> tuple[StateCard, ...]:
     rows = _read_csv(path, STATE_COLUMNS, OPTIONAL_STATE_COLUMNS)
     cards: list[StateCard] = []
-    where: dict[str, str] = {}
+    where: dict[str, str] = {}  # postal -> "states.csv line 7 (Colorado)"
+    lines: dict[str, int] = {}  # postal -> 7
     for line, row in rows:
         label = f"{path.name} line {line} ({row['name'] or '?'})"
         cards.append(_parse_state(row, label))
         where[cards[-1].postal] = label
+        lines[cards[-1].postal] = line
     if len(cards) != STATE_COUNT:
         raise DeckError(f"{path.name}: {len(cards)} rows, expected {STATE_COUNT} states")
     for attr in ("name", "postal", "capital"):
-        _unique(cards, attr, path.name, where)
+        _unique(cards, attr, where, lines)
 
     # G1: each ranking a permutation of 1..50, consistent with the figure it ranks.
     orders = {
@@ -208,7 +210,7 @@ def _load_states(path: Path) -> tuple[StateCard, ...]:
             if position[better.postal] > position[worse.postal]:
                 raise DeckError(
                     f"{where[better.postal]}: {rank_attr} {getattr(better, rank_attr)} is better than "
-                    f"{worse.name}'s {getattr(worse, rank_attr)} ({where[worse.postal].split(' (')[0]}), but its "
+                    f"{worse.name}'s {getattr(worse, rank_attr)} ({path.name} line {lines[worse.postal]}), but its "
                     f"{figures[rank_attr]} {getattr(better, figures[rank_attr])} does not rank it ahead of "
                     f"{getattr(worse, figures[rank_attr])}"
                 )
@@ -278,13 +280,13 @@ def _zone(value: str, label: str, column: str) -> Zone:
         raise DeckError(f"{label}: {column} {value!r} is not one of {allowed}") from None
 
 
-def _unique(cards: list[StateCard], attr: str, filename: str, where: dict[str, str]) -> None:
+def _unique(cards: list[StateCard], attr: str, where: dict[str, str], lines: dict[str, int]) -> None:
     seen: dict[str, StateCard] = {}
     for card in cards:
         key = _fold(getattr(card, attr))
         if key in seen:
             raise DeckError(
-                f"{where[card.postal]}: {attr} {getattr(card, attr)!r} repeats line {where[seen[key].postal].split(' line ')[1]}"
+                f"{where[card.postal]}: {attr} {getattr(card, attr)!r} repeats line {lines[seen[key].postal]} ({seen[key].name})"
             )
         seen[key] = card
 
