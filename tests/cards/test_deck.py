@@ -197,3 +197,13 @@ def test_map_cards(deck):
     assert not deck.map_card("CO").needs_callout
     assert not deck.map_card("TX").needs_callout
     assert deck.map_card("CO").state.name == "Colorado"
+
+
+def test_census_regions(deck):
+    """The four Census regions hold 9, 12, 16 and 13 states."""
+    from trainer.cards import Region
+
+    sizes = {region: len(deck.in_region(region)) for region in Region}
+    assert sizes == {Region.NORTHEAST: 9, Region.MIDWEST: 12, Region.SOUTH: 16, Region.WEST: 13}
+    assert deck.regions["TX"] is Region.SOUTH and deck.regions["DE"] is Region.SOUTH
+    assert deck.regions["PA"] is Region.NORTHEAST and deck.regions["HI"] is Region.WEST

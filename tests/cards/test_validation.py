@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from trainer.cards import DATA_DIR, DeckError, load_deck
 
-FILES = ("states.csv", "borders.csv", "power_cards.csv", "map_paths.json")
+FILES = ("states.csv", "borders.csv", "power_cards.csv", "map_paths.json", "regions.csv")
 
 
 def copy_data(target: Path) -> Path:
@@ -190,3 +190,36 @@ def test_any_swapped_ranks_are_caught(tmp_path_factory, column, pair):
     with pytest.raises(DeckError) as error:
         load_deck(data)
     assert any(f"line {k + 2} ({rows[k]['name']})" in str(error.value) for k in (i, j))
+
+
+def edit_region(data: Path, state: str, **changes: str) -> int:
+    """Change one state's regions.csv row; return its line number."""
+    header, rows = read_rows(data / "regions.csv")
+    for index, row in enumerate(rows):
+        if row["postal"] == state:
+            row.update(changes)
+            write_rows(data / "regions.csv", header, rows)
+            return index + 2
+    raise AssertionError(state)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"region": "Southwest"}, "region 'Southwest' is not one of"),
+        ({"division": "Pacific"}, "'Pacific' is not a Census division of the South"),
+        ({"postal": "XX"}, "'XX' is not a state's postal code"),
+        ({"postal": "AL"}, "state listed twice"),
+    ],
+)
+def test_bad_region_rows_are_named(data, changes, message):
+    line = edit_region(data, "TX", **changes)
+    with pytest.raises(DeckError, match=rf"regions.csv line {line} \(.*\): {re.escape(message)}"):
+        load_deck(data)
+
+
+def test_a_state_without_a_region(data):
+    header, rows = read_rows(data / "regions.csv")
+    write_rows(data / "regions.csv", header, [r for r in rows if r["postal"] != "OH"])
+    with pytest.raises(DeckError, match="regions.csv: no region for OH"):
+        load_deck(data)

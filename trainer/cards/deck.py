@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .geometry import path_area
-from .model import Category, MapCard, PowerCard, StateCard, StateShape, Zone
+from .model import CENSUS_DIVISIONS, Category, MapCard, PowerCard, Region, StateCard, StateShape, Zone
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
@@ -31,6 +31,7 @@ STATE_COLUMNS = (
 OPTIONAL_STATE_COLUMNS = ("secondary_zones",)
 BORDER_COLUMNS = ("state_a", "state_b")
 POWER_COLUMNS = ("id", "category", "clue_code")
+REGION_COLUMNS = ("postal", "region", "division")
 
 STATE_COUNT = 50
 POWER_CARD_COUNT = 15
@@ -59,14 +60,19 @@ class MapGeometry:
     shapes: dict[str, StateShape] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Deck:
-    """The 50 GeoPlunge cards, their borders, the 15 Power cards and the Map cards."""
+    """The 50 GeoPlunge cards, their borders, the 15 Power cards and the Map cards.
+
+    Compared and hashed by identity, so derived tables can be cached per deck.
+    """
 
     states: tuple[StateCard, ...]
     borders: frozenset[frozenset[str]]
     power_cards: tuple[PowerCard, ...]
     geometry: MapGeometry
+    #: Each state's Census region (``regions.csv``).
+    regions: dict[str, Region] = field(default_factory=dict)
     _by_postal: dict[str, StateCard] = field(init=False, repr=False, compare=False)
     _by_name: dict[str, StateCard] = field(init=False, repr=False, compare=False)
     _neighbours: dict[str, tuple[StateCard, ...]] = field(init=False, repr=False, compare=False)
@@ -123,6 +129,10 @@ class Deck:
         """The cards whose primary zone is ``zone``, by name."""
         return [s for s in self.sorted_by(None) if s.zone is zone]
 
+    def in_region(self, region: Region) -> list[StateCard]:
+        """The cards of the Census region ``region``, by name."""
+        return [s for s in self.sorted_by(None) if self.regions.get(s.postal) is region]
+
     def map_card(self, state: StateCard | str) -> MapCard:
         """The Map card that shows ``state`` in red (G4)."""
         card = state if isinstance(state, StateCard) else self[state]
@@ -146,7 +156,8 @@ def load_deck(data_dir: Path | str = DATA_DIR) -> Deck:
     borders = _load_borders(data_dir / "borders.csv", postals)
     power_cards = _load_power_cards(data_dir / "power_cards.csv")
     geometry = _load_geometry(data_dir / "map_paths.json", postals)
-    return Deck(states=states, borders=borders, power_cards=power_cards, geometry=geometry)
+    regions = _load_regions(data_dir / "regions.csv", postals)
+    return Deck(states=states, borders=borders, power_cards=power_cards, geometry=geometry, regions=regions)
 
 
 def _read_csv(path: Path, required: Iterable[str], optional: Iterable[str] = ()) -> list[tuple[int, dict[str, str]]]:
@@ -316,6 +327,28 @@ def _load_borders(path: Path, postals: set[str]) -> frozenset[frozenset[str]]:
     if lonely:
         raise DeckError(f"{path.name}: no border listed for {', '.join(lonely)}")
     return frozenset(pairs)
+
+
+def _load_regions(path: Path, postals: set[str]) -> dict[str, Region]:
+    regions: dict[str, Region] = {}
+    for line, row in _read_csv(path, REGION_COLUMNS):
+        postal, region_name, division = row["postal"], row["region"], row["division"]
+        label = f"{path.name} line {line} ({postal})"
+        if postal not in postals:
+            raise DeckError(f"{label}: {postal!r} is not a state's postal code")
+        if postal in regions:
+            raise DeckError(f"{label}: state listed twice")
+        try:
+            region = Region(region_name)
+        except ValueError:
+            raise DeckError(f"{label}: region {region_name!r} is not one of {', '.join(r.value for r in Region)}") from None
+        if CENSUS_DIVISIONS.get(division) is not region:
+            raise DeckError(f"{label}: {division!r} is not a Census division of the {region.value}")
+        regions[postal] = region
+    missing = sorted(postals - set(regions))
+    if missing:
+        raise DeckError(f"{path.name}: no region for {', '.join(missing)}")
+    return regions
 
 
 def _load_power_cards(path: Path) -> tuple[PowerCard, ...]:

@@ -46,6 +46,42 @@ ZONE_COLOURS: dict[Zone, str] = {
 }
 
 
+class Region(str, Enum):
+    """The four US Census regions: a way to study one part of the country at a time."""
+
+    NORTHEAST = "Northeast"
+    MIDWEST = "Midwest"
+    SOUTH = "South"
+    WEST = "West"
+
+    @property
+    def slug(self) -> str:
+        """A lower-case identifier, safe in URLs."""
+        return self.value.lower()
+
+    @classmethod
+    def from_slug(cls, slug: str) -> Region | None:
+        """The region whose slug is ``slug`` (case-insensitive), or None."""
+        for region in cls:
+            if region.slug == slug.strip().lower():
+                return region
+        return None
+
+
+#: The Census Bureau's nine divisions and the region each belongs to.
+CENSUS_DIVISIONS: dict[str, Region] = {
+    "New England": Region.NORTHEAST,
+    "Middle Atlantic": Region.NORTHEAST,
+    "East North Central": Region.MIDWEST,
+    "West North Central": Region.MIDWEST,
+    "South Atlantic": Region.SOUTH,
+    "East South Central": Region.SOUTH,
+    "West South Central": Region.SOUTH,
+    "Mountain": Region.WEST,
+    "Pacific": Region.WEST,
+}
+
+
 class Category(str, Enum):
     """The three rankings on every GeoPlunge card (G1); also the GeoPower categories (G3)."""
 
