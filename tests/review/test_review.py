@@ -1,0 +1,50 @@
+"""Dealing a review round: the form each fact is asked in, and replaying a round from its seed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from trainer import srs
+from trainer.cards import load_deck
+from trainer.facts import Fact, Facet, Form
+from trainer.review import CHOICE_UNTIL_STABILITY_DAYS, Item, choose_form, deal, question
+
+DECK = load_deck()
+T0 = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.timezone.utc)
+SETTLED = srs.Memory(srs.MemoryState.REVIEW, None, CHOICE_UNTIL_STABILITY_DAYS + 10, 5.0, T0, T0 - dt.timedelta(days=14))
+
+
+def test_new_facts_are_multiple_choice_when_it_is_on():
+    fact = Fact("CO", Facet.CAPITAL)
+    assert choose_form(fact, None, DECK, random.Random(1), multiple_choice=True) is Form.CHOICE
+    assert choose_form(fact, srs.new_memory(T0), DECK, random.Random(1), multiple_choice=True) is Form.CHOICE
+
+
+def test_settled_facts_are_recalled_not_recognised():
+    fact = Fact("CO", Facet.CAPITAL)
+    assert choose_form(fact, SETTLED, DECK, random.Random(1), multiple_choice=True) is Form.TYPED
+
+
+def test_without_multiple_choice_nothing_is_a_choice():
+    for fact in [Fact(s.postal, facet) for s in DECK for facet in Facet]:
+        assert choose_form(fact, None, DECK, random.Random(fact.key), multiple_choice=False) is not Form.CHOICE
+
+
+def test_settled_map_facts_are_typed_or_clicked():
+    forms = {choose_form(Fact("CO", Facet.MAP), SETTLED, DECK, random.Random(i), multiple_choice=True) for i in range(30)}
+    assert forms == {Form.TYPED, Form.MAP_CLICK}
+    small = {choose_form(Fact("RI", Facet.MAP), SETTLED, DECK, random.Random(i), multiple_choice=True) for i in range(30)}
+    assert small == {Form.TYPED}
+
+
+def test_a_round_replays_from_its_seed():
+    keys = ["CO:map", "CO:capital", "UT:size", "HI:borders"]
+    items = deal(keys, {}, DECK, seed=42, multiple_choice=True)
+    assert items == deal(keys, {}, DECK, seed=42, multiple_choice=True)
+    assert [item.fact.key for item in items] == keys
+    first = [question(item, DECK, 42, i) for i, item in enumerate(items, 1)]
+    again = [question(item, DECK, 42, i) for i, item in enumerate(items, 1)]
+    assert first == again
+    other_seeds = {question(Item(Fact("CO", Facet.CAPITAL), Form.CHOICE), DECK, seed, 2).choices for seed in range(20)}
+    assert len(other_seeds) > 1, "another round shuffles the options differently"

@@ -1,0 +1,346 @@
+"""Spaced repetition: the one grading policy, FSRS-6 scheduling and the study queue.
+
+This is the only module that imports ``fsrs``. Every mode reports an :class:`Outcome`; the web
+layer stores the :class:`Memory` this module computes and the review log row beside it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import statistics
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from functools import lru_cache
+from typing import Callable, Iterable, Mapping, Sequence
+from zoneinfo import ZoneInfo
+
+from fsrs import Card, Rating as FsrsRating, Scheduler, State
+from fsrs.scheduler import FUZZ_RANGES
+
+from trainer.facts import Form, Verdict
+
+UTC = dt.timezone.utc
+
+DEFAULT_RETENTION = 0.90
+MIN_RETENTION = 0.70
+MAX_RETENTION = 0.97
+DEFAULT_NEW_PER_DAY = 20
+MAX_NEW_PER_DAY = 100
+#: A fact forgotten this many times (after it was learned) is a leech.
+LEECH_LAPSES = 8
+#: The student's day starts at 4 a.m. local time, as in Anki: a late-night session counts as the
+#: evening's, not the next day's.
+DAY_STARTS_AT = dt.time(4, 0)
+#: Facts still in (re)learning steps may come back this much early, so a session can finish them.
+LEARN_AHEAD = dt.timedelta(minutes=20)
+#: "Fast" means under this fraction of the student's own median time for the facet and form...
+FAST_FRACTION = 0.6
+#: ...measured over at least this many recent right answers (otherwise nothing counts as fast).
+FAST_MIN_SAMPLES = 5
+
+
+class Rating(IntEnum):
+    """The FSRS ratings, as the rest of the app may name them without importing fsrs."""
+
+    AGAIN = 1
+    HARD = 2
+    GOOD = 3
+    EASY = 4
+
+
+class Help(str, Enum):
+    """How an answer was helped. Any help makes a right answer Hard."""
+
+    NONE = "none"
+    HINT = "hint"  # the student asked for a hint
+    LATER_CLUE = "later_clue"  # State IQ: guessed after more than the first clue
+    RETRY = "retry"  # a second or third guess
+
+
+class MemoryState(IntEnum):
+    """Where a fact is in FSRS: being learned, in review, or being relearned after a lapse."""
+
+    LEARNING = 1
+    REVIEW = 2
+    RELEARNING = 3
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a mode reports for one answer about one fact.
+
+    Args:
+        fact_key: the fact answered (``CO:capital``).
+        verdict: right, close or wrong, as judged by :mod:`trainer.facts`.
+        mode: which mode asked (``review``, ``state_iq``...).
+        form: how it was asked (typed, multiple choice, map click).
+        round_token: the round this answer belongs to; with ``item`` it makes the answer
+            idempotent: the same (round, item) is recorded once, however often it is sent.
+        item: which answer of the round this is.
+        answer: what the student answered, as given.
+        duration_ms: how long the answer took, if known.
+        help: how the answer was helped.
+        answered_postal: the state the answer named, if it named one (for confusions).
+    """
+
+    fact_key: str
+    verdict: Verdict
+    mode: str
+    form: Form
+    round_token: str
+    item: str
+    answer: str = ""
+    duration_ms: int | None = None
+    help: Help = Help.NONE
+    answered_postal: str | None = None
+
+
+def is_fast(duration_ms: int | None, recent_ms: Sequence[int]) -> bool:
+    """True when ``duration_ms`` is well under the student's own recent times for this facet.
+
+    ``recent_ms`` are the durations of the student's recent right answers to facts of the same
+    facet in the same form. With too few of them nothing counts as fast.
+    """
+    if duration_ms is None or len(recent_ms) < FAST_MIN_SAMPLES:
+        return False
+    return duration_ms < FAST_FRACTION * statistics.median(recent_ms)
+
+
+def rate(outcome: Outcome, recent_ms: Sequence[int] = ()) -> Rating:
+    """The one grading policy for every mode.
+
+    Wrong = Again; right but close or helped = Hard; right = Good; right and fast on a typed or
+    clicked answer = Easy. A multiple-choice answer is never Easy.
+    """
+    if outcome.verdict is Verdict.WRONG:
+        return Rating.AGAIN
+    if outcome.verdict is Verdict.CLOSE or outcome.help is not Help.NONE:
+        return Rating.HARD
+    if outcome.form is not Form.CHOICE and is_fast(outcome.duration_ms, recent_ms):
+        return Rating.EASY
+    return Rating.GOOD
+
+
+@dataclass(frozen=True)
+class Memory:
+    """A student's schedule for one fact: the FSRS card's columns plus lapse and review counts."""
+
+    state: MemoryState
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: dt.datetime
+    last_review: dt.datetime | None
+    lapses: int = 0
+    reps: int = 0
+
+    @property
+    def is_leech(self) -> bool:
+        return self.lapses >= LEECH_LAPSES
+
+    @property
+    def in_steps(self) -> bool:
+        """Still in short (minutes) learning or relearning steps."""
+        return self.state is not MemoryState.REVIEW
+
+
+def new_memory(now: dt.datetime) -> Memory:
+    """The schedule of a fact never answered before."""
+    _check_utc(now)
+    return Memory(MemoryState.LEARNING, 0, None, None, now, None)
+
+
+@lru_cache(maxsize=64)
+def _scheduler(desired_retention: float) -> Scheduler:
+    # Fuzz is applied below from a seed: fsrs's own fuzz draws from the global random module,
+    # and every schedule here must replay exactly.
+    return Scheduler(desired_retention=desired_retention, enable_fuzzing=False)
+
+
+def check_retention(desired_retention: float) -> float:
+    """``desired_retention`` if it is allowed.
+
+    Raises:
+        ValueError: outside 0.70-0.97.
+    """
+    if not MIN_RETENTION <= desired_retention <= MAX_RETENTION:
+        raise ValueError(f"desired retention must be between {MIN_RETENTION} and {MAX_RETENTION}")
+    return desired_retention
+
+
+def schedule(
+    memory: Memory,
+    rating: Rating,
+    now: dt.datetime,
+    *,
+    desired_retention: float = DEFAULT_RETENTION,
+    seed: str = "",
+) -> Memory:
+    """The memory after a review rated ``rating`` at ``now``.
+
+    Args:
+        memory: the schedule before the review (:func:`new_memory` for a first answer).
+        rating: from :func:`rate`.
+        now: the review time, timezone-aware UTC.
+        desired_retention: the recall probability at which facts fall due.
+        seed: seeds the interval's fuzz (FSRS spreads reviews over a few days so facts learned
+            together do not all come back together); the same seed gives the same schedule.
+
+    Returns:
+        A new :class:`Memory`; ``memory`` is unchanged.
+    """
+    _check_utc(now)
+    scheduler = _scheduler(check_retention(desired_retention))
+    card = Card(
+        card_id=1,
+        state=State(int(memory.state)),
+        step=memory.step,
+        stability=memory.stability,
+        difficulty=memory.difficulty,
+        due=memory.due,
+        last_review=memory.last_review,
+    )
+    # A review earlier than the last one (clock skew between servers) is treated as simultaneous.
+    review_at = max(now, memory.last_review) if memory.last_review else now
+    card, _log = scheduler.review_card(card, FsrsRating(int(rating)), review_datetime=review_at)
+    due = card.due
+    if card.state is State.Review:
+        due = review_at + _fuzzed(card.due - review_at, seed, scheduler.maximum_interval)
+    lapsed = rating is Rating.AGAIN and memory.state is MemoryState.REVIEW
+    return Memory(
+        state=MemoryState(int(card.state)),
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=due,
+        last_review=card.last_review,
+        lapses=memory.lapses + int(lapsed),
+        reps=memory.reps + 1,
+    )
+
+
+def _fuzzed(interval: dt.timedelta, seed: str, maximum_days: int) -> dt.timedelta:
+    """FSRS's fuzz (the same ranges as ``fsrs``), drawn from ``seed`` instead of global random."""
+    days = interval.days
+    if days < 2.5:
+        return interval
+    delta = 1.0
+    for fuzz_range in FUZZ_RANGES:
+        delta += fuzz_range["factor"] * max(min(float(days), fuzz_range["end"]) - fuzz_range["start"], 0.0)
+    low = max(2, round(days - delta))
+    high = min(round(days + delta), maximum_days)
+    low = min(low, high)
+    return dt.timedelta(days=random.Random(f"fuzz:{seed}").randint(low, high))
+
+
+def retrievability(memory: Memory, at: dt.datetime) -> float:
+    """The predicted probability of recalling the fact at ``at`` (0 for a fact never learned)."""
+    if memory.last_review is None or memory.stability is None:
+        return 0.0
+    card = Card(card_id=1, stability=memory.stability, last_review=memory.last_review, due=memory.due)
+    return float(_scheduler(DEFAULT_RETENTION).get_card_retrievability(card, at))
+
+
+def _check_utc(when: dt.datetime) -> None:
+    if when.tzinfo is None or when.utcoffset() != dt.timedelta(0):
+        raise ValueError("times must be timezone-aware UTC")
+
+
+# --- The student's day ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StudyDay:
+    """One study day of a student: its local date and its start and end in UTC."""
+
+    date: dt.date
+    start: dt.datetime
+    end: dt.datetime
+
+
+def study_day(now: dt.datetime, time_zone: ZoneInfo | str) -> StudyDay:
+    """The student's study day containing ``now``; days start at 4 a.m. in ``time_zone``."""
+    _check_utc(now)
+    tz = ZoneInfo(time_zone) if isinstance(time_zone, str) else time_zone
+    local = now.astimezone(tz)
+    date = local.date() if local.time() >= DAY_STARTS_AT else local.date() - dt.timedelta(days=1)
+    return StudyDay(date, _day_start(date, tz), _day_start(date + dt.timedelta(days=1), tz))
+
+
+def _day_start(date: dt.date, tz: ZoneInfo) -> dt.datetime:
+    return dt.datetime.combine(date, DAY_STARTS_AT, tzinfo=tz).astimezone(UTC)
+
+
+def streak(days_studied: Iterable[dt.date], today: dt.date) -> int:
+    """Consecutive study days up to today (or up to yesterday, if today has no study yet)."""
+    studied = set(days_studied)
+    day = today if today in studied else today - dt.timedelta(days=1)
+    count = 0
+    while day in studied:
+        count += 1
+        day -= dt.timedelta(days=1)
+    return count
+
+
+# --- The queue ------------------------------------------------------------------------------
+
+
+def is_due(memory: Memory, now: dt.datetime, day: StudyDay) -> bool:
+    """Due now: a review fact due before today ends, or a (re)learning step whose time has come."""
+    if memory.in_steps:
+        return memory.due <= now
+    return memory.due < day.end
+
+
+def is_due_soon(memory: Memory, now: dt.datetime) -> bool:
+    """A (re)learning step due within :data:`LEARN_AHEAD`: studied early when nothing else is left."""
+    return memory.in_steps and now < memory.due <= now + LEARN_AHEAD
+
+
+def _weakest_first(memories: Iterable[tuple[str, Memory]], now: dt.datetime) -> list[str]:
+    ordered = sorted(memories, key=lambda km: (retrievability(km[1], now), km[1].due, km[0]))
+    return [key for key, _ in ordered]
+
+
+def due_order(memories: Mapping[str, Memory], now: dt.datetime, day: StudyDay) -> list[str]:
+    """The keys of the due facts, least likely to be recalled first (then most overdue first)."""
+    return _weakest_first(((k, m) for k, m in memories.items() if is_due(m, now, day)), now)
+
+
+def build_queue(
+    memories: Mapping[str, Memory],
+    now: dt.datetime,
+    day: StudyDay,
+    *,
+    teaching_order: Sequence[str],
+    new_allowed: int,
+    size: int,
+    include: Callable[[str], bool] | None = None,
+) -> list[str]:
+    """The next facts to study: due ones first, then new ones up to ``new_allowed``, then steps due soon.
+
+    Args:
+        memories: the student's memory of the facts answered before, by key (at least every one
+            due now or soon; any others are ignored, except that they are not new).
+        now: the current time, UTC.
+        day: the student's study day (see :func:`study_day`).
+        teaching_order: every fact key, in the order new facts are introduced.
+        new_allowed: how many new facts may still be introduced today.
+        size: the most facts to return.
+        include: keeps only the keys it accepts (a focus on some facets, zones or states).
+
+    Returns:
+        Distinct fact keys, at most ``size``.
+    """
+    keep = include or (lambda key: True)
+    queue = [key for key in due_order(memories, now, day) if keep(key)][:size]
+    if len(queue) < size and new_allowed > 0:
+        room = min(size - len(queue), new_allowed)
+        queue += [key for key in teaching_order if key not in memories and keep(key)][:room]
+    if len(queue) < size:
+        # Nothing else left: finish the steps due in the next minutes rather than wait for them.
+        soon = _weakest_first(((k, m) for k, m in memories.items() if is_due_soon(m, now)), now)
+        queue += [key for key in soon if keep(key)][: size - len(queue)]
+    return queue
+
