@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 from typing import TYPE_CHECKING
 
 from trainer.cards.model import Category, Zone
@@ -179,16 +180,8 @@ class _Index:
     slippable_capitals: dict[str, frozenset[str]]
 
 
-# Decks are unhashable (they hold dicts), so the cache is keyed by identity and keeps the deck alive
-# to stop its id being reused; an app loads one deck, so the cache stays tiny.
-_INDEXES: dict[int, tuple[Deck, _Index]] = {}
-_MAX_INDEXES = 8
-
-
+@cache  # decks hash by identity; an app loads one
 def _index(deck: Deck) -> _Index:
-    cached = _INDEXES.get(id(deck))
-    if cached is not None and cached[0] is deck:
-        return cached[1]
     cards = {card.postal: card for card in deck}
     name_keys = {postal: _keys(card.name) for postal, card in cards.items()}
     capital_keys = {
@@ -204,9 +197,6 @@ def _index(deck: Deck) -> _Index:
             p: keys for p, keys in capital_keys.items() if _letters(cards[p].capital) >= MIN_SLIP_LETTERS
         },
     )
-    if len(_INDEXES) >= _MAX_INDEXES:
-        _INDEXES.clear()
-    _INDEXES[id(deck)] = (deck, index)
     return index
 
 
