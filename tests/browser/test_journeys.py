@@ -25,7 +25,8 @@ def test_newcomer_signs_up_logs_in_browses_sorts_and_opens_a_card(page):
     page.get_by_label("Password", exact=True).fill("maps are fun")
     page.get_by_label("Type the password again").fill("maps are fun")
     page.get_by_role("button", name="Sign up").click()
-    expect(page).to_have_url(re.compile(r"/deck/$"))
+    # A new student starts at their study home.
+    expect(page).to_have_url(re.compile(r"/study/$"))
     expect(page.get_by_role("status").first).to_contain_text("Welcome, blue_heron")
     expect(page.locator(".account__name")).to_contain_text("blue_heron")
 

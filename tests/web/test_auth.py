@@ -28,7 +28,7 @@ def test_signup_page(client):
 
 def test_student_signs_up_and_is_logged_in(app, client, auth):
     response = auth.signup("river_otter")
-    assert response.status_code == 302 and response.headers["Location"] == "/deck/"
+    assert response.status_code == 302 and response.headers["Location"] == "/study/", "a student starts at their study home"
     user = get_user(app, "river_otter")
     assert user.role is Role.STUDENT and user.email is None
     assert user.password_hash != "correct horse" and user.check_password("correct horse")
@@ -105,7 +105,7 @@ def test_signup_with_forged_csrf_token_is_rejected(app, client):
 
 def test_login_and_logout(app, client, auth, student):
     response = auth.login()
-    assert response.status_code == 302 and response.headers["Location"] == "/"
+    assert response.status_code == 302 and response.headers["Location"] == "/study/"
     page = client.get("/").get_data(as_text=True)
     assert "student1" in page and "Log out" in page
     with app.app_context():
@@ -152,9 +152,9 @@ def test_logout_needs_post_and_csrf(client, auth, student):
 def test_login_redirects_to_next_on_this_site_only(client, auth, student):
     assert auth.login(next_url="/deck/co").headers["Location"] == "/deck/co"
     auth.logout()
-    assert auth.login(next_url="https://evil.example.com/").headers["Location"] == "/"
+    assert auth.login(next_url="https://evil.example.com/").headers["Location"] == "/study/"
     auth.logout()
-    assert auth.login(next_url="//evil.example.com/").headers["Location"] == "/"
+    assert auth.login(next_url="//evil.example.com/").headers["Location"] == "/study/"
 
 
 def test_logged_in_user_visiting_login_or_signup_goes_home(client, auth, student):

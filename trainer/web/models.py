@@ -6,9 +6,28 @@ import datetime as dt
 import enum
 
 from flask_login import UserMixin
-from sqlalchemy import DateTime, Enum, String, TypeDecorator, func
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Date,
+    DateTime,
+    Enum,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    SmallInteger,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+    func,
+    true,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column
+
+from trainer import srs
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
@@ -67,6 +86,14 @@ class User(UserMixin, db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow, server_default=func.now())
     last_login_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
 
+    # Study settings (a student's own; a class setting may override them later).
+    desired_retention: Mapped[float] = mapped_column(Float, default=srs.DEFAULT_RETENTION, server_default="0.9")
+    new_per_day: Mapped[int] = mapped_column(Integer, default=srs.DEFAULT_NEW_PER_DAY, server_default="20")
+    #: An IANA zone name; None means "the browser's".
+    time_zone: Mapped[str | None] = mapped_column(String(64))
+    #: Offer multiple choice for facts still being learned (young learners).
+    multiple_choice: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+
     @staticmethod
     def key_for(username: str) -> str:
         """The case-insensitive lookup key of a username."""
@@ -86,3 +113,106 @@ class User(UserMixin, db.Model):
 
     def __repr__(self) -> str:
         return f"<User {self.username} ({self.role.value})>"
+
+
+#: SQLite only autoincrements an INTEGER primary key; PostgreSQL gets a 64-bit one.
+BigId = BigInteger().with_variant(Integer, "sqlite")
+
+
+class MemoryCard(db.Model):
+    """A student's FSRS schedule for one fact, in columns so the queue is one indexed query."""
+
+    __tablename__ = "memory_card"
+    __table_args__ = (
+        UniqueConstraint("student_id", "fact_key"),
+        Index("ix_memory_card_student_due", "student_id", "due"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
+    fact_key: Mapped[str] = mapped_column(String(16))
+    facet: Mapped[str] = mapped_column(String(12))
+    state: Mapped[int] = mapped_column(SmallInteger)
+    step: Mapped[int | None] = mapped_column(SmallInteger)
+    stability: Mapped[float | None] = mapped_column(Float)
+    difficulty: Mapped[float | None] = mapped_column(Float)
+    due: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    last_review: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    lapses: Mapped[int] = mapped_column(Integer, default=0)
+    reps: Mapped[int] = mapped_column(Integer, default=0)
+    #: When the fact was first answered: counts against that day's new-fact limit.
+    introduced_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+
+    def to_memory(self) -> srs.Memory:
+        return srs.Memory(
+            state=srs.MemoryState(self.state),
+            step=self.step,
+            stability=self.stability,
+            difficulty=self.difficulty,
+            due=self.due,
+            last_review=self.last_review,
+            lapses=self.lapses,
+            reps=self.reps,
+        )
+
+    def set_memory(self, memory: srs.Memory) -> None:
+        self.state = int(memory.state)
+        self.step = memory.step
+        self.stability = memory.stability
+        self.difficulty = memory.difficulty
+        self.due = memory.due
+        self.last_review = memory.last_review
+        self.lapses = memory.lapses
+        self.reps = memory.reps
+
+
+class ReviewLog(db.Model):
+    """One answer about one fact, from any mode: the memory model's history, written once."""
+
+    __tablename__ = "review_log"
+    __table_args__ = (
+        # The idempotency key: one review per (round, item), however often it is submitted.
+        UniqueConstraint("round_token", "item"),
+        Index("ix_review_log_student_reviewed_at", "student_id", "reviewed_at"),
+        Index("ix_review_log_student_facet_reviewed_at", "student_id", "facet", "reviewed_at"),
+        Index("ix_review_log_student_study_day", "student_id", "study_day"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
+    fact_key: Mapped[str] = mapped_column(String(16))
+    facet: Mapped[str] = mapped_column(String(12))
+    rating: Mapped[int] = mapped_column(SmallInteger)
+    verdict: Mapped[str] = mapped_column(String(8))
+    correct: Mapped[bool] = mapped_column(Boolean)
+    help: Mapped[str] = mapped_column(String(12))
+    mode: Mapped[str] = mapped_column(String(24))
+    form: Mapped[str] = mapped_column(String(12))
+    answer: Mapped[str] = mapped_column(String(200))
+    #: The state the answer named, when it named one: which state was taken for which.
+    answered_postal: Mapped[str | None] = mapped_column(String(2))
+    duration_ms: Mapped[int | None] = mapped_column(Integer)
+    reviewed_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    #: The student's local study day (days start at 4 a.m.): streaks and calendars.
+    study_day: Mapped[dt.date] = mapped_column(Date)
+    round_token: Mapped[str] = mapped_column(String(64))
+    item: Mapped[str] = mapped_column(String(32))
+    #: The schedule the review produced.
+    due_after: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    stability_after: Mapped[float | None] = mapped_column(Float)
+
+
+class StudyRound(db.Model):
+    """A flashcard review round: the facts dealt, each in its form, replayable from its seed."""
+
+    __tablename__ = "study_round"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    #: [[fact key, form], ...] in the order they are asked.
+    items: Mapped[list[list[str]]] = mapped_column(JSON)
+    #: What the student chose to focus on: {"facets": [...], "area": "region:west" or "zone:central" or ""}.
+    focus: Mapped[dict[str, object]] = mapped_column(JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)

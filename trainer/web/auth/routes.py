@@ -61,8 +61,13 @@ def signup() -> str | Response:
         db.session.commit()
         login_user(user)
         flash(f"Welcome, {user.username}! Your account is ready.", "success")
-        return redirect(url_for("deck.index"))
+        return redirect(_landing(user))
     return render_template("auth/signup.html", form=form), (400 if form.is_submitted() else 200)
+
+
+def _landing(user: User) -> str:
+    """Where a user starts: a student at their study home; a teacher at the deck (classes come later)."""
+    return url_for("deck.index") if user.is_teacher else url_for("study.home")
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -88,7 +93,7 @@ def login() -> str | Response:
             db.session.commit()
             login_user(user)
             flash(f"Hello, {user.username}!", "success")
-            return redirect(next_url or url_for("main.home"))
+            return redirect(next_url or _landing(user))
         form.password.errors = [LOGIN_FAILED]
     return render_template("auth/login.html", form=form, next_url=next_url), (400 if form.is_submitted() else 200)
 

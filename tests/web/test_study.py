@@ -1,0 +1,533 @@
+"""Study pages through the Flask client: rounds end to end, replays, other students' rounds, forms."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import threading
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from tests.conftest import csrf_token, make_user
+from tests.web.test_security import assert_strict_page
+from trainer import srs
+from trainer.cards import Region, Zone
+from trainer.facts import Fact, Facet, Form, Verdict, expected_answer
+from trainer.review import ROUND_SIZE, Item, question
+from trainer.web import get_deck
+from trainer.web.extensions import db
+from trainer.web.memory import RecordError, queue, record, summary
+from trainer.web.models import MemoryCard, ReviewLog, StudyRound, User
+
+ROUND_URL = re.compile(r"/study/rounds/([A-Za-z0-9_-]+)/(\d+)$")
+
+
+class Study:
+    """A student studying through the real pages."""
+
+    def __init__(self, app: Flask, client: FlaskClient):
+        self.app = app
+        self.client = client
+
+    def start(self, **fields) -> str:
+        token = csrf_token(self.client, "/study/")
+        response = self.client.post("/study/rounds", data={"csrf_token": token, **fields})
+        assert response.status_code == 302, response.get_data(as_text=True)[:500]
+        return response.location
+
+    def round_of(self, url: str) -> StudyRound:
+        token = ROUND_URL.search(url).group(1)
+        with self.app.app_context():
+            round_ = db.session.execute(select(StudyRound).where(StudyRound.token == token)).scalar_one()
+            db.session.expunge(round_)
+            return round_
+
+    def question_at(self, url: str):
+        round_ = self.round_of(url)
+        index = int(ROUND_URL.search(url).group(2))
+        key, form = round_.items[index - 1]
+        with self.app.app_context():
+            return question(Item(Fact.from_key(key), Form(form)), get_deck(), round_.seed, index)
+
+    def right_answer(self, url: str) -> str:
+        q = self.question_at(url)
+        with self.app.app_context():
+            deck = get_deck()
+            if q.form is Form.MAP_CLICK:
+                return q.fact.postal
+            if q.fact.facet is Facet.BORDERS:
+                neighbours = deck.neighbours(q.fact.postal)
+                if q.form is Form.CHOICE:
+                    return next(c for c in q.choices if any(c == n.name for n in neighbours) or (not neighbours and c == "None of them"))
+                return ", ".join(n.name for n in neighbours) or "none"
+            return expected_answer(q.fact, deck)
+
+    def answer(self, url: str, answer: str | None = None, **extra):
+        html = self.client.get(url).get_data(as_text=True)
+        token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+        data = {"csrf_token": token, "answer": self.right_answer(url) if answer is None else answer, "elapsed_ms": "4000", **extra}
+        return self.client.post(url, data=data)
+
+
+@pytest.fixture
+def study(app, client, auth, student) -> Study:
+    auth.login()
+    return Study(app, client)
+
+
+def count(app: Flask, model, **where) -> int:
+    with app.app_context():
+        query = select(func.count()).select_from(model)
+        for name, value in where.items():
+            query = query.where(getattr(model, name) == value)
+        return db.session.execute(query).scalar_one()
+
+
+# --- Who may see what ---------------------------------------------------------------------
+
+STUDY_PAGES = ["/study/", "/study/settings"]
+
+
+@pytest.mark.parametrize("path", STUDY_PAGES)
+def test_study_pages_send_visitors_to_log_in(client, path):
+    response = client.get(path)
+    assert response.status_code == 302
+    assert "/auth/login" in response.location
+
+
+@pytest.mark.parametrize("path", STUDY_PAGES)
+def test_study_pages_are_for_students(client, auth, teacher, path):
+    auth.login("teacher1")
+    assert client.get(path).status_code == 403
+
+
+@pytest.mark.parametrize("path", STUDY_PAGES)
+def test_a_student_sees_the_study_pages(study, client, path):
+    assert client.get(path).status_code == 200
+
+
+def test_starting_a_round_needs_a_student(client, auth, teacher):
+    auth.login("teacher1")
+    token = csrf_token(client, "/")
+    assert client.post("/study/rounds", data={"csrf_token": token}).status_code == 403
+    assert count(client.application, StudyRound) == 0
+
+
+def test_a_post_without_csrf_token_changes_nothing(study, client):
+    assert client.post("/study/rounds", data={}).status_code == 400
+    assert count(study.app, StudyRound) == 0
+
+
+# --- A round, end to end ------------------------------------------------------------------
+
+
+def test_a_new_student_studies_a_round_and_every_answer_is_one_review(study, client):
+    """Done when: a student who signs up can study today's facts, and every answer is one row, once."""
+    home = client.get("/study/").get_data(as_text=True)
+    assert "Start studying" in home
+    url = study.start()
+    for index in range(1, ROUND_SIZE + 1):
+        assert url.endswith(f"/{index}")
+        response = study.answer(url)
+        assert response.status_code == 302 and response.location == url
+        page = client.get(url).get_data(as_text=True)
+        assert "Right!" in page, page[:2000]
+        assert "You will see this again" in page
+        url = re.search(r'href="([^"]+)" id="next"', page).group(1)
+    assert url.endswith("/done")
+    done = client.get(url).get_data(as_text=True)
+    assert f"{ROUND_SIZE} right, 0 close, 0 to learn" in done
+    assert count(study.app, ReviewLog) == ROUND_SIZE
+    assert count(study.app, MemoryCard) == ROUND_SIZE
+    with study.app.app_context():
+        reviews = db.session.execute(select(ReviewLog)).scalars().all()
+        assert {r.mode for r in reviews} == {"review"}
+        assert all(r.rating == int(srs.Rating.GOOD) for r in reviews), "choice answers are never Easy; first typed ones lack history"
+        assert len({(r.round_token, r.item) for r in reviews}) == ROUND_SIZE
+    stats = client.get("/study/").get_data(as_text=True)
+    assert re.search(r'stat__value">10</span> <span class="stat__label">answered today', stats)
+    assert re.search(r'stat__value">1</span> <span class="stat__label">day in a row', stats)
+
+
+def test_answers_change_tomorrows_schedule(study, client):
+    """A right answer comes back later than a wrong one, and the schedule tomorrow shows it."""
+    url = study.start()
+    first = url
+    study.answer(url)  # right
+    second = url[: url.rfind("/")] + "/2"
+    study.answer(second, "", dont_know="y")  # wrong
+    with study.app.app_context():
+        rows = {r.item: r for r in db.session.execute(select(ReviewLog)).scalars()}
+        assert rows["1"].verdict == "right" and rows["2"].verdict == "wrong"
+        assert rows["1"].rating == 3 and rows["2"].rating == 1
+        assert rows["1"].due_after > rows["2"].due_after
+        student = db.session.get(User, rows["1"].student_id)
+        tomorrow = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1)
+        keys = queue(student, get_deck(), size=30, now=tomorrow)
+        assert rows["1"].fact_key in keys and rows["2"].fact_key in keys
+        assert first  # the round page stays reachable
+
+
+def test_a_wrong_answer_shows_the_card_and_the_right_answer(study, client):
+    url = study.start()
+    q = study.question_at(url)
+    study.answer(url, "", dont_know="y")
+    page = client.get(url).get_data(as_text=True)
+    with study.app.app_context():
+        state = get_deck()[q.fact.postal]
+    assert "Not this time" in page
+    assert f"More about {state.name}" in page
+    assert state.capital in page, "the whole card is shown"
+    assert "I don&#39;t know" in page or "I don't know" in page
+
+
+def test_a_replayed_answer_records_nothing_new(study, client):
+    url = study.start()
+    html = client.get(url).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    data = {"csrf_token": token, "answer": study.right_answer(url)}
+    assert client.post(url, data=data).status_code == 302
+    with study.app.app_context():
+        card_before = db.session.execute(select(MemoryCard)).scalar_one()
+        due_before = card_before.due
+    replay = client.post(url, data={**data, "answer": "something else"}, follow_redirects=True)
+    assert replay.status_code == 200
+    assert "already saved" in replay.get_data(as_text=True)
+    assert count(study.app, ReviewLog) == 1
+    with study.app.app_context():
+        assert db.session.execute(select(MemoryCard)).scalar_one().due == due_before
+
+
+def test_a_review_for_another_students_round_is_refused(app, client, auth, student):
+    make_user(app, "student2")
+    auth.login("student2")
+    other = Study(app, client)
+    url = other.start()
+    auth.logout()
+    auth.login("student1")
+    token = csrf_token(client, "/study/")
+    response = client.post(url, data={"csrf_token": token, "answer": "Denver"})
+    assert response.status_code == 404
+    assert client.get(url).status_code == 404
+    assert count(app, ReviewLog) == 0
+
+
+@pytest.mark.parametrize("path", ["/study/rounds/nope/1", "/study/rounds/nope", "/study/rounds/nope/done"])
+def test_an_unknown_round_is_not_found(study, client, path):
+    assert client.get(path).status_code == 404
+
+
+def test_an_item_outside_the_round_is_not_found(study, client):
+    url = study.start()
+    base = url[: url.rfind("/")]
+    assert client.get(f"{base}/0").status_code == 404
+    assert client.get(f"{base}/{ROUND_SIZE + 1}").status_code == 404
+
+
+def test_skipping_ahead_goes_back_to_the_first_unanswered(study, client):
+    url = study.start()
+    base = url[: url.rfind("/")]
+    response = client.get(f"{base}/5")
+    assert response.status_code == 302
+    assert client.get(response.location).location.endswith("/1")
+    assert client.get(f"{base}/done").status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [("", "Type an answer"), ("x" * 201, "too long")],
+)
+def test_an_unreadable_answer_is_asked_again_and_records_nothing(study, client, answer, message):
+    url = study.start(facets=["capital"])
+    q = study.question_at(url)
+    assert q.fact.facet is Facet.CAPITAL
+    if q.form is Form.CHOICE and answer == "":
+        message = "Pick one of the choices"
+    response = study.answer(url, answer)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    assert count(study.app, ReviewLog) == 0
+
+
+def test_an_option_that_was_not_offered_is_refused(study, client):
+    url = study.start(facets=["capital"])
+    q = study.question_at(url)
+    assert q.form is Form.CHOICE, "new facts are multiple choice by default"
+    response = study.answer(url, "Atlantis")
+    assert response.status_code == 400
+    assert "Pick one of the choices" in response.get_data(as_text=True)
+    assert count(study.app, ReviewLog) == 0
+
+
+def test_focus_on_facets_and_a_zone(study, client):
+    url = study.start(facets=["capital", "postal"], area="zone:mountain")
+    round_ = study.round_of(url)
+    with study.app.app_context():
+        deck = get_deck()
+        mountain = {s.postal for s in deck.in_zone(Zone.MOUNTAIN)}
+    facts = [Fact.from_key(key) for key, _ in round_.items]
+    assert facts and all(f.facet in (Facet.CAPITAL, Facet.POSTAL) and f.postal in mountain for f in facts)
+
+
+def test_focus_on_a_census_region(study, client):
+    url = study.start(area="region:northeast")
+    with study.app.app_context():
+        northeast = {s.postal for s in get_deck().in_region(Region.NORTHEAST)}
+    facts = [Fact.from_key(key) for key, _ in study.round_of(url).items]
+    assert len(facts) == ROUND_SIZE and {f.postal for f in facts} <= northeast
+    done_form = study.round_of(url).focus
+    assert done_form == {"facets": [], "area": "region:northeast"}
+
+
+@pytest.mark.parametrize("fields", [{"facets": ["flags"]}, {"area": "zone:mars"}, {"area": "region:"}])
+def test_an_unknown_focus_is_refused(study, client, fields):
+    token = csrf_token(client, "/study/")
+    response = client.post("/study/rounds", data={"csrf_token": token, **fields})
+    assert response.status_code == 400
+    assert "Please fix" in response.get_data(as_text=True)
+    assert count(study.app, StudyRound) == 0
+
+
+def test_when_nothing_is_left_the_student_is_told(study, client):
+    with study.app.app_context():
+        user = db.session.execute(select(User)).scalar_one()
+        user.new_per_day = 0
+        db.session.commit()
+    token = csrf_token(client, "/study/")
+    response = client.post("/study/rounds", data={"csrf_token": token}, follow_redirects=True)
+    assert "Nothing to study" in response.get_data(as_text=True)
+    assert count(study.app, StudyRound) == 0
+
+
+def test_every_study_page_holds_under_the_strict_csp(study, client):
+    """Home, settings, each form of question, feedback and the summary: no inline script or style."""
+    items = [["CO:map", "map_click"], ["UT:map", "typed"], ["WA:map", "choice"], ["CO:borders", "typed"], ["HI:borders", "choice"]]
+    with study.app.app_context():
+        user = db.session.execute(select(User)).scalar_one()
+        db.session.add(StudyRound(token="every-form", student_id=user.id, seed=7, items=items, focus={}))
+        db.session.commit()
+    pages = ["/study/", "/study/settings"]
+    for index in range(1, len(items) + 1):
+        url = f"/study/rounds/every-form/{index}"
+        pages.append(url)
+        assert_strict_page(client.get(url).get_data(as_text=True))
+        assert study.answer(url).status_code == 302
+        pages.append(url)  # now its feedback
+    pages.append("/study/rounds/every-form/done")
+    for page in pages:
+        response = client.get(page)
+        assert response.status_code == 200, page
+        assert "unsafe-inline" not in response.headers["Content-Security-Policy"]
+        assert_strict_page(response.get_data(as_text=True))
+
+
+# --- Secrets -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("postal", ["CO", "RI", "HI", "TX", "DE"])
+def test_a_map_question_never_names_its_red_state(study, client, postal):
+    """The server is the only judge: the red state's name and code are not in the page."""
+    items = [[f"{postal}:map", "typed"], [f"{postal}:map", "choice"], ["CO:map" if postal != "CO" else "UT:map", "map_click"]]
+    with study.app.app_context():
+        user = db.session.execute(select(User)).scalar_one()
+        db.session.add(StudyRound(token="secret", student_id=user.id, seed=11, items=items, focus={}))
+        db.session.commit()
+        state = get_deck()[postal]
+    typed = client.get("/study/rounds/secret/1").get_data(as_text=True)
+    assert "map-state--red" in typed
+    page = re.sub(r"<datalist.*?</datalist>", "", typed, flags=re.S)
+    assert state.name not in page
+    assert not re.search(rf"\b{postal}\b", page), "no id, class or label names the red state"
+    study.answer("/study/rounds/secret/1")
+    choice = client.get("/study/rounds/secret/2").get_data(as_text=True)
+    assert not re.search(rf"\b{postal}\b", choice)
+    assert choice.count('type="radio"') == 4, "only the four options name states"
+    study.answer("/study/rounds/secret/2")
+    click = client.get("/study/rounds/secret/3").get_data(as_text=True)
+    assert "map-state--red" not in click, "no state is marked on the map to click"
+    assert click.count('role="button"') == 50
+
+
+# --- Memory model details -----------------------------------------------------------------
+
+
+def test_the_daily_new_limit_resets_at_4am_in_the_students_zone(app, student):
+    """20 new facts late on Monday night in Los Angeles; at 4:10 a.m. there are 20 more."""
+    la_0350 = dt.datetime(2026, 3, 3, 11, 50, tzinfo=dt.timezone.utc)  # 03:50 PST, still Monday's study day
+    with app.app_context():
+        user = db.session.get(User, student.id)
+        user.time_zone = "America/Los_Angeles"
+        db.session.commit()
+        deck = get_deck()
+        keys = queue(user, deck, size=50, now=la_0350)
+        assert len(keys) == srs.DEFAULT_NEW_PER_DAY
+        for i, key in enumerate(keys):
+            outcome = srs.Outcome(key, Verdict.RIGHT, "review", Form.TYPED, "t", str(i))
+            record(user, outcome, now=la_0350)
+        at_0359 = la_0350 + dt.timedelta(minutes=9)
+        assert summary(user, now=at_0359).new_today == 0
+        assert not [k for k in queue(user, deck, size=50, now=at_0359) if k not in keys]
+        at_0410 = la_0350 + dt.timedelta(minutes=20)
+        assert summary(user, now=at_0410).new_today == srs.DEFAULT_NEW_PER_DAY
+        fresh = [k for k in queue(user, deck, size=50, now=at_0410) if k not in keys]
+        assert len(fresh) == srs.DEFAULT_NEW_PER_DAY
+        rows = db.session.execute(select(ReviewLog.study_day).distinct()).scalars().all()
+        assert rows == [dt.date(2026, 3, 2)]
+
+
+def test_the_browsers_time_zone_is_used_until_one_is_chosen(study, client):
+    client.set_cookie("tz", "Pacific/Auckland")
+    page = client.get("/study/settings").get_data(as_text=True)
+    assert "Now using your browser’s: Pacific/Auckland" in page
+    client.set_cookie("tz", "Not/AZone")
+    page = client.get("/study/settings").get_data(as_text=True)
+    assert "Now using your browser’s: UTC" in page
+
+
+def test_a_leech_is_flagged_on_the_study_home(study, client):
+    url = study.start()
+    study.answer(url)
+    with study.app.app_context():
+        card = db.session.execute(select(MemoryCard)).scalar_one()
+        card.lapses = srs.LEECH_LAPSES
+        key = card.fact_key
+        db.session.commit()
+        state = get_deck()[Fact.from_key(key).postal]
+    page = client.get("/study/").get_data(as_text=True)
+    assert "Tricky facts" in page and state.name in page
+
+
+def test_concurrent_submissions_of_one_answer_record_one_review(app, student):
+    """Two tabs (or a double click) at once: one review, one schedule change."""
+    with app.app_context():
+        user = db.session.get(User, student.id)
+        db.session.expunge(user)
+    outcome = srs.Outcome("CO:capital", Verdict.RIGHT, "review", Form.TYPED, "race", "1", "Denver")
+    results: list[bool] = []
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(6)
+
+    def submit():
+        try:
+            with app.app_context():
+                barrier.wait()
+                results.append(record(user, outcome).created)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=submit) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert sorted(results) == [False] * 5 + [True]
+    assert count(app, ReviewLog) == 1
+    with app.app_context():
+        card = db.session.execute(select(MemoryCard)).scalar_one()
+        assert card.reps == 1
+
+
+def test_concurrent_posts_from_two_tabs_record_one_review(study, app):
+    url = study.start()
+    html = study.client.get(url).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    answer = study.right_answer(url)
+    cookie = study.client.get_cookie("session")
+    statuses: list[int] = []
+    barrier = threading.Barrier(4)
+
+    def tab():
+        other = app.test_client()
+        other.set_cookie("session", cookie.value)
+        barrier.wait()
+        statuses.append(other.post(url, data={"csrf_token": token, "answer": answer}).status_code)
+
+    threads = [threading.Thread(target=tab) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses == [302] * 4
+    assert count(app, ReviewLog) == 1
+
+
+def test_a_token_used_by_another_student_is_refused(app, student):
+    other = make_user(app, "student2")
+    with app.app_context():
+        a = db.session.get(User, student.id)
+        b = db.session.get(User, other.id)
+        outcome = srs.Outcome("CO:capital", Verdict.RIGHT, "review", Form.TYPED, "shared", "1")
+        record(a, outcome)
+        with pytest.raises(RecordError):
+            record(b, outcome)
+        with pytest.raises(RecordError):
+            record(a, srs.Outcome("XX:nothing", Verdict.RIGHT, "review", Form.TYPED, "t", "2"))
+    assert count(app, ReviewLog) == 1
+
+
+# --- Settings ------------------------------------------------------------------------------
+
+
+def settings_data(client, **changes):
+    token = csrf_token(client, "/study/settings")
+    data = {"csrf_token": token, "desired_retention": "90", "new_per_day": "20", "time_zone": "", "multiple_choice": "y"}
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_settings_are_saved(study, client):
+    response = client.post(
+        "/study/settings",
+        data=settings_data(client, desired_retention="85", new_per_day="5", time_zone="America/Chicago", multiple_choice=None),
+    )
+    assert response.status_code == 302
+    with study.app.app_context():
+        user = db.session.execute(select(User)).scalar_one()
+        assert user.desired_retention == pytest.approx(0.85)
+        assert (user.new_per_day, user.time_zone, user.multiple_choice) == (5, "America/Chicago", False)
+    page = client.get("/study/settings").get_data(as_text=True)
+    assert 'value="85"' in page
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("desired_retention", "69", "from 70 to 97"),
+        ("desired_retention", "98", "from 70 to 97"),
+        ("desired_retention", "90.5", "whole number"),
+        ("desired_retention", "lots", "Not a valid decimal value"),
+        ("desired_retention", "", "from 70 to 97"),
+        ("new_per_day", "-1", "from 0 to 100"),
+        ("new_per_day", "101", "from 0 to 100"),
+        ("new_per_day", "ten", "Not a valid integer value"),
+        ("time_zone", "Mars/Olympus_Mons", "Not a valid choice"),
+    ],
+)
+def test_a_wrong_setting_is_explained_and_changes_nothing(study, client, field, value, message):
+    response = client.post("/study/settings", data=settings_data(client, **{field: value}))
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    with study.app.app_context():
+        user = db.session.execute(select(User)).scalar_one()
+        assert (user.desired_retention, user.new_per_day, user.time_zone) == (0.9, 20, None)
+
+
+def test_without_multiple_choice_new_facts_are_typed(study, client):
+    client.post("/study/settings", data=settings_data(client, multiple_choice=None))
+    url = study.start(facets=["capital"])
+    assert {form for _, form in study.round_of(url).items} == {"typed"}
+
+
+def test_a_student_lands_on_the_study_home_after_signing_up(client, auth):
+    response = auth.signup("newkid")
+    assert response.status_code == 302 and response.location == "/study/"
+    assert client.get("/study/").status_code == 200
+
+
+def test_teachers_have_no_study_link(client, auth, teacher):
+    auth.login("teacher1")
+    assert "/study/" not in client.get("/deck/").get_data(as_text=True)

@@ -1,0 +1,115 @@
+"""Forms of the study pages: starting a round, answering, and study settings."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, DecimalField, HiddenField, IntegerField, SelectField, SelectMultipleField, StringField, SubmitField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from trainer import srs
+from trainer.cards import Deck, Region, Zone
+from trainer.facts import Facet
+
+from ..memory import ANSWER_MAX, known_time_zones
+
+#: An answer that took longer than this was interrupted: its time tells nothing.
+MAX_DURATION_MS = 10 * 60 * 1000
+
+
+class CheckboxListField(SelectMultipleField):
+    """A group of checkboxes (a multiple select is awkward on a phone)."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
+class StartForm(FlaskForm):
+    """Start a review round, optionally focused on some facets and one part of the country."""
+
+    facets = CheckboxListField(
+        "Facts to study",
+        choices=[SelectChoice(f.value, f.label) for f in Facet],
+        description="Leave all unticked to study everything.",
+        validate_choice=True,
+    )
+    area = SelectField(
+        "Part of the country",
+        choices=[SelectChoice("", "All 50 states")]
+        + [SelectChoice(f"region:{r.slug}", f"The {r.value}", optgroup="Census regions") for r in Region]
+        + [SelectChoice(f"zone:{z.slug}", f"{z.value} time zone", optgroup="Time zones") for z in Zone],
+        default="",
+    )
+
+    def states(self, deck: Deck) -> set[str] | None:
+        """The postal codes of the chosen part of the country, or None for all 50 states."""
+        kind, _, slug = (self.area.data or "").partition(":")
+        if kind == "region" and (region := Region.from_slug(slug)):
+            return {s.postal for s in deck.in_region(region)}
+        if kind == "zone" and (zone := Zone.from_slug(slug)):
+            return {s.postal for s in deck.in_zone(zone)}
+        return None
+    submit = SubmitField("Start studying")
+
+
+class AnswerForm(FlaskForm):
+    """One answer. ``answer`` carries typed text, the chosen option or the clicked state."""
+
+    answer = StringField("Your answer", validators=[Length(max=ANSWER_MAX, message="That answer is too long.")])
+    elapsed_ms = HiddenField()
+    submit = SubmitField("Check")
+    dont_know = SubmitField("I don't know")
+
+    def duration_ms(self) -> int | None:
+        """How long the student took, as the page measured it; None when unknown or implausible."""
+        raw = (self.elapsed_ms.data or "").strip()
+        if not raw.isdigit():
+            return None
+        value = int(raw)
+        return value if 0 < value <= MAX_DURATION_MS else None
+
+
+def _zone_choices() -> list[SelectChoice]:
+    us = [
+        "America/New_York",
+        "America/Chicago",
+        "America/Denver",
+        "America/Phoenix",
+        "America/Los_Angeles",
+        "America/Anchorage",
+        "Pacific/Honolulu",
+    ]
+    rest = sorted(known_time_zones() - set(us))
+    return [SelectChoice("", "My browser’s time zone")] + [SelectChoice(z, z.replace("_", " ")) for z in us + rest]
+
+
+class SettingsForm(FlaskForm):
+    """A student's study settings."""
+
+    desired_retention = DecimalField(
+        "How much to remember (desired retention, %)",
+        places=0,
+        validators=[
+            InputRequired(message="Type a number from 70 to 97."),
+            NumberRange(min=srs.MIN_RETENTION * 100, max=srs.MAX_RETENTION * 100, message="Type a number from 70 to 97."),
+        ],
+        description="90% is a good start. Higher means more reviews; lower means fewer but more forgetting.",
+        render_kw={"inputmode": "numeric", "min": 70, "max": 97, "step": 1},
+    )
+    new_per_day = IntegerField(
+        "New facts per day",
+        validators=[
+            InputRequired(message=f"Type a number from 0 to {srs.MAX_NEW_PER_DAY}."),
+            NumberRange(min=0, max=srs.MAX_NEW_PER_DAY, message=f"Type a number from 0 to {srs.MAX_NEW_PER_DAY}."),
+        ],
+        description="How many facts you have never seen may come up each day.",
+        render_kw={"inputmode": "numeric", "min": 0, "max": srs.MAX_NEW_PER_DAY},
+    )
+    time_zone = SelectField("Time zone", choices=_zone_choices, validators=[Optional()], validate_choice=True)
+    multiple_choice = BooleanField("Offer multiple choice for facts I am still learning")
+    submit = SubmitField("Save settings")
+
+    def validate_desired_retention(self, field: DecimalField) -> None:
+        if field.data is not None and field.data != field.data.to_integral_value():
+            raise ValidationError("Type a whole number from 70 to 97.")

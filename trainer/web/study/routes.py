@@ -1,0 +1,285 @@
+"""Study views: the study home, review rounds one fact at a time, and study settings."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from decimal import Decimal
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from trainer import srs
+from trainer.facts import Facet, Fact, Form, Judgement, UnreadableAnswer, dont_know, judge
+from trainer.review import ROUND_SIZE, Item, deal, question
+
+from .. import get_deck
+from ..extensions import db
+from ..memory import RecordError, memory_of, queue, record, settings_for, summary, today_for
+from ..models import ReviewLog, StudyRound, User, utcnow
+from ..security import student_required
+from .forms import AnswerForm, SettingsForm, StartForm
+
+bp = Blueprint("study", __name__, url_prefix="/study")
+
+MODE = "review"
+
+
+def _student() -> User:
+    return current_user._get_current_object()  # type: ignore[no-any-return]
+
+
+@bp.get("/")
+@student_required
+def home() -> str:
+    """Due now, new today, done today, the streak, the next review, and a start button."""
+    student = _student()
+    return _render_home(student, StartForm())
+
+
+def _render_home(student: User, form: StartForm) -> str:
+    stats = summary(student)
+    settings = settings_for(student)
+    return render_template(
+        "study/home.html",
+        stats=stats,
+        form=form,
+        facets=list(Facet),
+        next_due_text=next_review_text(stats.next_due, utcnow(), settings.time_zone) if stats.next_due else None,
+        leeches=[Fact.from_key(key) for key in stats.leeches],
+        srs_leech_lapses=srs.LEECH_LAPSES,
+        settings=settings,
+    )
+
+
+@bp.post("/rounds")
+@student_required
+def start() -> str | Response | tuple[str, int]:
+    """Deal a round from the queue (due facts first, then new ones) within the chosen focus."""
+    student = _student()
+    form = StartForm()
+    if not form.validate():
+        return _render_home(student, form), 400
+    deck = get_deck()
+    facets = {Facet(value) for value in form.facets.data or []} or None
+    postals = form.states(deck)
+    now = utcnow()
+    keys = queue(student, deck, size=ROUND_SIZE, now=now, facets=facets, postals=postals)
+    if not keys:
+        flash("Nothing to study in that choice right now. Well done! Try another choice, or come back later.", "info")
+        return redirect(url_for("study.home"))
+    memories = {key: m for key in keys if (m := memory_of(student, key)) is not None}
+    seed = secrets.randbits(62)
+    items = deal(keys, memories, deck, seed, multiple_choice=settings_for(student).multiple_choice)
+    round_ = StudyRound(
+        token=secrets.token_urlsafe(18),
+        student_id=student.id,
+        seed=seed,
+        items=[[item.fact.key, item.form.value] for item in items],
+        focus={"facets": sorted(f.value for f in facets) if facets else [], "area": form.area.data or ""},
+        created_at=now,
+    )
+    db.session.add(round_)
+    db.session.commit()
+    return redirect(url_for("study.item", token=round_.token, index=1))
+
+
+def _round_or_404(token: str) -> StudyRound:
+    """The student's own round; another student's round is as unknown as a made-up token."""
+    round_ = db.session.execute(select(StudyRound).where(StudyRound.token == token)).scalar_one_or_none()
+    if round_ is None or round_.student_id != current_user.id:
+        abort(404)
+    return round_
+
+
+def _items(round_: StudyRound) -> list[Item]:
+    return [Item(Fact.from_key(key), Form(form)) for key, form in round_.items]
+
+
+def _answers(round_: StudyRound) -> dict[int, ReviewLog]:
+    rows = db.session.execute(select(ReviewLog).where(ReviewLog.round_token == _token(round_))).scalars()
+    return {int(row.item): row for row in rows}
+
+
+def _token(round_: StudyRound) -> str:
+    return f"{MODE}:{round_.token}"
+
+
+@bp.get("/rounds/<token>")
+@student_required
+def resume(token: str) -> Response:
+    """Go on where the round was left: the first unanswered fact, or the summary."""
+    round_ = _round_or_404(token)
+    answers = _answers(round_)
+    for index in range(1, len(round_.items) + 1):
+        if index not in answers:
+            return redirect(url_for("study.item", token=token, index=index))
+    return redirect(url_for("study.done", token=token))
+
+
+@bp.route("/rounds/<token>/<int:index>", methods=["GET", "POST"])
+@student_required
+def item(token: str, index: int) -> str | Response | tuple[str, int]:
+    """One fact: its question, or once answered, the card and what happens next."""
+    student = _student()
+    round_ = _round_or_404(token)
+    items = _items(round_)
+    if not 1 <= index <= len(items):
+        abort(404)
+    deck = get_deck()
+    asked = question(items[index - 1], deck, round_.seed, index)
+    answers = _answers(round_)
+    form = AnswerForm()
+    if request.method == "POST":
+        if index in answers:
+            flash("That answer was already saved; nothing changed.", "info")
+            return redirect(url_for("study.item", token=token, index=index))
+        if not form.validate():
+            return _render_question(round_, index, asked, form), 400
+        try:
+            judgement = dont_know(asked.fact, deck) if form.dont_know.data else judge(asked, form.answer.data or "", deck)
+        except UnreadableAnswer as problem:
+            form.answer.errors = [str(problem)]
+            return _render_question(round_, index, asked, form), 400
+        outcome = srs.Outcome(
+            fact_key=asked.fact.key,
+            verdict=judgement.verdict,
+            mode=MODE,
+            form=asked.form,
+            round_token=_token(round_),
+            item=str(index),
+            answer=judgement.given,
+            duration_ms=form.duration_ms(),
+            answered_postal=judgement.answered[0] if len(judgement.answered) == 1 else None,
+        )
+        try:
+            record(student, outcome)
+        except RecordError:
+            abort(404)
+        return redirect(url_for("study.item", token=token, index=index))
+    if index not in answers:
+        if index > 1 and index - 1 not in answers:
+            return redirect(url_for("study.resume", token=token))
+        return _render_question(round_, index, asked, form)
+    return _render_feedback(round_, index, asked, answers[index])
+
+
+def _render_question(round_: StudyRound, index: int, asked, form: AnswerForm) -> str:  # type: ignore[no-untyped-def]
+    deck = get_deck()
+    return render_template(
+        "study/question.html",
+        round=round_,
+        index=index,
+        total=len(round_.items),
+        q=asked,
+        form=form,
+        map_card=deck.map_card(asked.map_state) if asked.map_state else None,
+        geometry=deck.geometry,
+        state_names=sorted(s.name for s in deck),
+        pick_order=_west_to_east(deck) if asked.form is Form.MAP_CLICK else (),
+    )
+
+
+def _west_to_east(deck) -> list[str]:  # type: ignore[no-untyped-def]
+    shapes = deck.geometry.shapes
+    return sorted(shapes, key=lambda postal: (shapes[postal].centroid[0], postal))
+
+
+def _render_feedback(round_: StudyRound, index: int, asked, review: ReviewLog) -> str:  # type: ignore[no-untyped-def]
+    deck = get_deck()
+    student = _student()
+    # Judging is deterministic: the stored answer gives back the note ("Nearly! It is spelled...").
+    judgement = _rejudge(asked, review)
+    memory = memory_of(student, asked.fact.key)
+    settings = settings_for(student)
+    return render_template(
+        "study/feedback.html",
+        round=round_,
+        index=index,
+        total=len(round_.items),
+        q=asked,
+        review=review,
+        judgement=judgement,
+        state=deck[asked.fact.postal],
+        next_text=next_review_text(review.due_after, utcnow(), settings.time_zone),
+        is_leech=memory is not None and memory.is_leech,
+    )
+
+
+def _rejudge(asked, review: ReviewLog) -> Judgement:  # type: ignore[no-untyped-def]
+    deck = get_deck()
+    if not review.answer:
+        return dont_know(asked.fact, deck)
+    answer = review.answer
+    if asked.form is Form.MAP_CLICK and review.answered_postal:
+        answer = review.answered_postal
+    try:
+        return judge(asked, answer, deck)
+    except UnreadableAnswer:
+        return dont_know(asked.fact, deck)
+
+
+@bp.get("/rounds/<token>/done")
+@student_required
+def done(token: str) -> str | Response:
+    """The round's results, and a button for the next round."""
+    round_ = _round_or_404(token)
+    answers = _answers(round_)
+    if len(answers) < len(round_.items):
+        return redirect(url_for("study.resume", token=token))
+    deck = get_deck()
+    rows = []
+    for index, item_ in enumerate(_items(round_), start=1):
+        rows.append((item_.fact, deck[item_.fact.postal], answers[index]))
+    counts = {verdict: sum(1 for *_, r in rows if r.verdict == verdict) for verdict in ("right", "close", "wrong")}
+    form = StartForm(formdata=None, facets=round_.focus.get("facets") or [], area=round_.focus.get("area") or "")
+    return render_template("study/done.html", round=round_, rows=rows, counts=counts, form=form)
+
+
+@bp.route("/settings", methods=["GET", "POST"])
+@student_required
+def settings() -> str | Response | tuple[str, int]:
+    """Desired retention, new facts per day, time zone and multiple choice."""
+    student = _student()
+    form = SettingsForm(
+        obj=None,
+        data=None
+        if request.method == "POST"
+        else {
+            "desired_retention": Decimal(round(student.desired_retention * 100)),
+            "new_per_day": student.new_per_day,
+            "time_zone": student.time_zone or "",
+            "multiple_choice": student.multiple_choice,
+        },
+    )
+    if form.validate_on_submit():
+        student.desired_retention = float(form.desired_retention.data) / 100
+        student.new_per_day = form.new_per_day.data
+        student.time_zone = form.time_zone.data or None
+        student.multiple_choice = form.multiple_choice.data
+        db.session.commit()
+        flash("Settings saved.", "success")
+        return redirect(url_for("study.settings"))
+    current = settings_for(student)
+    return render_template("study/settings.html", form=form, current=current), (400 if form.is_submitted() else 200)
+
+
+def next_review_text(due: dt.datetime, now: dt.datetime, time_zone: str) -> str:
+    """When a fact comes back, in a student's words: "in a few minutes", "tomorrow", "in 3 days"."""
+    if due <= now + srs.LEARN_AHEAD:
+        return "in a few minutes"
+    today = srs.study_day(now, time_zone)
+    if due < today.end:
+        return "later today"
+    days = (srs.study_day(due, time_zone).date - today.date).days
+    if days == 1:
+        return "tomorrow"
+    if days < 45:
+        return f"in {days} days"
+    if days < 365:
+        return f"in {round(days / 30)} months"
+    years = round(days / 365, 1)
+    return f"in {years:g} year" + ("" if years == 1 else "s")
+
