@@ -531,3 +531,25 @@ def test_a_student_lands_on_the_study_home_after_signing_up(client, auth):
 def test_teachers_have_no_study_link(client, auth, teacher):
     auth.login("teacher1")
     assert "/study/" not in client.get("/deck/").get_data(as_text=True)
+
+
+def test_the_study_home_shows_what_comes_back_tomorrow_and_this_week(app, client, auth, student):
+    """A fact answered right twice graduates to days; one answered wrong stays in today's steps."""
+    now = dt.datetime.now(dt.timezone.utc)
+    with app.app_context():
+        user = db.session.get(User, student.id)
+        for i, (key, verdicts) in enumerate({"CO:capital": ["right", "right"], "UT:capital": ["wrong", "wrong"]}.items()):
+            for j, verdict in enumerate(verdicts):
+                when = now - dt.timedelta(minutes=30) + dt.timedelta(minutes=15 * j)
+                record(user, srs.Outcome(key, Verdict(verdict), "review", Form.TYPED, f"r{i}", str(j)), now=when)
+        stats = summary(user, now=now)
+        graduated = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == "CO:capital")).scalar_one()
+        assert graduated.state == int(srs.MemoryState.REVIEW)
+        days = (srs.study_day(graduated.due, "UTC").date - stats.day.date).days
+        assert 1 <= days <= 7
+        assert stats.due_next_week == 1
+        assert stats.due_tomorrow == (1 if days == 1 else 0)
+    auth.login()
+    page = client.get("/study/").get_data(as_text=True)
+    assert "Coming up" in page
+    assert re.search(r"<strong>1</strong> in the next 7 days", page)

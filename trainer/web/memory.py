@@ -276,6 +276,9 @@ class StudySummary:
     next_due: dt.datetime | None
     introduced: int
     leeches: list[str]
+    #: Facts coming due tomorrow, and over the 7 days after today (their study days).
+    due_tomorrow: int
+    due_next_week: int
 
 
 def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
@@ -311,6 +314,17 @@ def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
             .order_by(MemoryCard.lapses.desc(), MemoryCard.fact_key)
         ).scalars()
     )
+    tz = settings_for(student).time_zone
+    tomorrow = srs.study_day(day.end, tz)
+    in_a_week = srs.study_day(day.end + dt.timedelta(days=6, hours=12), tz)
+
+    def due_between(start: dt.datetime, end: dt.datetime) -> int:
+        return db.session.execute(
+            select(func.count())
+            .select_from(MemoryCard)
+            .where(MemoryCard.student_id == student.id, MemoryCard.due >= start, MemoryCard.due < end)
+        ).scalar_one()
+
     return StudySummary(
         day=day,
         due_now=len(due_keys),
@@ -321,6 +335,8 @@ def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
         next_due=next_due,
         introduced=introduced,
         leeches=leeches,
+        due_tomorrow=due_between(day.end, tomorrow.end),
+        due_next_week=due_between(day.end, in_a_week.end),
     )
 
 
