@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, Response, render_template
 
 from .. import get_deck
 
@@ -15,3 +15,9 @@ def home() -> str:
     deck = get_deck()
     examples = [deck["CA"], deck["CO"], deck["MD"]]
     return render_template("main/home.html", examples=examples)
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    """Liveness check for a load balancer: plain "ok", without touching the database."""
+    return Response("ok", mimetype="text/plain")
