@@ -8,7 +8,11 @@ from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
-from sqlalchemy import MetaData
+import sqlite3
+from typing import Any
+
+from sqlalchemy import MetaData, event
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
 NAMING_CONVENTION = {
@@ -31,3 +35,19 @@ migrate = Migrate()
 csrf = CSRFProtect()
 login_manager = LoginManager()
 limiter = Limiter(key_func=get_remote_address)
+
+
+@event.listens_for(Engine, "connect")
+def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    """SQLite in WAL mode: readers never wait for a writer, and a commit is one sync, not four.
+
+    Several gunicorn workers share the file; in SQLite's default journal mode each answer's
+    commit would make the others wait. ``synchronous=NORMAL`` is the setting WAL is meant for:
+    the database stays consistent even if the power fails.
+    """
+    if isinstance(dbapi_connection, sqlite3.Connection):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()

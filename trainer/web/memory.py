@@ -8,15 +8,15 @@ from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
 from flask import has_request_context, request
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from trainer import srs
 from trainer.cards import Deck
-from trainer.facts import Fact, Facet, Verdict, teaching_order
+from trainer.facts import Fact, Facet, Form, Verdict, teaching_order
 
 from .extensions import db
-from .models import MemoryCard, ReviewLog, User, utcnow
+from .models import MemoryCard, ReviewLog, User, memory_columns, memory_from, utcnow
 
 #: The cookie in which the browser tells its time zone (static/js/timezone.js).
 TIME_ZONE_COOKIE = "tz"
@@ -75,18 +75,23 @@ def today_for(student: User, now: dt.datetime | None = None) -> srs.StudyDay:
 
 @dataclass(frozen=True)
 class Recorded:
-    """What :func:`record` did: the review row, the fact's schedule after it, and whether it is new."""
+    """What :func:`record` did: the answer's rating and the fact's next due time, and whether it is new."""
 
-    review: ReviewLog
     created: bool
-
-    @property
-    def due(self) -> dt.datetime:
-        return self.review.due_after
+    rating: srs.Rating
+    due: dt.datetime
 
 
 class RecordError(ValueError):
     """The outcome cannot be recorded (an unknown fact, or a token of another student)."""
+
+
+class _Conflict(Exception):
+    """The memory card changed between reading and writing it: another answer got there first."""
+
+
+#: Tries before giving up when concurrent answers about one fact keep overtaking each other.
+_ATTEMPTS = 5
 
 
 def record(student: User, outcome: srs.Outcome, now: dt.datetime | None = None) -> Recorded:
@@ -94,6 +99,11 @@ def record(student: User, outcome: srs.Outcome, now: dt.datetime | None = None) 
 
     Idempotent: an outcome whose (round token, item) was recorded before changes nothing and
     returns the first recording, whether it was sent twice or from two tabs at once.
+
+    This is the hot path of every mode, so it is written in a few plain statements: read the
+    fact's memory card, insert the review row (its unique (round, item) key refuses a repeat),
+    then write the card only if nobody changed it since it was read (its review count is the
+    version); on a clash, start again from a fresh read.
 
     Raises:
         RecordError: the fact key is unknown, or the (round, item) was recorded for another student.
@@ -103,66 +113,66 @@ def record(student: User, outcome: srs.Outcome, now: dt.datetime | None = None) 
     except ValueError as exc:
         raise RecordError(str(exc)) from None
     now = now or utcnow()
-    for _attempt in range(3):
-        earlier = _recorded(outcome)
-        if earlier is not None:
-            return _check_owner(earlier, student)
-        try:
-            return Recorded(_write(student, fact, outcome, now), created=True)
-        except IntegrityError:
-            # Another request recorded the same (round, item) first, or created this fact's memory
-            # card at the same moment; look again.
-            db.session.rollback()
-    earlier = _recorded(outcome)
-    if earlier is None:
-        raise RecordError("the review could not be recorded; please try again")
-    return _check_owner(earlier, student)
-
-
-def _recorded(outcome: srs.Outcome) -> ReviewLog | None:
-    return db.session.execute(
-        select(ReviewLog).where(ReviewLog.round_token == outcome.round_token, ReviewLog.item == outcome.item)
-    ).scalar_one_or_none()
-
-
-def _check_owner(review: ReviewLog, student: User) -> Recorded:
-    if review.student_id != student.id:
-        raise RecordError("that answer belongs to someone else")
-    return Recorded(review, created=False)
-
-
-def _write(student: User, fact: Fact, outcome: srs.Outcome, now: dt.datetime) -> ReviewLog:
     settings = settings_for(student)
-    rating = srs.rate(outcome, _recent_times(student, fact.facet, outcome))
-    review = ReviewLog(
-        student_id=student.id,
-        fact_key=fact.key,
-        facet=fact.facet.value,
-        rating=int(rating),
-        verdict=outcome.verdict.value,
-        correct=outcome.verdict is not Verdict.WRONG,
-        help=outcome.help.value,
-        mode=outcome.mode,
-        form=outcome.form.value,
-        answer=outcome.answer[:ANSWER_MAX],
-        answered_postal=outcome.answered_postal,
-        duration_ms=outcome.duration_ms,
-        reviewed_at=now,
-        study_day=srs.study_day(now, settings.time_zone).date,
-        round_token=outcome.round_token,
-        item=outcome.item,
-        due_after=now,
-    )
-    db.session.add(review)
-    # The review row goes in first: its unique (round, item) key makes a second submission fail
-    # here, and on SQLite the insert takes the write lock before the memory card is read.
-    db.session.flush()
-    card = db.session.execute(
-        select(MemoryCard)
-        .where(MemoryCard.student_id == student.id, MemoryCard.fact_key == fact.key)
-        .with_for_update()
-    ).scalar_one_or_none()
-    before = card.to_memory() if card is not None else srs.new_memory(now)
+    recent = _recent_times(student, fact.facet, outcome) if _speed_matters(outcome) else []
+    rating = srs.rate(outcome, recent)
+    for _attempt in range(_ATTEMPTS):
+        try:
+            due = _write(student, fact, outcome, rating, settings, now)
+        except IntegrityError:
+            # Most often the same (round, item) was recorded first; else the card was created
+            # by another answer at the same moment, and the next attempt updates it.
+            db.session.rollback()
+            earlier = _recorded(outcome)
+            if earlier is not None:
+                return _check_owner(earlier, student)
+        except _Conflict:
+            db.session.rollback()
+        else:
+            return Recorded(created=True, rating=rating, due=due)
+    raise RecordError("the review could not be recorded; please try again")
+
+
+def _speed_matters(outcome: srs.Outcome) -> bool:
+    """Only a right, unhelped, typed or clicked answer can be Easy; only then are times looked up."""
+    return outcome.verdict is Verdict.RIGHT and outcome.help is srs.Help.NONE and outcome.form is not Form.CHOICE
+
+
+def _recorded(outcome: srs.Outcome):  # type: ignore[no-untyped-def]
+    return db.session.execute(
+        select(ReviewLog.student_id, ReviewLog.rating, ReviewLog.due_after).where(
+            ReviewLog.round_token == outcome.round_token, ReviewLog.item == outcome.item
+        )
+    ).first()
+
+
+def _check_owner(row, student: User) -> Recorded:  # type: ignore[no-untyped-def]
+    if row.student_id != student.id:
+        raise RecordError("that answer belongs to someone else")
+    return Recorded(created=False, rating=srs.Rating(row.rating), due=row.due_after)
+
+
+_CARD = MemoryCard.__table__
+_LOG = ReviewLog.__table__
+_MEMORY_COLUMNS = ("state", "step", "stability", "difficulty", "due", "last_review", "lapses", "reps")
+# Built once: SQLAlchemy then reuses their compiled form instead of rebuilding them per answer.
+_SELECT_CARD = select(_CARD).where(_CARD.c.student_id == bindparam("student_id"), _CARD.c.fact_key == bindparam("fact_key"))
+_INSERT_LOG = insert(_LOG)
+_INSERT_CARD = insert(_CARD)
+# Written only if its review count is still the one read: the count is the card's version.
+_UPDATE_CARD = (
+    update(_CARD)
+    .where(_CARD.c.id == bindparam("card_id"), _CARD.c.reps == bindparam("reps_read"))
+    .values({name: bindparam(f"new_{name}") for name in _MEMORY_COLUMNS})
+)
+
+
+def _write(
+    student: User, fact: Fact, outcome: srs.Outcome, rating: srs.Rating, settings: StudySettings, now: dt.datetime
+) -> dt.datetime:
+    connection = db.session.connection()
+    card = connection.execute(_SELECT_CARD, {"student_id": student.id, "fact_key": fact.key}).first()
+    before = memory_from(card) if card is not None else srs.new_memory(now)
     after = srs.schedule(
         before,
         rating,
@@ -170,14 +180,44 @@ def _write(student: User, fact: Fact, outcome: srs.Outcome, now: dt.datetime) ->
         desired_retention=settings.desired_retention,
         seed=f"{outcome.round_token}:{outcome.item}",
     )
+    connection.execute(
+        _INSERT_LOG,
+        {
+            "student_id": student.id,
+            "fact_key": fact.key,
+            "facet": fact.facet.value,
+            "rating": int(rating),
+            "verdict": outcome.verdict.value,
+            "correct": outcome.verdict is not Verdict.WRONG,
+            "help": outcome.help.value,
+            "mode": outcome.mode,
+            "form": outcome.form.value,
+            "answer": outcome.answer[:ANSWER_MAX],
+            "answered_postal": outcome.answered_postal,
+            "duration_ms": outcome.duration_ms,
+            "reviewed_at": now,
+            "study_day": srs.study_day(now, settings.time_zone).date,
+            "round_token": outcome.round_token,
+            "item": outcome.item,
+            "due_after": after.due,
+            "stability_after": after.stability,
+        },
+    )
+    columns = memory_columns(after)
     if card is None:
-        card = MemoryCard(student_id=student.id, fact_key=fact.key, facet=fact.facet.value, introduced_at=now)
-        db.session.add(card)
-    card.set_memory(after)
-    review.due_after = after.due
-    review.stability_after = after.stability
+        connection.execute(
+            _INSERT_CARD,
+            {"student_id": student.id, "fact_key": fact.key, "facet": fact.facet.value, "introduced_at": now, **columns},
+        )
+    else:
+        changed = connection.execute(
+            _UPDATE_CARD,
+            {"card_id": card.id, "reps_read": card.reps, **{f"new_{name}": columns[name] for name in _MEMORY_COLUMNS}},
+        ).rowcount
+        if changed != 1:
+            raise _Conflict
     db.session.commit()
-    return review
+    return after.due
 
 
 def _recent_times(student: User, facet: Facet, outcome: srs.Outcome) -> list[int]:
@@ -213,7 +253,7 @@ def _due_clause(student: User, now: dt.datetime, day: srs.StudyDay, ahead: dt.ti
 def due_memories(student: User, now: dt.datetime, day: srs.StudyDay) -> dict[str, srs.Memory]:
     """The student's facts due now or within the learn-ahead minutes, with their schedules."""
     cards = db.session.execute(select(MemoryCard).where(_due_clause(student, now, day, srs.LEARN_AHEAD))).scalars()
-    return {card.fact_key: card.to_memory() for card in cards}
+    return {card.fact_key: memory_from(card) for card in cards}
 
 
 def introduced_keys(student: User) -> set[str]:
@@ -345,4 +385,4 @@ def memory_of(student: User, fact_key: str) -> srs.Memory | None:
     card = db.session.execute(
         select(MemoryCard).where(MemoryCard.student_id == student.id, MemoryCard.fact_key == fact_key)
     ).scalar_one_or_none()
-    return card.to_memory() if card is not None else None
+    return memory_from(card) if card is not None else None

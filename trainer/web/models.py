@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from typing import Any
 
 from flask_login import UserMixin
 from sqlalchemy import (
@@ -24,7 +25,7 @@ from sqlalchemy import (
     func,
     true,
 )
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Dialect, Row
 from sqlalchemy.orm import Mapped, mapped_column
 
 from trainer import srs
@@ -143,27 +144,33 @@ class MemoryCard(db.Model):
     #: When the fact was first answered: counts against that day's new-fact limit.
     introduced_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
 
-    def to_memory(self) -> srs.Memory:
-        return srs.Memory(
-            state=srs.MemoryState(self.state),
-            step=self.step,
-            stability=self.stability,
-            difficulty=self.difficulty,
-            due=self.due,
-            last_review=self.last_review,
-            lapses=self.lapses,
-            reps=self.reps,
-        )
 
-    def set_memory(self, memory: srs.Memory) -> None:
-        self.state = int(memory.state)
-        self.step = memory.step
-        self.stability = memory.stability
-        self.difficulty = memory.difficulty
-        self.due = memory.due
-        self.last_review = memory.last_review
-        self.lapses = memory.lapses
-        self.reps = memory.reps
+def memory_from(card: MemoryCard | Row[Any]) -> srs.Memory:
+    """The schedule held by a memory card (an ORM object or a row of its table)."""
+    return srs.Memory(
+        state=srs.MemoryState(card.state),
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=card.due,
+        last_review=card.last_review,
+        lapses=card.lapses,
+        reps=card.reps,
+    )
+
+
+def memory_columns(memory: srs.Memory) -> dict[str, Any]:
+    """The memory card columns that store ``memory`` (the inverse of :func:`memory_from`)."""
+    return {
+        "state": int(memory.state),
+        "step": memory.step,
+        "stability": memory.stability,
+        "difficulty": memory.difficulty,
+        "due": memory.due,
+        "last_review": memory.last_review,
+        "lapses": memory.lapses,
+        "reps": memory.reps,
+    }
 
 
 class ReviewLog(db.Model):

@@ -5,14 +5,16 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from decimal import Decimal
+from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Row
 from werkzeug.wrappers import Response
 
 from trainer import srs
-from trainer.facts import Facet, Fact, Form, Judgement, UnreadableAnswer, dont_know, judge
+from trainer.facts import Facet, Fact, Form, Judgement, Question, UnreadableAnswer, dont_know, judge
 from trainer.review import ROUND_SIZE, Item, deal, question
 
 from .. import get_deck
@@ -25,6 +27,7 @@ from .forms import AnswerForm, SettingsForm, StartForm
 bp = Blueprint("study", __name__, url_prefix="/study")
 
 MODE = "review"
+ALREADY_SAVED = "That answer was already saved; nothing changed."
 
 
 def _student() -> User:
@@ -86,24 +89,36 @@ def start() -> str | Response | tuple[str, int]:
     return redirect(url_for("study.item", token=round_.token, index=1))
 
 
-def _round_or_404(token: str) -> StudyRound:
+_ROUND = StudyRound.__table__
+# A plain row, not an ORM object: every answer reads its round, and rounds never change.
+_SELECT_ROUND = select(_ROUND).where(_ROUND.c.token == bindparam("token"))
+
+
+def _round_or_404(token: str) -> Row[Any]:
     """The student's own round; another student's round is as unknown as a made-up token."""
-    round_ = db.session.execute(select(StudyRound).where(StudyRound.token == token)).scalar_one_or_none()
+    round_ = db.session.connection().execute(_SELECT_ROUND, {"token": token}).first()
     if round_ is None or round_.student_id != current_user.id:
         abort(404)
     return round_
 
 
-def _items(round_: StudyRound) -> list[Item]:
+def _items(round_: Row[Any]) -> list[Item]:
     return [Item(Fact.from_key(key), Form(form)) for key, form in round_.items]
 
 
-def _answers(round_: StudyRound) -> dict[int, ReviewLog]:
+def _answers(round_: Row[Any]) -> dict[int, ReviewLog]:
     rows = db.session.execute(select(ReviewLog).where(ReviewLog.round_token == _token(round_))).scalars()
     return {int(row.item): row for row in rows}
 
 
-def _token(round_: StudyRound) -> str:
+def _answered(round_: Row[Any], index: int) -> bool:
+    found = db.session.execute(
+        select(ReviewLog.id).where(ReviewLog.round_token == _token(round_), ReviewLog.item == str(index))
+    ).first()
+    return found is not None
+
+
+def _token(round_: Row[Any]) -> str:
     return f"{MODE}:{round_.token}"
 
 
@@ -130,35 +145,10 @@ def item(token: str, index: int) -> str | Response | tuple[str, int]:
         abort(404)
     deck = get_deck()
     asked = question(items[index - 1], deck, round_.seed, index)
-    answers = _answers(round_)
     form = AnswerForm()
     if request.method == "POST":
-        if index in answers:
-            flash("That answer was already saved; nothing changed.", "info")
-            return redirect(url_for("study.item", token=token, index=index))
-        if not form.validate():
-            return _render_question(round_, index, asked, form), 400
-        try:
-            judgement = dont_know(asked.fact, deck) if form.dont_know.data else judge(asked, form.answer.data or "", deck)
-        except UnreadableAnswer as problem:
-            form.answer.errors = [str(problem)]
-            return _render_question(round_, index, asked, form), 400
-        outcome = srs.Outcome(
-            fact_key=asked.fact.key,
-            verdict=judgement.verdict,
-            mode=MODE,
-            form=asked.form,
-            round_token=_token(round_),
-            item=str(index),
-            answer=judgement.given,
-            duration_ms=form.duration_ms(),
-            answered_postal=judgement.answered[0] if len(judgement.answered) == 1 else None,
-        )
-        try:
-            record(student, outcome)
-        except RecordError:
-            abort(404)
-        return redirect(url_for("study.item", token=token, index=index))
+        return _answer(student, round_, index, asked, form)
+    answers = _answers(round_)
     if index not in answers:
         if index > 1 and index - 1 not in answers:
             return redirect(url_for("study.resume", token=token))
@@ -166,7 +156,42 @@ def item(token: str, index: int) -> str | Response | tuple[str, int]:
     return _render_feedback(round_, index, asked, answers[index])
 
 
-def _render_question(round_: StudyRound, index: int, asked, form: AnswerForm) -> str:  # type: ignore[no-untyped-def]
+def _answer(student: User, round_: Row[Any], index: int, asked: Question, form: AnswerForm) -> Response | tuple[str, int]:
+    """Judge and record one answer, then show its result (POST, redirect, GET)."""
+    deck = get_deck()
+    here = url_for("study.item", token=round_.token, index=index)
+    judgement = None
+    if form.validate():
+        try:
+            judgement = dont_know(asked.fact, deck) if form.dont_know.data else judge(asked, form.answer.data or "", deck)
+        except UnreadableAnswer as problem:
+            form.answer.errors = [str(problem)]
+    if judgement is None:
+        if _answered(round_, index):  # a repeat of an answered item (another tab, a back button)
+            flash(ALREADY_SAVED, "info")
+            return redirect(here)
+        return _render_question(round_, index, asked, form), 400
+    outcome = srs.Outcome(
+        fact_key=asked.fact.key,
+        verdict=judgement.verdict,
+        mode=MODE,
+        form=asked.form,
+        round_token=_token(round_),
+        item=str(index),
+        answer=judgement.given,
+        duration_ms=form.duration_ms(),
+        answered_postal=judgement.answered[0] if len(judgement.answered) == 1 else None,
+    )
+    try:
+        recorded = record(student, outcome)
+    except RecordError:
+        abort(404)
+    if not recorded.created:
+        flash(ALREADY_SAVED, "info")
+    return redirect(here)
+
+
+def _render_question(round_: Row[Any], index: int, asked, form: AnswerForm) -> str:  # type: ignore[no-untyped-def]
     deck = get_deck()
     return render_template(
         "study/question.html",
@@ -187,7 +212,7 @@ def _west_to_east(deck) -> list[str]:  # type: ignore[no-untyped-def]
     return sorted(shapes, key=lambda postal: (shapes[postal].centroid[0], postal))
 
 
-def _render_feedback(round_: StudyRound, index: int, asked, review: ReviewLog) -> str:  # type: ignore[no-untyped-def]
+def _render_feedback(round_: Row[Any], index: int, asked, review: ReviewLog) -> str:  # type: ignore[no-untyped-def]
     deck = get_deck()
     student = _student()
     # Judging is deterministic: the stored answer gives back the note ("Nearly! It is spelled...").
