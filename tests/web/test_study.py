@@ -431,6 +431,35 @@ def test_concurrent_submissions_of_one_answer_record_one_review(app, student):
         assert card.reps == 1
 
 
+def test_concurrent_answers_about_one_fact_lose_no_update(app, student):
+    """Two rounds answering the same fact at once: both reviews count, the schedule sees both."""
+    with app.app_context():
+        user = db.session.get(User, student.id)
+        db.session.expunge(user)
+    barrier = threading.Barrier(6)
+    errors: list[BaseException] = []
+
+    def submit(n: int):
+        try:
+            with app.app_context():
+                barrier.wait()
+                outcome = srs.Outcome("CO:capital", Verdict.RIGHT, "review", Form.CHOICE, f"tab{n}", "1", "Denver")
+                assert record(user, outcome).created
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=submit, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert count(app, ReviewLog) == 6
+    with app.app_context():
+        card = db.session.execute(select(MemoryCard)).scalar_one()
+        assert card.reps == 6, "every review was applied to the card, none overwritten"
+
+
 def test_concurrent_posts_from_two_tabs_record_one_review(study, app):
     url = study.start()
     html = study.client.get(url).get_data(as_text=True)

@@ -91,7 +91,7 @@ class _Conflict(Exception):
 
 
 #: Tries before giving up when concurrent answers about one fact keep overtaking each other.
-_ATTEMPTS = 5
+_ATTEMPTS = 10
 
 
 def record(student: User, outcome: srs.Outcome, now: dt.datetime | None = None) -> Recorded:
