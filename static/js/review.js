@@ -1,6 +1,17 @@
-// Review pages: times the answer, lets number keys pick a choice, Enter submit, and the map be clicked.
+// Review pages: times the answer, lets number keys pick a choice, Enter submit or go on, and the map be clicked.
 (function () {
   "use strict";
+  // After an answer: Enter goes on to the next fact, wherever the focus is not on another control.
+  var next = document.getElementById("next");
+  if (next) {
+    if (document.activeElement === document.body) next.focus();
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" && (event.target === document.body || event.target === document.documentElement)) {
+        event.preventDefault();
+        next.click();
+      }
+    });
+  }
   var form = document.getElementById("answer-form");
   if (!form) return;
   var started = performance.now();

@@ -61,7 +61,8 @@ def answer_with_keyboard(page, app, index: int) -> Form:
     # The whole card of that state is shown after the answer.
     with app.app_context():
         expect(page.locator(".gp-card__name")).to_have_text(get_deck()[q.fact.postal].name)
-    page.keyboard.press("Enter")  # "Next" has the focus
+    expect(page.locator("#next")).to_be_focused()
+    page.keyboard.press("Enter")
     return q.form
 
 

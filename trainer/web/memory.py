@@ -380,6 +380,14 @@ def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
     )
 
 
+def memories_of(student: User, fact_keys: list[str]) -> dict[str, srs.Memory]:
+    """The student's schedules for the given facts that they have answered before."""
+    cards = db.session.execute(
+        select(MemoryCard).where(MemoryCard.student_id == student.id, MemoryCard.fact_key.in_(fact_keys))
+    ).scalars()
+    return {card.fact_key: memory_from(card) for card in cards}
+
+
 def memory_of(student: User, fact_key: str) -> srs.Memory | None:
     """The student's schedule for one fact, if they have answered it."""
     card = db.session.execute(

@@ -14,12 +14,13 @@ from sqlalchemy.engine import Row
 from werkzeug.wrappers import Response
 
 from trainer import srs
+from trainer.cards import Deck
 from trainer.facts import Facet, Fact, Form, Judgement, Question, UnreadableAnswer, dont_know, judge
 from trainer.review import ROUND_SIZE, Item, deal, question
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import RecordError, memory_of, queue, record, settings_for, summary, today_for
+from ..memory import RecordError, memories_of, memory_of, queue, record, settings_for, summary
 from ..models import ReviewLog, StudyRound, User, utcnow
 from ..security import student_required
 from .forms import AnswerForm, SettingsForm, StartForm
@@ -73,7 +74,7 @@ def start() -> str | Response | tuple[str, int]:
     if not keys:
         flash("Nothing to study in that choice right now. Well done! Try another choice, or come back later.", "info")
         return redirect(url_for("study.home"))
-    memories = {key: m for key in keys if (m := memory_of(student, key)) is not None}
+    memories = memories_of(student, keys)
     seed = secrets.randbits(62)
     items = deal(keys, memories, deck, seed, multiple_choice=settings_for(student).multiple_choice)
     round_ = StudyRound(
@@ -191,7 +192,7 @@ def _answer(student: User, round_: Row[Any], index: int, asked: Question, form: 
     return redirect(here)
 
 
-def _render_question(round_: Row[Any], index: int, asked, form: AnswerForm) -> str:  # type: ignore[no-untyped-def]
+def _render_question(round_: Row[Any], index: int, asked: Question, form: AnswerForm) -> str:
     deck = get_deck()
     return render_template(
         "study/question.html",
@@ -207,12 +208,12 @@ def _render_question(round_: Row[Any], index: int, asked, form: AnswerForm) -> s
     )
 
 
-def _west_to_east(deck) -> list[str]:  # type: ignore[no-untyped-def]
+def _west_to_east(deck: Deck) -> list[str]:
     shapes = deck.geometry.shapes
     return sorted(shapes, key=lambda postal: (shapes[postal].centroid[0], postal))
 
 
-def _render_feedback(round_: Row[Any], index: int, asked, review: ReviewLog) -> str:  # type: ignore[no-untyped-def]
+def _render_feedback(round_: Row[Any], index: int, asked: Question, review: ReviewLog) -> str:
     deck = get_deck()
     student = _student()
     # Judging is deterministic: the stored answer gives back the note ("Nearly! It is spelled...").
@@ -233,7 +234,7 @@ def _render_feedback(round_: Row[Any], index: int, asked, review: ReviewLog) -> 
     )
 
 
-def _rejudge(asked, review: ReviewLog) -> Judgement:  # type: ignore[no-untyped-def]
+def _rejudge(asked: Question, review: ReviewLog) -> Judgement:
     deck = get_deck()
     if not review.answer:
         return dont_know(asked.fact, deck)
