@@ -24,7 +24,6 @@ import collections
 import csv
 import datetime
 import json
-import math
 import os
 import sys
 from decimal import ROUND_HALF_UP, Decimal

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from tests.conftest import csrf_token, make_user
+from tests.conftest import make_user
 from trainer.web.extensions import db
 from trainer.web.models import Role, User
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from functools import cache
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import available_timezones
 
 from flask import has_request_context, request
 from sqlalchemy import and_, bindparam, func, insert, or_, select, update
