@@ -36,15 +36,20 @@ def write_rows(path: Path, header: list[str], rows: list[dict[str, str]]) -> Non
         writer.writerows(rows)
 
 
+def edit_row(path: Path, column: str, value: str, **changes: str) -> int:
+    """Change the row of ``path`` whose ``column`` is ``value``; return its line number."""
+    header, rows = read_rows(path)
+    for index, row in enumerate(rows):
+        if row[column] == value:
+            row.update(changes)
+            write_rows(path, header, rows)
+            return index + 2
+    raise AssertionError(value)
+
+
 def edit_state(data: Path, name: str, **changes: str) -> int:
     """Change one state's row; return its line number in the file."""
-    header, rows = read_rows(data / "states.csv")
-    for index, row in enumerate(rows):
-        if row["name"] == name:
-            row.update(changes)
-            write_rows(data / "states.csv", header, rows)
-            return index + 2
-    raise AssertionError(name)
+    return edit_row(data / "states.csv", "name", name, **changes)
 
 
 @pytest.fixture
@@ -194,13 +199,7 @@ def test_any_swapped_ranks_are_caught(tmp_path_factory, column, pair):
 
 def edit_region(data: Path, state: str, **changes: str) -> int:
     """Change one state's regions.csv row; return its line number."""
-    header, rows = read_rows(data / "regions.csv")
-    for index, row in enumerate(rows):
-        if row["postal"] == state:
-            row.update(changes)
-            write_rows(data / "regions.csv", header, rows)
-            return index + 2
-    raise AssertionError(state)
+    return edit_row(data / "regions.csv", "postal", state, **changes)
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,27 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from enum import Enum
+from typing import Self
 
 
-class Zone(str, Enum):
+class _Named(str, Enum):
+    """An enum of names that also have a lower-case slug, safe in URLs and CSS class names."""
+
+    @property
+    def slug(self) -> str:
+        """A lower-case identifier, safe in URLs and CSS class names."""
+        return self.value.lower()
+
+    @classmethod
+    def from_slug(cls, slug: str) -> Self | None:
+        """The member whose slug is ``slug`` (case-insensitive), or None."""
+        for member in cls:
+            if member.slug == slug.strip().lower():
+                return member
+        return None
+
+
+class Zone(_Named):
     """A card's Zone: its state's primary time zone (ruling G2)."""
 
     EASTERN = "Eastern"
@@ -22,19 +40,6 @@ class Zone(str, Enum):
         """The name of the card-border colour for this zone (G2)."""
         return ZONE_COLOURS[self]
 
-    @property
-    def slug(self) -> str:
-        """A lower-case identifier, safe in URLs and CSS class names."""
-        return self.value.lower()
-
-    @classmethod
-    def from_slug(cls, slug: str) -> Zone | None:
-        """The zone whose slug is ``slug`` (case-insensitive), or None."""
-        for zone in cls:
-            if zone.slug == slug.strip().lower():
-                return zone
-        return None
-
 
 ZONE_COLOURS: dict[Zone, str] = {
     Zone.EASTERN: "red",
@@ -46,26 +51,13 @@ ZONE_COLOURS: dict[Zone, str] = {
 }
 
 
-class Region(str, Enum):
+class Region(_Named):
     """The four US Census regions: a way to study one part of the country at a time."""
 
     NORTHEAST = "Northeast"
     MIDWEST = "Midwest"
     SOUTH = "South"
     WEST = "West"
-
-    @property
-    def slug(self) -> str:
-        """A lower-case identifier, safe in URLs."""
-        return self.value.lower()
-
-    @classmethod
-    def from_slug(cls, slug: str) -> Region | None:
-        """The region whose slug is ``slug`` (case-insensitive), or None."""
-        for region in cls:
-            if region.slug == slug.strip().lower():
-                return region
-        return None
 
 
 #: The Census Bureau's nine divisions and the region each belongs to.
@@ -82,17 +74,12 @@ CENSUS_DIVISIONS: dict[str, Region] = {
 }
 
 
-class Category(str, Enum):
+class Category(_Named):
     """The three rankings on every GeoPlunge card (G1); also the GeoPower categories (G3)."""
 
     SIZE = "Size"
     STATEHOOD = "Statehood"
     POPULATION = "Population"
-
-    @property
-    def slug(self) -> str:
-        """A lower-case identifier, safe in URLs."""
-        return self.value.lower()
 
 
 @dataclass(frozen=True)
