@@ -3,10 +3,12 @@
 For each database (SQLite in a temp file, PostgreSQL in the database ``geoplunge_bench``, dropped
 and created afresh) this script migrates a new database with ``flask db upgrade``, creates one
 student per client with enough study rounds that every measured request answers a new
-(round, item), and starts ``gunicorn app:app`` (2 workers by default). A second process then
-drives, with N concurrent keep-alive clients, first ``POST /study/rounds/<token>/<index>`` (a
-real answer, a 302 that records a review; the redirect is not followed) and then, on the same
-server, ``GET /healthz`` (no database). It prints the throughput of both, their ratio and the
+(round, item), and starts gunicorn (2 workers by default) on the app with one bench-only page
+(``bench/_wsgi.py``). A second process then drives, with N concurrent keep-alive clients, first
+``POST /study/rounds/<token>/<index>`` (a real answer, a 302 that records a review; the redirect
+is not followed), then ``POST /bench/signed-in`` (an empty student POST: session, user, role and
+CSRF checks, nothing else: the floor under any student request) and then, on the same server,
+``GET /healthz`` (no database). It prints the throughput of both, their ratio and the
 p50/p99 latencies and the CPU time per request of the server (gunicorn master and workers) and of
 the driver, checks that ``review_log`` holds exactly one row per accepted answer, and stops the
 server. The app runs as configured for production (its login limits count failed logins only).
@@ -52,6 +54,8 @@ PG_NAME = "geoplunge_bench"
 PG_URL = f"postgresql+psycopg://postgres@127.0.0.1:5432/{PG_NAME}"
 PASSWORD = "bench horse battery"
 WARMUP = 5  # unmeasured requests per client and endpoint
+#: The measured phases, in order: the review endpoint, an empty signed-in POST, the bare endpoint.
+PHASES = ("review_ms", "floor_ms", "bare_ms")
 CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
@@ -158,7 +162,7 @@ def start_gunicorn(env: dict[str, str], port: int, workers: int, threads: int, l
     cmd = [sys.executable, "-m", "gunicorn", "--chdir", str(ROOT), "-w", str(workers), "-b", f"127.0.0.1:{port}"]
     if threads:
         cmd += ["-k", "gthread", "--threads", str(threads)]
-    server = subprocess.Popen([*cmd, "app:app"], cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    server = subprocess.Popen([*cmd, "bench._wsgi:app"], cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -236,7 +240,7 @@ class Client:
 
 def client_run(port: int, plan: dict, quota: int, barriers: list, out: dict) -> None:
     client = Client(port)
-    out.update(review_ms=[], bare_ms=[], submitted=0)
+    out.update(review_ms=[], floor_ms=[], bare_ms=[], submitted=0)
     try:
         _, page, _ = client.send("GET", "/auth/login")
         status, _, _ = client.send("POST", "/auth/login", {"username": plan["username"], "password": PASSWORD,
@@ -249,18 +253,26 @@ def client_run(port: int, plan: dict, quota: int, barriers: list, out: dict) -> 
         token = ""
     answers = iter(plan["answers"])
     try:
-        for phase, key in ((0, "review_ms"), (1, "bare_ms")):
+        for phase, key in enumerate(PHASES):
             for n in range(WARMUP + quota):
                 if n == WARMUP:
                     barriers[phase].wait()  # all clients start measuring together...
                 if "error" in out:
                     continue
-                path, fields = next(answers) if key == "review_ms" else ("/healthz", None)
+                if key == "review_ms":
+                    path, fields = next(answers)
+                elif key == "floor_ms":
+                    path, fields = "/bench/signed-in", {}
+                else:
+                    path, fields = "/healthz", None
                 started = time.perf_counter()
-                if fields is not None:
+                if key == "review_ms":
                     status, _, location = client.send("POST", path, {**fields, "csrf_token": token})
                     out["submitted"] += 1
                     ok = status == 302 and location.endswith(path)  # not to the login page
+                elif key == "floor_ms":
+                    status, _, location = client.send("POST", path, {"csrf_token": token})
+                    ok = status == 302 and location.endswith("/study/")
                 else:
                     status, body, _ = client.send("GET", path)
                     ok = status == 200 and body == "ok"
@@ -268,7 +280,7 @@ def client_run(port: int, plan: dict, quota: int, barriers: list, out: dict) -> 
                     out[key].append((time.perf_counter() - started) * 1000)
                 if not ok:
                     out.setdefault("failures", []).append(f"{key[:-3]} {status} {path}")
-            barriers[phase + 2].wait()  # ...and the phase ends when the last one is done
+            barriers[phase + len(PHASES)].wait()  # ...and the phase ends when the last one is done
     except threading.BrokenBarrierError:
         out.setdefault("error", f"{plan['username']}: gave up waiting for the other clients")
 
@@ -281,7 +293,8 @@ def drive(port: int, server_pid: int, plans: list[dict], requests: int, results)
         return lambda: marks.update({name: time.perf_counter(), name + "_cpu": server_cpu_seconds(server_pid),
                                      name + "_driver_cpu": time.process_time()})
 
-    barriers = [threading.Barrier(n, action=mark(name), timeout=600) for name in ("review0", "bare0", "review1", "bare1")]
+    names = [f"{key[:-3]}{edge}" for edge in (0, 1) for key in PHASES]
+    barriers = [threading.Barrier(n, action=mark(name), timeout=600) for name in names]
     outs = [{} for _ in plans]
     quotas = [requests // n + (i < requests % n) for i in range(n)]
     threads = [threading.Thread(target=client_run, args=(port, p, q, barriers, o)) for p, q, o in zip(plans, quotas, outs)]
@@ -339,13 +352,15 @@ def bench(kind: str, args: argparse.Namespace) -> bool:
 def report(result: dict, rows: int, log: str) -> bool:
     marks, clients = result["marks"], result["clients"]
     errors = [c["error"] for c in clients if "error" in c] + [f for c in clients for f in c.get("failures", [])]
-    if len(marks) < 12:
+    if len(marks) < 6 * len(PHASES):
         print("FAILED: the run did not complete:\n  " + "\n  ".join(errors[:10]))
         return False
     print(f"{'endpoint':<14}{'requests':>9}{'wall s':>9}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}"
           f"{'srv CPU ms/req':>16}{'drv CPU ms/req':>16}")
     rates = {}
-    for key, name, label in (("review_ms", "review", "POST review"), ("bare_ms", "bare", "GET /healthz")):
+    labels = {"review": "POST review", "floor": "POST signed-in", "bare": "GET /healthz"}
+    for key in PHASES:
+        name, label = key[:-3], labels[key[:-3]]
         times = [ms for c in clients for ms in c[key]]
         wall = marks[name + "1"] - marks[name + "0"]
         server_cpu = (marks[name + "1_cpu"] - marks[name + "0_cpu"]) * 1000 / max(1, len(times))
@@ -356,6 +371,7 @@ def report(result: dict, rows: int, log: str) -> bool:
               f"{rates[name + '_p99']:>9.1f}{server_cpu:>16.2f}{driver_cpu:>16.2f}")
     ratio = rates["review"] / rates["bare"]
     print(f"ratio review/bare: {ratio:.2f}  goal >= 0.50: {'met' if ratio >= 0.5 else 'MISSED'}")
+    print(f"ratio signed-in/bare: {rates['floor'] / rates['bare']:.2f}  (an empty student POST: the most any student POST can reach)")
     print(f"review p99: {rates['review_p99']:.1f} ms  goal < 50 ms: {'met' if rates['review_p99'] < 50 else 'MISSED'}")
     submitted = sum(c["submitted"] for c in clients)
     accepted = submitted - sum(1 for c in clients for f in c.get("failures", []) if f.startswith("review"))
