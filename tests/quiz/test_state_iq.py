@@ -268,3 +268,17 @@ def test_typed_guesses_are_read_by_name_or_code():
     assert guess_from_text("  new york ", DECK) == "NY"
     assert guess_from_text("NY", DECK) == "NY"
     assert guess_from_text("Atlantis", DECK) is None
+
+
+def test_a_half_stopped_early_still_teaches_and_reveals():
+    """Q3: the computer guessed in 1; the student's first miss ends the game, a wrong answer."""
+    for seed in range(200):
+        g = game("ABC", student="TX", computer="UT", first=Side.COMPUTER, level=Level.HARD, seed=seed)
+        g.computer_turn()  # A clue first: "T" leaves Tennessee and Texas
+        if g.halves[0].solved:
+            break
+    g.guess("Ohio")
+    assert g.is_over and len(g.halves[1].guesses) == 1
+    assert g.guessing_done(Side.STUDENT)
+    secret = [a for a in student_answers(g) if a.item.startswith("secret:")]
+    assert [a.fact.key for a in secret] == ["UT:postal"] and secret[0].verdict is Verdict.WRONG

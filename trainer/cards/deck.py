@@ -59,6 +59,10 @@ class MapGeometry:
     source: str
     shapes: dict[str, StateShape] = field(default_factory=dict)
 
+    def west_to_east(self) -> list[str]:
+        """The postal codes by the centre of their outline, west first: the map's keyboard order."""
+        return sorted(self.shapes, key=lambda postal: (self.shapes[postal].centroid[0], postal))
+
 
 @dataclass(frozen=True, eq=False)
 class Deck:

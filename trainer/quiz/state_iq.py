@@ -205,6 +205,11 @@ class StateIQ:
     def is_over(self) -> bool:
         return len(self.halves) == 2 and (self.half.over or self._settled())
 
+    def guessing_done(self, side: Side) -> bool:
+        """True once ``side`` will make no more guesses (its half over, or the game over)."""
+        half = next((h for h in self.halves if h.guesser is side), None)
+        return self.is_over or (half is not None and half.over)
+
     def waiting_for(self) -> str | None:
         """What the game needs next: "student_clue", "student_guess", "computer", or None at the end."""
         if self.is_over:
@@ -425,7 +430,8 @@ def _guessing_answers(game: StateIQ, half: Half) -> list[StudentAnswer]:
         if ruled_out_by is not None:
             fact = Fact(postal, CLUE_FACETS[ruled_out_by.slot.kind])
             answers.append(StudentAnswer(fact, Verdict.WRONG, False, f"guess{n + 1}:{ruled_out_by.slot.kind.value}", deck[postal].name, postal))
-    if half.over:
+    # A half ends when its guesses are used up, or early once the result is settled (Q3).
+    if (half.over or game.is_over) and half.guesses:
         shown = _clues_before_guess(game, half, len(half.guesses) - 1)
         verdict = Verdict.RIGHT if half.solved else Verdict.WRONG
         late = half.solved and len(half.guesses) > 1

@@ -223,3 +223,36 @@ class StudyRound(db.Model):
     #: What the student chose to focus on: {"facets": [...], "area": "region:west" or "zone:central" or ""}.
     focus: Mapped[dict[str, object]] = mapped_column(JSON)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class StateIqGame(db.Model):
+    """A State IQ game against the computer: its deal and every move, so it replays exactly.
+
+    The computer's card is kept here and nowhere else until the student's guessing is over.
+    """
+
+    __tablename__ = "state_iq_game"
+    __table_args__ = (Index("ix_state_iq_game_student_created", "student_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
+    level: Mapped[str] = mapped_column(String(8))
+    power_card: Mapped[int] = mapped_column(SmallInteger)
+    student_card: Mapped[str] = mapped_column(String(2))
+    computer_card: Mapped[str] = mapped_column(String(2))
+    first_guesser: Mapped[str] = mapped_column(String(8))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    #: The student's moves in order: [["guess", "UT"], ["clue", "KS"], ...] (refused clues included).
+    moves: Mapped[list[list[str]]] = mapped_column(JSON)
+    #: len(moves): the version a move must name, so a replayed or stale move changes nothing.
+    move_count: Mapped[int] = mapped_column(SmallInteger, default=0)
+    #: Items of the game already recorded in the memory model.
+    recorded: Mapped[list[str]] = mapped_column(JSON)
+    #: "playing", then "won", "lost" or "tied" (the student's result).
+    result: Mapped[str] = mapped_column(String(8), default="playing")
+    #: Guesses the student needed (None: not guessed, or not yet).
+    student_guesses: Mapped[int | None] = mapped_column(SmallInteger)
+    show_aid: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())

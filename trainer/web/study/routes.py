@@ -14,7 +14,6 @@ from sqlalchemy.engine import Row
 from werkzeug.wrappers import Response
 
 from trainer import srs
-from trainer.cards import Deck
 from trainer.facts import Facet, Fact, Form, Judgement, Question, UnreadableAnswer, dont_know, judge
 from trainer.review import ROUND_SIZE, Item, deal, question
 
@@ -204,13 +203,8 @@ def _render_question(round_: Row[Any], index: int, asked: Question, form: Answer
         map_card=deck.map_card(asked.map_state) if asked.map_state else None,
         geometry=deck.geometry,
         state_names=sorted(s.name for s in deck),
-        pick_order=_west_to_east(deck) if asked.form is Form.MAP_CLICK else (),
+        pick_order=deck.geometry.west_to_east() if asked.form is Form.MAP_CLICK else (),
     )
-
-
-def _west_to_east(deck: Deck) -> list[str]:
-    shapes = deck.geometry.shapes
-    return sorted(shapes, key=lambda postal: (shapes[postal].centroid[0], postal))
 
 
 def _render_feedback(round_: Row[Any], index: int, asked: Question, review: ReviewLog) -> str:

@@ -1,4 +1,4 @@
-// Review pages: times the answer, lets number keys pick a choice, Enter submit or go on, and the map be clicked.
+// Answer forms (review, State IQ): times the answer, number keys pick a choice, Enter submits or goes on, the map can be clicked.
 (function () {
   "use strict";
   // After an answer: Enter goes on to the next fact, wherever the focus is not on another control.

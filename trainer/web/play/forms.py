@@ -1,0 +1,41 @@
+"""Forms of the quiz modes."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, HiddenField, RadioField, StringField, SubmitField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, Length
+
+from trainer.quiz.state_iq import Level
+
+LEVEL_LABELS = {
+    Level.EASY: "Easy: the computer forgets things and gives helpful clues",
+    Level.MEDIUM: "Medium",
+    Level.HARD: "Hard: the computer knows every state and gives tricky clues",
+}
+
+
+class NewStateIqForm(FlaskForm):
+    """Start a State IQ game."""
+
+    level = RadioField(
+        "How good is the computer?",
+        choices=[SelectChoice(level.value, LEVEL_LABELS[level]) for level in Level],
+        default=Level.MEDIUM.value,
+        validators=[DataRequired(message="Choose a level.")],
+    )
+    show_aid = BooleanField("Show how many states still fit the clues")
+    submit = SubmitField("Deal the cards")
+
+
+class MoveForm(FlaskForm):
+    """A guess or a border-state clue: a state's name (or postal code)."""
+
+    turn = HiddenField()
+    answer = StringField("State", validators=[Length(max=60, message="That is too long for a state's name.")])
+    submit = SubmitField("Go")
+
+    def turn_number(self) -> int | None:
+        raw = (self.turn.data or "").strip()
+        return int(raw) if raw.isdigit() else None

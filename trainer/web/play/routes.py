@@ -1,0 +1,281 @@
+"""State IQ against the computer: deal, play turn by turn, and the history of games."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_login import current_user
+from sqlalchemy import select, update
+from werkzeug.wrappers import Response
+
+from trainer import srs
+from trainer.cards import Deck
+from trainer.facts import Fact, Facet, Form
+from trainer.quiz.state_iq import (
+    Half,
+    Level,
+    Move,
+    Side,
+    StateIQ,
+    consistent,
+    first_guesser_by_draw,
+    guess_from_text,
+    student_answers,
+)
+
+from .. import get_deck
+from ..extensions import db
+from ..memory import queue, record
+from ..models import StateIqGame, User, utcnow
+from ..security import student_required
+from .forms import MoveForm, NewStateIqForm
+
+bp = Blueprint("play", __name__, url_prefix="/play")
+
+MODE = "state_iq"
+HISTORY = 20
+FITTING_SHOWN = 10
+#: The facets a State IQ game exercises: the computer's card is dealt from the weakest of these.
+FACETS = {Facet.POSTAL, Facet.BORDERS, Facet.CAPITAL}
+
+
+def _student() -> User:
+    return current_user._get_current_object()  # type: ignore[no-any-return]
+
+
+@bp.get("/state-iq/")
+@student_required
+def state_iq_index() -> str:
+    """How State IQ works, a level to pick, and the student's past games."""
+    return _render_index(NewStateIqForm())
+
+
+def _render_index(form: NewStateIqForm) -> str:
+    games = db.session.execute(
+        select(StateIqGame)
+        .where(StateIqGame.student_id == current_user.id)
+        .order_by(StateIqGame.created_at.desc(), StateIqGame.id.desc())
+        .limit(HISTORY)
+    ).scalars().all()
+    return render_template("play/state_iq_index.html", form=form, games=games)
+
+
+@bp.post("/state-iq/")
+@student_required
+def state_iq_new() -> str | Response | tuple[str, int]:
+    """Deal: the computer's card from the student's weakest postal, border and capital facts."""
+    form = NewStateIqForm()
+    if not form.validate():
+        return _render_index(form), 400
+    student = _student()
+    deck = get_deck()
+    seed = secrets.randbits(62)
+    rng = random.Random(f"deal:{seed}")
+    computer_card = _computer_card(student, deck, rng)
+    student_card = rng.choice([s.postal for s in deck if s.postal != computer_card])
+    first, _, _ = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"))
+    power = rng.choice(deck.power_cards)
+    row = StateIqGame(
+        token=secrets.token_urlsafe(18),
+        student_id=student.id,
+        level=form.level.data,
+        power_card=power.id,
+        student_card=student_card,
+        computer_card=computer_card,
+        first_guesser=first.value,
+        seed=seed,
+        moves=[],
+        move_count=0,
+        recorded=[],
+        result="playing",
+        show_aid=form.show_aid.data,
+        created_at=utcnow(),
+    )
+    db.session.add(row)
+    db.session.commit()
+    _after_move(row, _rebuild(row))  # the computer may guess first
+    return redirect(url_for("play.state_iq_game", token=row.token))
+
+
+def _computer_card(student: User, deck: Deck, rng: random.Random) -> str:
+    """The state of the student's most due, weakest (else newest) postal/border/capital fact, else any."""
+    keys = queue(student, deck, size=1, facets=FACETS)
+    if keys:
+        return Fact.from_key(keys[0]).postal
+    return rng.choice([s.postal for s in deck])
+
+
+def _game_or_404(token: str) -> StateIqGame:
+    row = db.session.execute(select(StateIqGame).where(StateIqGame.token == token)).scalar_one_or_none()
+    if row is None or row.student_id != current_user.id:
+        abort(404)
+    return row
+
+
+def _rebuild(row: StateIqGame) -> StateIQ:
+    """The game as it stands: the deal, then every stored move, with the computer's turns between."""
+    deck = get_deck()
+    power = next(card for card in deck.power_cards if card.id == row.power_card)
+    game = StateIQ(deck, power, row.student_card, row.computer_card, Side(row.first_guesser), Level(row.level), row.seed)
+    _computer_plays(game)
+    for kind, postal in row.moves:
+        try:
+            game.guess(postal) if kind == "guess" else game.give_border(postal)
+        except Move:
+            pass  # a refused border clue: kept because it counts as a mistake
+        _computer_plays(game)
+    return game
+
+
+def _computer_plays(game: StateIQ) -> None:
+    while game.waiting_for() == "computer":
+        game.computer_turn()
+
+
+@bp.get("/state-iq/<token>")
+@student_required
+def state_iq_game(token: str) -> str:
+    """The table: the Power card, the student's card, the clues and guesses so far, and the next move."""
+    row = _game_or_404(token)
+    return _render_game(row, _rebuild(row), MoveForm())
+
+
+def _render_game(row: StateIqGame, game: StateIQ, form: MoveForm) -> str:
+    deck = get_deck()
+    # The computer's card is shown only once the student's guessing is over.
+    reveal = game.guessing_done(Side.STUDENT)
+    return render_template(
+        "play/state_iq.html",
+        row=row,
+        game=game,
+        form=form,
+        waiting=game.waiting_for(),
+        reveal=reveal,
+        halves=[_describe(game, half, deck, row.show_aid or game.is_over) for half in game.halves],
+        student_state=deck[row.student_card],
+        computer_state=deck[row.computer_card] if reveal else None,
+        state_names=sorted(s.name for s in deck),
+        pick_order=deck.geometry.west_to_east(),
+        draw=first_guesser_by_draw(deck, random.Random(f"draw:{row.seed}")),
+        winner=game.winner() if game.is_over else None,
+        explain=game.is_over,
+    )
+
+
+def _describe(game: StateIQ, half: Half, deck: Deck, aid: bool) -> dict[str, Any]:
+    """One half for the page: each guess with the clues given before it.
+
+    With the aid (or once the game is over) each clue says how many states still fit, and at the
+    end which ones, when few; at the end each wrong guess says why it could not be right.
+    """
+    steps = []
+    shown = 0
+    for n in range(len(half.guesses) if half.over else len(half.guesses) + 1):
+        due = min(len(half.clues), sum(1 for slot in game.plan[: n + 1] if slot is not None))
+        clues = []
+        for i in range(shown, due):
+            fitting = consistent(half.clues[: i + 1], deck) if aid or game.is_over else []
+            clues.append(
+                {
+                    "text": half.clues[i].text(deck),
+                    "left": len(fitting) if aid or game.is_over else None,
+                    # At the end, the states each clue left (when few enough to read).
+                    "fitting": [s.name for s in fitting] if game.is_over and len(fitting) <= FITTING_SHOWN else [],
+                }
+            )
+        shown = max(shown, due)
+        guess = half.guesses[n] if n < len(half.guesses) else None
+        why = None
+        if guess is not None and guess != half.secret and game.is_over:
+            broken = next((c for c in half.clues[:due] if not c.fits(deck[guess], deck)), None)
+            name = deck[guess].name
+            why = f"{name} does not fit the clue “{broken.text(deck)}”" if broken else f"{name} fitted the clues so far."
+        steps.append({"clues": clues, "guess": deck[guess].name if guess else None, "right": guess == half.secret, "why": why})
+    return {
+        "guesser": half.guesser,
+        "steps": steps,
+        "solved": half.solved,
+        "over": half.over,
+        "mistakes": [deck[p].name for p in half.border_mistakes],
+    }
+
+
+@bp.post("/state-iq/<token>")
+@student_required
+def state_iq_move(token: str) -> str | Response | tuple[str, int]:
+    """The student's move: a guess at the computer's state, or a border state of their own as a clue."""
+    row = _game_or_404(token)
+    here = url_for("play.state_iq_game", token=token)
+    form = MoveForm()
+    game = _rebuild(row)
+    if game.is_over:
+        flash("This game is over; nothing changed.", "info")
+        return redirect(here)
+    if form.turn_number() != row.move_count:
+        flash("That move was already made (or the page was out of date); nothing changed.", "info")
+        return redirect(here)
+    if not form.validate():
+        return _render_game(row, game, form), 400
+    postal = guess_from_text(form.answer.data or "", get_deck())
+    if postal is None:
+        form.answer.errors = ["Type the name of one of the 50 states."]
+        return _render_game(row, game, form), 400
+    kind = "guess" if game.waiting_for() == "student_guess" else "clue"
+    mistakes_before = len(game.half.border_mistakes)
+    try:
+        game.guess(postal) if kind == "guess" else game.give_border(postal)
+    except Move as refused:
+        if len(game.half.border_mistakes) == mistakes_before:
+            form.answer.errors = [str(refused)]
+            return _render_game(row, game, form), 400
+        flash(str(refused), "error")  # a state that does not border: refused, and kept as a mistake
+    saved = db.session.execute(
+        update(StateIqGame)
+        .where(StateIqGame.id == row.id, StateIqGame.move_count == row.move_count)
+        .values(moves=[*row.moves, [kind, postal]], move_count=row.move_count + 1)
+    ).rowcount
+    if saved != 1:
+        db.session.rollback()
+        flash("That move was already made (or the page was out of date); nothing changed.", "info")
+        return redirect(here)
+    db.session.commit()
+    db.session.refresh(row)
+    _computer_plays(game)
+    _after_move(row, game)
+    return redirect(here)
+
+
+def _after_move(row: StateIqGame, game: StateIQ) -> None:
+    """Record what the student's play has shown so far, once each, and the result at the end."""
+    student = _student()
+    done = set(row.recorded)
+    for answer in student_answers(game):
+        if answer.item in done:
+            continue
+        record(
+            student,
+            srs.Outcome(
+                fact_key=answer.fact.key,
+                verdict=answer.verdict,
+                mode=MODE,
+                form=Form.TYPED,
+                round_token=f"{MODE}:{row.token}",
+                item=answer.item,
+                answer=answer.given,
+                help=srs.Help.RETRY if answer.late else srs.Help.NONE,
+                answered_postal=answer.answered_postal,
+            ),
+        )
+        done.add(answer.item)
+    row.recorded = sorted(done)
+    if game.is_over and row.result == "playing":
+        winner = game.winner()
+        row.result = "tied" if winner is None else ("won" if winner is Side.STUDENT else "lost")
+        student_half = next(h for h in game.halves if h.guesser is Side.STUDENT)
+        row.student_guesses = student_half.guesses_needed
+        row.finished_at = utcnow()
+    db.session.commit()
+
