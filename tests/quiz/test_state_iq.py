@@ -107,7 +107,11 @@ def test_the_student_gives_border_clues_and_a_wrong_one_is_refused():
     assert g.waiting_for() == "student_clue"
     with pytest.raises(Move, match="Texas does not border Colorado"):
         g.give_border("TX")
-    assert g.half.border_mistakes == ["TX"]
+    with pytest.raises(Move, match="as before"):
+        g.give_border("Texas")
+    with pytest.raises(Move, match="your own state"):
+        g.give_border("CO")
+    assert g.half.border_mistakes == ["TX"], "the same mistake counts once; naming your own state is no border mistake"
     g.give_border("Utah")
     assert g.waiting_for() == "computer"
     with pytest.raises(Move, match="not your turn"):

@@ -250,6 +250,10 @@ def test_a_border_clue_that_is_not_a_border_is_refused_and_counts_as_a_mistake(p
     response = move(player, url, far.name)
     assert response.status_code == 302
     assert "does not border" in player.get(url).get_data(as_text=True)
+    again = move(player, url, far.name)
+    assert again.status_code == 400 and "as before" in again.get_data(as_text=True)
+    own = move(player, url, "Colorado")
+    assert own.status_code == 400 and "your own state" in own.get_data(as_text=True)
     with app.app_context():
         mistake = db.session.execute(select(ReviewLog).where(ReviewLog.fact_key == f"{row.student_card}:borders")).scalar_one()
     assert mistake.verdict == "wrong" and mistake.answered_postal == far.postal

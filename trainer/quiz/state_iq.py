@@ -290,9 +290,13 @@ class StateIQ:
         own = self.deck[self.student_card]
         if named is None:
             raise Move("Choose a state.")
+        if named == own:
+            raise Move(f"{own.name} is your own state. Name a state that borders it.")
         if named.postal in {c.value for c in half.clues}:
             raise Move(f"You have already named {named.name}.")
         if not self.deck.borders_between(own, named):
+            if named.postal in half.border_mistakes:  # the same mistake again counts once
+                raise Move(f"{named.name} does not border {own.name}, as before. Name a state that does.")
             half.border_mistakes.append(named.postal)
             raise Move(f"{named.name} does not border {own.name}. Name a state that does.")
         clue = Clue(self._slot_due(), named.postal, self._borders_given(half))
