@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -110,3 +111,15 @@ def page(browser, live_server: str) -> Iterator[object]:
     yield tab
     context.close()
     assert errors == [], f"console errors: {errors}"
+
+
+def sign_up_student(page, username: str, password: str = "maps are fun") -> None:
+    """Sign up as a student through the form; the student lands on the study home."""
+    from playwright.sync_api import expect
+
+    page.goto("/auth/signup")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Type the password again").fill(password)
+    page.get_by_label("Type the password again").press("Enter")
+    expect(page).to_have_url(re.compile(r"/study/$"))

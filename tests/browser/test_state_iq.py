@@ -7,18 +7,14 @@ import re
 from playwright.sync_api import expect
 from sqlalchemy import select
 
+from tests.browser.conftest import sign_up_student
 from trainer.web import get_deck
 from trainer.web.extensions import db
 from trainer.web.models import StateIqGame, User
 
 
 def test_a_whole_game_of_state_iq_by_keyboard(page, live_app):
-    page.goto("/auth/signup")
-    page.get_by_label("Username").fill("clue_kid")
-    page.get_by_label("Password", exact=True).fill("maps are fun")
-    page.get_by_label("Type the password again").fill("maps are fun")
-    page.get_by_label("Type the password again").press("Enter")
-    expect(page).to_have_url(re.compile(r"/study/$"))
+    sign_up_student(page, "clue_kid")
 
     page.get_by_role("navigation", name="Main").get_by_role("link", name="State IQ").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("State IQ")
@@ -57,12 +53,7 @@ def test_a_whole_game_of_state_iq_by_keyboard(page, live_app):
 
 
 def test_a_guess_can_be_picked_on_the_map(page, live_app):
-    page.goto("/auth/signup")
-    page.get_by_label("Username").fill("map_picker")
-    page.get_by_label("Password", exact=True).fill("maps are fun")
-    page.get_by_label("Type the password again").fill("maps are fun")
-    page.get_by_role("button", name="Sign up").click()
-    expect(page).to_have_url(re.compile(r"/study/$"))
+    sign_up_student(page, "map_picker")
     with live_app.app_context():
         student = db.session.execute(select(User)).scalar_one()
         db.session.add(

@@ -7,6 +7,7 @@ import re
 from playwright.sync_api import expect
 from sqlalchemy import select
 
+from tests.browser.conftest import sign_up_student
 from trainer.facts import Fact, Facet, Form, expected_answer
 from trainer.review import ROUND_SIZE, Item, question
 from trainer.web import get_deck
@@ -67,12 +68,7 @@ def answer_with_keyboard(page, app, index: int) -> Form:
 
 
 def test_a_new_student_reviews_ten_facts_with_the_keyboard_alone(page, live_app):
-    page.goto("/auth/signup")
-    page.get_by_label("Username").fill("keyboard_kid")
-    page.get_by_label("Password", exact=True).fill("maps are fun")
-    page.get_by_label("Type the password again").fill("maps are fun")
-    page.get_by_label("Password", exact=True).press("Enter")
-    expect(page).to_have_url(re.compile(r"/study/$"))
+    sign_up_student(page, "keyboard_kid")
     expect(page.locator(".stat").nth(1)).to_contain_text("20 new facts left today")
 
     # Tab to "Start studying" and press Enter.
@@ -106,11 +102,7 @@ def test_a_new_student_reviews_ten_facts_with_the_keyboard_alone(page, live_app)
 
 
 def test_a_wrong_answer_teaches_and_a_blank_one_is_asked_again(page, live_app):
-    page.goto("/auth/signup")
-    page.get_by_label("Username").fill("typo_tom")
-    page.get_by_label("Password", exact=True).fill("maps are fun")
-    page.get_by_label("Type the password again").fill("maps are fun")
-    page.get_by_role("button", name="Sign up").click()
+    sign_up_student(page, "typo_tom")
     page.goto("/study/settings")
     page.get_by_label("Offer multiple choice for facts I am still learning").uncheck()
     page.get_by_role("button", name="Save settings").click()
