@@ -256,3 +256,30 @@ class StateIqGame(db.Model):
     show_aid: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+
+
+class DashingRound(db.Model):
+    """A Dashing States round: the five Map cards dealt, the call, and the race's result.
+
+    The dealt states stay here; the page shows only their Map cards until the call.
+    """
+
+    __tablename__ = "dashing_round"
+    __table_args__ = (Index("ix_dashing_round_student_created", "student_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
+    #: "easy", "medium" or "hard" for a race; "practice" for an untimed round.
+    level: Mapped[str] = mapped_column(String(8))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    #: The five states dealt, in the order their Map cards are shown.
+    cards: Mapped[list[str]] = mapped_column(JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    #: The student's call, as sent: {"set_aside": 2, "order": [...], "names": {...}, "capitals": {...}}.
+    call: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    called_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    #: "playing", then "won", "lost" or "tied" (a race) or "right" / "wrong" (practice).
+    result: Mapped[str] = mapped_column(String(8), default="playing")
+    #: Seconds from the deal to the student's successful call (personal bests).
+    seconds: Mapped[float | None] = mapped_column(Float)

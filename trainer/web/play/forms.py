@@ -39,3 +39,24 @@ class MoveForm(FlaskForm):
     def turn_number(self) -> int | None:
         raw = (self.turn.data or "").strip()
         return int(raw) if raw.isdigit() else None
+
+
+class NewDashingForm(FlaskForm):
+    """Start a Dashing States round: a race at a level, or untimed practice."""
+
+    level = RadioField(
+        "Race the computer, or practise",
+        choices=[
+            SelectChoice("easy", "Race an easy computer (about 70 seconds)"),
+            SelectChoice("medium", "Race a medium computer (about 45 seconds)"),
+            SelectChoice("hard", "Race a hard computer (about 30 seconds)"),
+            SelectChoice("practice", "Practise without a clock"),
+        ],
+        default="medium",
+        validators=[DataRequired(message="Choose a race or practice.")],
+    )
+    submit = SubmitField("Deal the Map cards")
+
+
+class DashingForm(FlaskForm):
+    """The call: its fields (a place, a name and a capital per card) are read by the view."""

@@ -1,0 +1,234 @@
+"""Dashing States against the computer: five Map cards, four in order, names and capitals, a race."""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+from sqlalchemy import func, select, update
+from werkzeug.wrappers import Response
+
+from trainer import srs
+from trainer.facts import Fact, Facet, Form, UnreadableAnswer
+from trainer.quiz.dashing_states import (
+    CARDS,
+    BadCall,
+    Call,
+    CallResult,
+    ComputerRun,
+    Level,
+    deal,
+    judge_call,
+    race,
+    reviews,
+)
+
+from .. import get_deck
+from ..extensions import db
+from ..memory import queue, record
+from ..models import DashingRound, User, utcnow
+from ..security import student_required
+from .forms import DashingForm, NewDashingForm
+from .routes import bp
+
+MODE = "dashing_states"
+PRACTICE = "practice"
+LETTERS = "ABCDE"
+HISTORY = 20
+
+
+def _student() -> User:
+    return current_user._get_current_object()  # type: ignore[no-any-return]
+
+
+@bp.get("/dashing-states/")
+@student_required
+def dashing_index() -> str:
+    """How Dashing States works, a level or untimed practice, past rounds and personal bests."""
+    return _render_index(NewDashingForm())
+
+
+def _render_index(form: NewDashingForm) -> str:
+    rounds = db.session.execute(
+        select(DashingRound)
+        .where(DashingRound.student_id == current_user.id)
+        .order_by(DashingRound.created_at.desc(), DashingRound.id.desc())
+        .limit(HISTORY)
+    ).scalars().all()
+    bests = dict(
+        db.session.execute(
+            select(DashingRound.level, func.min(DashingRound.seconds))
+            .where(DashingRound.student_id == current_user.id, DashingRound.seconds.is_not(None))
+            .group_by(DashingRound.level)
+        ).all()
+    )
+    return render_template("play/dashing_index.html", form=form, rounds=rounds, bests=bests)
+
+
+@bp.post("/dashing-states/")
+@student_required
+def dashing_new() -> str | Response | tuple[str, int]:
+    """Deal five Map cards from the student's due and weakest map and capital facts."""
+    form = NewDashingForm()
+    if not form.validate():
+        return _render_index(form), 400
+    student = _student()
+    deck = get_deck()
+    seed = secrets.randbits(62)
+    keys = queue(student, deck, size=20, facets={Facet.MAP, Facet.CAPITAL})
+    cards = deal([Fact.from_key(key).postal for key in keys], deck, random.Random(f"dashing:{seed}"))
+    row = DashingRound(
+        token=secrets.token_urlsafe(18),
+        student_id=student.id,
+        level=form.level.data,
+        seed=seed,
+        cards=cards,
+        created_at=utcnow(),
+        result="playing",
+    )
+    db.session.add(row)
+    db.session.commit()
+    return redirect(url_for("play.dashing_round", token=row.token))
+
+
+def _round_or_404(token: str) -> DashingRound:
+    row = db.session.execute(select(DashingRound).where(DashingRound.token == token)).scalar_one_or_none()
+    if row is None or row.student_id != current_user.id:
+        abort(404)
+    return row
+
+
+def _computer(row: DashingRound) -> ComputerRun | None:
+    return None if row.level == PRACTICE else ComputerRun.draw(Level(row.level), row.seed)
+
+
+def _elapsed(row: DashingRound) -> float:
+    return (utcnow() - row.created_at).total_seconds()
+
+
+@bp.get("/dashing-states/<token>")
+@student_required
+def dashing_round(token: str) -> str:
+    """The five Map cards and the call form; after the call, every card with what was said."""
+    row = _round_or_404(token)
+    computer = _computer(row)
+    if row.result == "playing" and computer is not None and _elapsed(row) > computer.call_at:
+        # The computer called before the student: its call decides the race (D1).
+        outcome, _ = race(None, False, computer)
+        row.result = outcome.value
+        db.session.commit()
+    return _render_round(row, DashingForm())
+
+
+def _render_round(row: DashingRound, form: DashingForm, problem: str | None = None) -> str:
+    deck = get_deck()
+    computer = _computer(row)
+    judged = _judged(row) if row.call else None
+    explanation = None
+    if computer is not None and row.result != "playing":
+        student_at = (row.called_at - row.created_at).total_seconds() if row.called_at else None
+        explanation = race(student_at, bool(judged and judged.success), computer)[1]
+    cards = [
+        {"letter": LETTERS[i], "position": i, "map": deck.map_card(postal), "state": deck[postal] if row.call else None}
+        for i, postal in enumerate(row.cards)
+    ]
+    return render_template(
+        "play/dashing.html",
+        row=row,
+        form=form,
+        cards=cards,
+        letters=LETTERS,
+        judged=judged,
+        problem=problem,
+        sent=request.form if problem else {},
+        explanation=explanation,
+        computer=computer,
+        elapsed=_elapsed(row),
+        geometry=deck.geometry,
+        state_names=sorted(s.name for s in deck),
+    )
+
+
+def _judged(row: DashingRound) -> CallResult:
+    call = row.call or {}
+    return judge_call(
+        row.cards,
+        Call(
+            call["set_aside"],
+            tuple(call["order"]),
+            {int(k): v for k, v in call["names"].items()},
+            {int(k): v for k, v in call["capitals"].items()},
+        ),
+        get_deck(),
+    )
+
+
+@bp.post("/dashing-states/<token>")
+@student_required
+def dashing_call(token: str) -> str | Response | tuple[str, int]:
+    """The student calls "GeoPlunge!": judged once, recorded once, and the race decided."""
+    row = _round_or_404(token)
+    here = url_for("play.dashing_round", token=token)
+    if row.call is not None:
+        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
+        return redirect(here)
+    form = DashingForm()
+    if not form.validate():
+        return _render_round(row, form), 400
+    places = [request.form.get(f"place-{i}", "") for i in range(CARDS)]
+    names = {i: request.form.get(f"name-{i}", "")[:60] for i in range(CARDS)}
+    capitals = {i: request.form.get(f"capital-{i}", "")[:60] for i in range(CARDS)}
+    problem = None
+    aside = [i for i, place in enumerate(places) if place == "aside"]
+    ordered = sorted((int(place), i) for i, place in enumerate(places) if place in ("1", "2", "3", "4"))
+    if len(aside) != 1 or [p for p, _ in ordered] != [1, 2, 3, 4]:
+        problem = "Give each card its own place: 1st, 2nd, 3rd, 4th, and set one card aside."
+    call = Call(aside[0] if aside else -1, tuple(i for _, i in ordered), names, capitals)
+    judged: CallResult | None = None
+    if problem is None:
+        try:
+            judged = judge_call(row.cards, call, get_deck())
+        except (BadCall, UnreadableAnswer) as refused:
+            problem = str(refused)
+    if judged is None:
+        return _render_round(row, form, problem or "Check your call."), 400
+    now = utcnow()
+    seconds = (now - row.created_at).total_seconds()
+    computer = _computer(row)
+    if computer is None:
+        result = "right" if judged.success else "wrong"
+    elif row.result != "playing":
+        result = row.result  # the computer's call already decided the race
+    else:
+        result = race(seconds, judged.success, computer)[0].value
+    stored = {"set_aside": call.set_aside, "order": list(call.order), "names": {str(k): v for k, v in names.items()}, "capitals": {str(k): v for k, v in capitals.items()}}
+    saved = db.session.execute(
+        update(DashingRound)
+        .where(DashingRound.id == row.id, DashingRound.call.is_(None))
+        .values(call=stored, called_at=now, result=result, seconds=seconds if judged.success else None)
+    ).rowcount
+    if saved != 1:
+        db.session.rollback()
+        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
+        return redirect(here)
+    db.session.commit()
+    student = _student()
+    for fact, judgement, ms in reviews(judged, seconds):
+        record(
+            student,
+            srs.Outcome(
+                fact_key=fact.key,
+                verdict=judgement.verdict,
+                mode=MODE,
+                form=Form.TYPED,
+                round_token=f"{MODE}:{row.token}",
+                item=fact.key,
+                answer=judgement.given,
+                duration_ms=ms,
+                answered_postal=judgement.answered[0] if len(judgement.answered) == 1 else None,
+            ),
+        )
+    return redirect(here)
+
