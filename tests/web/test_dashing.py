@@ -173,6 +173,7 @@ def test_no_dealt_state_is_named_before_the_call(player, app):
     with app.app_context():
         deck = get_deck()
     pages = [player.get(url), call(player, url, {"place-0": "1"})]
+    assert 'list="capital-names"' in pages[0].get_data(as_text=True), "capitals are typed with autocomplete"
     for response in pages:
         html = re.sub(r"<datalist.*?</datalist>", "", response.get_data(as_text=True), flags=re.S)
         for postal in row.cards:

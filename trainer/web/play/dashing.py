@@ -148,6 +148,7 @@ def _render_round(row: DashingRound, form: DashingForm, problem: str | None = No
         elapsed=_elapsed(row),
         geometry=deck.geometry,
         state_names=sorted(s.name for s in deck),
+        capital_names=sorted(s.capital for s in deck),
     )
 
 
