@@ -283,3 +283,18 @@ def test_the_aid_counts_the_states_that_still_fit(player, app, student):
     assert "(6 states fit)" in player.get(with_aid).get_data(as_text=True)  # six capitals start with S
     without = make_game(app, student.id, first="student", code="CCC", computer_card="MN", token="g2")
     assert "states fit" not in player.get(without).get_data(as_text=True)
+
+
+def test_a_half_stopped_early_shows_no_waiting_step(player, app, student):
+    """Q3: once the result is settled, the table shows no further turn for the side that stopped."""
+    for n in range(12):
+        url = make_game(app, student.id, first="computer", code="ABC", student_card="TX", computer_card="UT", token=f"early{n}")
+        with app.app_context():
+            row = db.session.execute(select(StateIqGame).where(StateIqGame.token == f"early{n}")).scalar_one()
+            row.seed = n
+            db.session.commit()
+        play(app, player, url, guesses_before_right=3)
+        if stored(app, url).result != "playing":
+            html = player.get(url).get_data(as_text=True)
+            assert "Waiting for your clue" not in html
+            assert "Your guess" not in html

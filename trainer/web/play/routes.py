@@ -161,7 +161,6 @@ def _render_game(row: StateIqGame, game: StateIQ, form: MoveForm) -> str:
         pick_order=deck.geometry.west_to_east(),
         draw=first_guesser_by_draw(deck, random.Random(f"draw:{row.seed}")),
         winner=game.winner() if game.is_over else None,
-        explain=game.is_over,
     )
 
 
@@ -173,7 +172,8 @@ def _describe(game: StateIQ, half: Half, deck: Deck, aid: bool) -> dict[str, Any
     """
     steps = []
     shown = 0
-    for n in range(len(half.guesses) if half.over else len(half.guesses) + 1):
+    finished = half.over or game.is_over  # a half may stop early once the result is settled (Q3)
+    for n in range(len(half.guesses) if finished else len(half.guesses) + 1):
         due = min(len(half.clues), sum(1 for slot in game.plan[: n + 1] if slot is not None))
         clues = []
         for i in range(shown, due):
