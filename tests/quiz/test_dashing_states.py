@@ -16,12 +16,11 @@ from trainer.quiz.dashing_states import (
     Call,
     ComputerRun,
     Level,
-    Outcome,
     deal,
     judge_call,
-    race,
     reviews,
 )
+from trainer.quiz.race import Outcome, race
 
 DECK = load_deck()
 DEALT = ["UT", "CO", "RI", "ID", "MN"]  # positions 0-4

@@ -21,9 +21,9 @@ from trainer.quiz.dashing_states import (
     Level,
     deal,
     judge_call,
-    race,
     reviews,
 )
+from trainer.quiz.race import race
 
 from .. import get_deck
 from ..extensions import db
