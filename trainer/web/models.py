@@ -283,3 +283,33 @@ class DashingRound(db.Model):
     result: Mapped[str] = mapped_column(String(8), default="playing")
     #: Seconds from the deal to the student's successful call (personal bests).
     seconds: Mapped[float | None] = mapped_column(Float)
+
+
+class BorderUpRound(db.Model):
+    """A Border-Up round: both hands dealt (36 cards), the student's call and the race's result.
+
+    The computer's hand and the solutions stay here until the round is over.
+    """
+
+    __tablename__ = "border_up_round"
+    __table_args__ = (Index("ix_border_up_round_student_created", "student_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
+    level: Mapped[str] = mapped_column(String(8))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    hand: Mapped[list[str]] = mapped_column(JSON)
+    computer_hand: Mapped[list[str]] = mapped_column(JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    #: "Ready, Set, GeoPlunge!": the cards are turned over and the race starts.
+    revealed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    #: The card highlighted as a hint, if the student asked for one (the round is then "helped").
+    hint: Mapped[str | None] = mapped_column(String(2))
+    #: The two groups called: [["MD", "NC", "VA"], [...]].
+    call: Mapped[list[list[str]] | None] = mapped_column(JSON)
+    called_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    #: "dealt", "playing", then "won", "lost" or "tied".
+    result: Mapped[str] = mapped_column(String(8), default="dealt")
+    #: Seconds from "Ready, Set, GeoPlunge!" to a successful call.
+    seconds: Mapped[float | None] = mapped_column(Float)

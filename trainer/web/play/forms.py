@@ -60,3 +60,23 @@ class NewDashingForm(FlaskForm):
 
 class DashingForm(FlaskForm):
     """The call: its fields (a place, a name and a capital per card) are read by the view."""
+
+
+class NewBorderUpForm(FlaskForm):
+    """Start a Border-Up race."""
+
+    level = RadioField(
+        "How fast is the computer?",
+        choices=[
+            SelectChoice("easy", "Easy (about 75 seconds)"),
+            SelectChoice("medium", "Medium (about 50 seconds)"),
+            SelectChoice("hard", "Hard (about 30 seconds)"),
+        ],
+        default="medium",
+        validators=[DataRequired(message="Choose a level.")],
+    )
+    submit = SubmitField("Deal the cards")
+
+
+class BorderUpForm(FlaskForm):
+    """A Border-Up action (turn the cards over, a hint, the call): its card fields are read by the view."""

@@ -1,0 +1,252 @@
+"""Border-Up against the computer: 18 cards each, two groups of bordering states, a race."""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+from sqlalchemy import func, select, update
+from werkzeug.wrappers import Response
+
+from trainer import srs
+from trainer.facts import Fact, Facet, Form
+from trainer.quiz.border_up import (
+    BadCall,
+    ComputerRun,
+    GroupResult,
+    Level,
+    call_succeeds,
+    deal,
+    hint,
+    judge_call,
+    reviews,
+    solutions,
+)
+from trainer.quiz.race import race
+
+from .. import get_deck
+from ..extensions import db
+from ..memory import queue, record
+from ..models import BorderUpRound, User, utcnow
+from ..security import student_required
+from .forms import BorderUpForm, NewBorderUpForm
+from .routes import bp
+
+MODE = "border_up"
+HISTORY = 20
+SOLUTIONS_SHOWN = 12
+
+
+def _student() -> User:
+    return current_user._get_current_object()  # type: ignore[no-any-return]
+
+
+@bp.get("/border-up/")
+@student_required
+def border_up_index() -> str:
+    """How Border-Up works, a level, past rounds and best times."""
+    return _render_index(NewBorderUpForm())
+
+
+def _render_index(form: NewBorderUpForm) -> str:
+    rounds = db.session.execute(
+        select(BorderUpRound)
+        .where(BorderUpRound.student_id == current_user.id)
+        .order_by(BorderUpRound.created_at.desc(), BorderUpRound.id.desc())
+        .limit(HISTORY)
+    ).scalars().all()
+    bests = dict(
+        db.session.execute(
+            select(BorderUpRound.level, func.min(BorderUpRound.seconds))
+            .where(BorderUpRound.student_id == current_user.id, BorderUpRound.seconds.is_not(None))
+            .group_by(BorderUpRound.level)
+        ).all()
+    )
+    return render_template("play/border_up_index.html", form=form, rounds=rounds, bests=bests)
+
+
+@bp.post("/border-up/")
+@student_required
+def border_up_new() -> str | Response | tuple[str, int]:
+    """Deal 18 cards each, face down; the student's hand leans on their weakest border facts."""
+    form = NewBorderUpForm()
+    if not form.validate():
+        return _render_index(form), 400
+    student = _student()
+    deck = get_deck()
+    seed = secrets.randbits(62)
+    weak = [Fact.from_key(key).postal for key in queue(student, deck, size=10, facets={Facet.BORDERS})]
+    dealt = deal(deck, random.Random(f"border-up:{seed}"), lean_on=weak)
+    row = BorderUpRound(
+        token=secrets.token_urlsafe(18),
+        student_id=student.id,
+        level=form.level.data,
+        seed=seed,
+        hand=list(dealt.student),
+        computer_hand=list(dealt.computer),
+        created_at=utcnow(),
+        result="dealt",
+    )
+    db.session.add(row)
+    db.session.commit()
+    return redirect(url_for("play.border_up_round", token=row.token))
+
+
+def _round_or_404(token: str) -> BorderUpRound:
+    row = db.session.execute(select(BorderUpRound).where(BorderUpRound.token == token)).scalar_one_or_none()
+    if row is None or row.student_id != current_user.id:
+        abort(404)
+    return row
+
+
+def _computer(row: BorderUpRound) -> ComputerRun:
+    return ComputerRun.draw(Level(row.level), row.seed)
+
+
+def _elapsed(row: BorderUpRound) -> float:
+    return (utcnow() - row.revealed_at).total_seconds() if row.revealed_at else 0.0
+
+
+@bp.get("/border-up/<token>")
+@student_required
+def border_up_round(token: str) -> str:
+    """The hand (face down until "Ready, Set, GeoPlunge!"), the race, and after the call the groups judged."""
+    row = _round_or_404(token)
+    computer = _computer(row)
+    if row.result == "playing" and _elapsed(row) > computer.call_at:
+        row.result = race(None, False, computer)[0].value  # the computer called first (B2)
+        db.session.commit()
+    return _render_round(row, BorderUpForm())
+
+
+def _render_round(row: BorderUpRound, form: BorderUpForm, problem: str | None = None) -> str:
+    deck = get_deck()
+    computer = _computer(row)
+    over = row.result not in ("dealt", "playing")
+    judged = _judged(row) if row.call else None
+    explanation = None
+    if over:
+        student_at = (row.called_at - row.revealed_at).total_seconds() if row.called_at and row.revealed_at else None
+        explanation = race(student_at, bool(judged and call_succeeds(judged)), computer)[1]
+    def names(postals) -> str:  # type: ignore[no-untyped-def]
+        return ", ".join(sorted(deck[p].name for p in postals))
+
+    others = []
+    if over:  # the solutions stay on the server until the round is over
+        called = {frozenset(g) for g in row.call or []}
+        others = [f"{names(a)} + {names(b)}" for a, b in solutions(row.hand, deck) if {a, b} != called]
+    groups = [
+        {
+            "valid": r.valid,
+            "cards": names(r.cards),
+            "centre": deck[r.centre].name,
+            "not_bordering": " or ".join(deck[p].name for p in r.not_bordering),
+            "neighbours": names(n.postal for n in deck.neighbours(r.centre)) or "no state",
+        }
+        for r in judged or ()
+    ]
+    return render_template(
+        "play/border_up.html",
+        row=row,
+        form=form,
+        problem=problem,
+        sent=request.form if problem else {},
+        hand=sorted(row.hand, key=lambda p: deck[p].name),
+        computer=computer,
+        elapsed=_elapsed(row),
+        over=over,
+        groups=groups,
+        # On the map after the call: each group's centre in red, and the states it borders ringed.
+        centres=[r.centre for r in judged or ()],
+        bordering=sorted({n.postal for r in judged or () for n in deck.neighbours(r.centre)}),
+        explanation=explanation,
+        others=others[:SOLUTIONS_SHOWN],
+        other_count=len(others),
+        geometry=deck.geometry,
+    )
+
+
+def _judged(row: BorderUpRound) -> tuple[GroupResult, GroupResult]:
+    return judge_call(row.hand, row.call or [], get_deck())
+
+
+@bp.post("/border-up/<token>/ready")
+@student_required
+def border_up_ready(token: str) -> Response:
+    """"Ready, Set, GeoPlunge!": the cards turn over and the clock starts (once)."""
+    row = _round_or_404(token)
+    if BorderUpForm().validate():
+        db.session.execute(
+            update(BorderUpRound)
+            .where(BorderUpRound.id == row.id, BorderUpRound.revealed_at.is_(None))
+            .values(revealed_at=utcnow(), result="playing")
+        )
+        db.session.commit()
+    return redirect(url_for("play.border_up_round", token=token))
+
+
+@bp.post("/border-up/<token>/hint")
+@student_required
+def border_up_hint(token: str) -> Response:
+    """Highlight one card of a solution; the round counts as helped."""
+    row = _round_or_404(token)
+    if BorderUpForm().validate() and row.result == "playing" and row.hint is None:
+        row.hint = hint(row.hand, get_deck())
+        db.session.commit()
+    return redirect(url_for("play.border_up_round", token=token))
+
+
+@bp.post("/border-up/<token>")
+@student_required
+def border_up_call(token: str) -> str | Response | tuple[str, int]:
+    """The student calls GeoPlunge! with two groups: judged once, recorded once, the race decided."""
+    row = _round_or_404(token)
+    here = url_for("play.border_up_round", token=token)
+    form = BorderUpForm()
+    if row.call is not None:
+        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
+        return redirect(here)
+    if row.revealed_at is None:
+        flash("Turn your cards over first: press Ready, Set, GeoPlunge!", "info")
+        return redirect(here)
+    if not form.validate():
+        return _render_round(row, form), 400
+    chosen = {"1": [], "2": []}  # type: dict[str, list[str]]
+    for key, value in request.form.items():
+        if key.startswith("group-") and value in chosen:
+            chosen[value].append(key.removeprefix("group-").upper())
+    try:
+        results = judge_call(row.hand, [chosen["1"], chosen["2"]], get_deck())
+    except BadCall as refused:
+        return _render_round(row, form, str(refused)), 400
+    now = utcnow()
+    seconds = (now - row.revealed_at).total_seconds()
+    success = call_succeeds(results)
+    result = row.result if row.result not in ("dealt", "playing") else race(seconds, success, _computer(row))[0].value
+    saved = db.session.execute(
+        update(BorderUpRound)
+        .where(BorderUpRound.id == row.id, BorderUpRound.call.is_(None))
+        .values(call=[sorted(chosen["1"]), sorted(chosen["2"])], called_at=now, result=result, seconds=seconds if success else None)
+    ).rowcount
+    if saved != 1:
+        db.session.rollback()
+        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
+        return redirect(here)
+    db.session.commit()
+    student = _student()
+    for review in reviews(results, helped=row.hint is not None):
+        record(
+            student,
+            srs.Outcome(
+                fact_key=review.fact.key,
+                verdict=review.verdict,
+                mode=MODE,
+                form=Form.CHOICE,  # picked from the cards in hand: never Easy
+                round_token=f"{MODE}:{row.token}",
+                item=review.item,
+                help=srs.Help.HINT if review.helped else srs.Help.NONE,
+            ),
+        )
+    return redirect(here)
