@@ -158,11 +158,15 @@ def test_the_computers_call_decides_when_it_comes_first(player, app):
         row = db.session.execute(select(BorderUpRound)).scalar_one()
         row.revealed_at = row.revealed_at - dt.timedelta(minutes=10)
         db.session.commit()
-    assert "The computer called GeoPlunge! first" in player.get(url).get_data(as_text=True)
+    page = player.get(url).get_data(as_text=True)
+    assert "The computer called GeoPlunge! first" in page
+    assert "Winning calls in your hand" in page and 'id="call-form"' not in page
     decided = stored(app, url).result
     first, second = a_solution(app, url)
-    call(player, url, first, second)
-    assert stored(app, url).result == decided and len(logged(app)) == 2
+    call(player, url, first, second)  # a late call: refused without effect
+    after = stored(app, url)
+    assert after.result == decided and after.call is None and logged(app) == []
+    assert "the computer called first" in player.get(url).get_data(as_text=True)
 
 
 def test_another_students_round_is_not_found(app, client, auth, student):

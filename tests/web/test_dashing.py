@@ -115,9 +115,14 @@ def test_the_computers_call_decides_when_it_comes_first(player, app):
     assert "The computer called GeoPlunge! first" in page
     decided = stored(app, url).result
     assert decided in ("won", "lost")
-    call(player, url, call_data(app, url))  # still judged, for learning
-    assert stored(app, url).result == decided
-    assert len(reviews(app)) == 8
+    with app.app_context():
+        deck = get_deck()
+    assert all(deck[p].name in page for p in stored(app, url).cards), "the cards are shown once the game is over"
+    response = call(player, url, call_data(app, url))  # a call after the game ended
+    assert response.status_code == 302
+    assert "the computer called first" in player.get(url).get_data(as_text=True)
+    after = stored(app, url)
+    assert after.result == decided and after.call is None and reviews(app) == []
 
 
 @pytest.mark.parametrize(

@@ -69,7 +69,8 @@ def deal(deck: Deck, rng: random.Random, lean_on: Sequence[str] = ()) -> Deal:
 
     Args:
         lean_on: states whose borders the student should practise, weakest first: the student's
-            hand then holds the first of them that can centre a group, with two of its neighbours.
+            hand then holds the first of them that can centre a group, with two of its neighbours,
+            and at least one winning call uses a group centred on it.
     """
     everyone = [s.postal for s in deck.sorted_by(None)]
     forced: list[str] = []
@@ -83,7 +84,10 @@ def deal(deck: Deck, rng: random.Random, lean_on: Sequence[str] = ()) -> Deal:
         rng.shuffle(rest)
         student = forced + rest[: HAND - len(forced)]
         computer = rest[HAND - len(forced) : 2 * HAND - len(forced)]
-        if solvable(student, deck) and solvable(computer, deck):
+        centred = not forced or any(
+            forced[0] in centres(group, deck) for pair in solutions(student, deck) for group in pair
+        )
+        if centred and solvable(student, deck) and solvable(computer, deck):
             rng.shuffle(student)
             return Deal(tuple(student), tuple(computer), tried)
     raise RuntimeError("no solvable deal found")  # pragma: no cover - the real deck never gets here

@@ -24,7 +24,7 @@ from trainer.quiz.border_up import (
     reviews,
     solutions,
 )
-from trainer.quiz.race import race
+from trainer.quiz.race import SAME_MOMENT, race
 
 from .. import get_deck
 from ..extensions import db
@@ -211,6 +211,9 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
     if row.revealed_at is None:
         flash("Turn your cards over first: press Ready, Set, GeoPlunge!", "info")
         return redirect(here)
+    if row.result != "playing" or _elapsed(row) > _computer(row).call_at + SAME_MOMENT:
+        flash("This round is over: the computer called first. Nothing changed.", "info")
+        return redirect(here)
     if not form.validate():
         return _render_round(row, form), 400
     chosen = {"1": [], "2": []}  # type: dict[str, list[str]]
@@ -224,7 +227,7 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
     now = utcnow()
     seconds = (now - row.revealed_at).total_seconds()
     success = call_succeeds(results)
-    result = row.result if row.result not in ("dealt", "playing") else race(seconds, success, _computer(row))[0].value
+    result = race(seconds, success, _computer(row))[0].value
     saved = db.session.execute(
         update(BorderUpRound)
         .where(BorderUpRound.id == row.id, BorderUpRound.call.is_(None))

@@ -23,7 +23,7 @@ from trainer.quiz.dashing_states import (
     judge_call,
     reviews,
 )
-from trainer.quiz.race import race
+from trainer.quiz.race import SAME_MOMENT, race
 
 from .. import get_deck
 from ..extensions import db
@@ -131,7 +131,7 @@ def _render_round(row: DashingRound, form: DashingForm, problem: str | None = No
         student_at = (row.called_at - row.created_at).total_seconds() if row.called_at else None
         explanation = race(student_at, bool(judged and judged.success), computer)[1]
     cards = [
-        {"letter": LETTERS[i], "position": i, "map": deck.map_card(postal), "state": deck[postal] if row.call else None}
+        {"letter": LETTERS[i], "position": i, "map": deck.map_card(postal), "state": deck[postal] if row.result != "playing" else None}
         for i, postal in enumerate(row.cards)
     ]
     return render_template(
@@ -175,6 +175,10 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
     if row.call is not None:
         flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
         return redirect(here)
+    computer = _computer(row)
+    if row.result != "playing" or (computer is not None and _elapsed(row) > computer.call_at + SAME_MOMENT):
+        flash("This round is over: the computer called first. Nothing changed.", "info")
+        return redirect(here)
     form = DashingForm()
     if not form.validate():
         return _render_round(row, form), 400
@@ -197,11 +201,8 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
         return _render_round(row, form, problem or "Check your call."), 400
     now = utcnow()
     seconds = (now - row.created_at).total_seconds()
-    computer = _computer(row)
     if computer is None:
         result = "right" if judged.success else "wrong"
-    elif row.result != "playing":
-        result = row.result  # the computer's call already decided the race
     else:
         result = race(seconds, judged.success, computer)[0].value
     stored = {"set_aside": call.set_aside, "order": list(call.order), "names": {str(k): v for k, v in names.items()}, "capitals": {str(k): v for k, v in capitals.items()}}
