@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 import secrets
 
-from flask import abort, flash, redirect, render_template, request, url_for
-from flask_login import current_user
-from sqlalchemy import func, select, update
+from flask import flash, redirect, render_template, request, url_for
+from sqlalchemy import update
 from werkzeug.wrappers import Response
 
 from trainer import srs
@@ -29,18 +28,14 @@ from trainer.quiz.race import SAME_MOMENT, race
 from .. import get_deck
 from ..extensions import db
 from ..memory import queue, record
-from ..models import BorderUpRound, User, utcnow
+from ..models import BorderUpRound, utcnow
 from ..security import student_required
 from .forms import BorderUpForm, NewBorderUpForm
+from .common import current_student, history, own_or_404
 from .routes import bp
 
 MODE = "border_up"
-HISTORY = 20
 SOLUTIONS_SHOWN = 12
-
-
-def _student() -> User:
-    return current_user._get_current_object()  # type: ignore[no-any-return]
 
 
 @bp.get("/border-up/")
@@ -51,19 +46,7 @@ def border_up_index() -> str:
 
 
 def _render_index(form: NewBorderUpForm) -> str:
-    rounds = db.session.execute(
-        select(BorderUpRound)
-        .where(BorderUpRound.student_id == current_user.id)
-        .order_by(BorderUpRound.created_at.desc(), BorderUpRound.id.desc())
-        .limit(HISTORY)
-    ).scalars().all()
-    bests = dict(
-        db.session.execute(
-            select(BorderUpRound.level, func.min(BorderUpRound.seconds))
-            .where(BorderUpRound.student_id == current_user.id, BorderUpRound.seconds.is_not(None))
-            .group_by(BorderUpRound.level)
-        ).all()
-    )
+    rounds, bests = history(BorderUpRound)
     return render_template("play/border_up_index.html", form=form, rounds=rounds, bests=bests)
 
 
@@ -74,7 +57,7 @@ def border_up_new() -> str | Response | tuple[str, int]:
     form = NewBorderUpForm()
     if not form.validate():
         return _render_index(form), 400
-    student = _student()
+    student = current_student()
     deck = get_deck()
     seed = secrets.randbits(62)
     weak = [Fact.from_key(key).postal for key in queue(student, deck, size=10, facets={Facet.BORDERS})]
@@ -94,13 +77,6 @@ def border_up_new() -> str | Response | tuple[str, int]:
     return redirect(url_for("play.border_up_round", token=row.token))
 
 
-def _round_or_404(token: str) -> BorderUpRound:
-    row = db.session.execute(select(BorderUpRound).where(BorderUpRound.token == token)).scalar_one_or_none()
-    if row is None or row.student_id != current_user.id:
-        abort(404)
-    return row
-
-
 def _computer(row: BorderUpRound) -> ComputerRun:
     return ComputerRun.draw(Level(row.level), row.seed)
 
@@ -113,7 +89,7 @@ def _elapsed(row: BorderUpRound) -> float:
 @student_required
 def border_up_round(token: str) -> str:
     """The hand (face down until "Ready, Set, GeoPlunge!"), the race, and after the call the groups judged."""
-    row = _round_or_404(token)
+    row = own_or_404(BorderUpRound, token)
     computer = _computer(row)
     if row.result == "playing" and _elapsed(row) > computer.call_at:
         row.result = race(None, False, computer)[0].value  # the computer called first (B2)
@@ -176,7 +152,7 @@ def _judged(row: BorderUpRound) -> tuple[GroupResult, GroupResult]:
 @student_required
 def border_up_ready(token: str) -> Response:
     """"Ready, Set, GeoPlunge!": the cards turn over and the clock starts (once)."""
-    row = _round_or_404(token)
+    row = own_or_404(BorderUpRound, token)
     if BorderUpForm().validate():
         db.session.execute(
             update(BorderUpRound)
@@ -191,7 +167,7 @@ def border_up_ready(token: str) -> Response:
 @student_required
 def border_up_hint(token: str) -> Response:
     """Highlight one card of a solution; the round counts as helped."""
-    row = _round_or_404(token)
+    row = own_or_404(BorderUpRound, token)
     if BorderUpForm().validate() and row.result == "playing" and row.hint is None:
         row.hint = hint(row.hand, get_deck())
         db.session.commit()
@@ -202,7 +178,7 @@ def border_up_hint(token: str) -> Response:
 @student_required
 def border_up_call(token: str) -> str | Response | tuple[str, int]:
     """The student calls GeoPlunge! with two groups: judged once, recorded once, the race decided."""
-    row = _round_or_404(token)
+    row = own_or_404(BorderUpRound, token)
     here = url_for("play.border_up_round", token=token)
     form = BorderUpForm()
     if row.call is not None:
@@ -238,7 +214,7 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
         flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
         return redirect(here)
     db.session.commit()
-    student = _student()
+    student = current_student()
     for review in reviews(results, helped=row.hint is not None):
         record(
             student,

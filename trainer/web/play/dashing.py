@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 import secrets
 
-from flask import abort, flash, redirect, render_template, request, url_for
-from flask_login import current_user
-from sqlalchemy import func, select, update
+from flask import flash, redirect, render_template, request, url_for
+from sqlalchemy import update
 from werkzeug.wrappers import Response
 
 from trainer import srs
@@ -28,19 +27,15 @@ from trainer.quiz.race import SAME_MOMENT, race
 from .. import get_deck
 from ..extensions import db
 from ..memory import queue, record
-from ..models import DashingRound, User, utcnow
+from ..models import DashingRound, utcnow
 from ..security import student_required
 from .forms import DashingForm, NewDashingForm
+from .common import current_student, history, own_or_404
 from .routes import bp
 
 MODE = "dashing_states"
 PRACTICE = "practice"
 LETTERS = "ABCDE"
-HISTORY = 20
-
-
-def _student() -> User:
-    return current_user._get_current_object()  # type: ignore[no-any-return]
 
 
 @bp.get("/dashing-states/")
@@ -51,19 +46,7 @@ def dashing_index() -> str:
 
 
 def _render_index(form: NewDashingForm) -> str:
-    rounds = db.session.execute(
-        select(DashingRound)
-        .where(DashingRound.student_id == current_user.id)
-        .order_by(DashingRound.created_at.desc(), DashingRound.id.desc())
-        .limit(HISTORY)
-    ).scalars().all()
-    bests = dict(
-        db.session.execute(
-            select(DashingRound.level, func.min(DashingRound.seconds))
-            .where(DashingRound.student_id == current_user.id, DashingRound.seconds.is_not(None))
-            .group_by(DashingRound.level)
-        ).all()
-    )
+    rounds, bests = history(DashingRound)
     return render_template("play/dashing_index.html", form=form, rounds=rounds, bests=bests)
 
 
@@ -74,7 +57,7 @@ def dashing_new() -> str | Response | tuple[str, int]:
     form = NewDashingForm()
     if not form.validate():
         return _render_index(form), 400
-    student = _student()
+    student = current_student()
     deck = get_deck()
     seed = secrets.randbits(62)
     keys = queue(student, deck, size=20, facets={Facet.MAP, Facet.CAPITAL})
@@ -93,13 +76,6 @@ def dashing_new() -> str | Response | tuple[str, int]:
     return redirect(url_for("play.dashing_round", token=row.token))
 
 
-def _round_or_404(token: str) -> DashingRound:
-    row = db.session.execute(select(DashingRound).where(DashingRound.token == token)).scalar_one_or_none()
-    if row is None or row.student_id != current_user.id:
-        abort(404)
-    return row
-
-
 def _computer(row: DashingRound) -> ComputerRun | None:
     return None if row.level == PRACTICE else ComputerRun.draw(Level(row.level), row.seed)
 
@@ -112,7 +88,7 @@ def _elapsed(row: DashingRound) -> float:
 @student_required
 def dashing_round(token: str) -> str:
     """The five Map cards and the call form; after the call, every card with what was said."""
-    row = _round_or_404(token)
+    row = own_or_404(DashingRound, token)
     computer = _computer(row)
     if row.result == "playing" and computer is not None and _elapsed(row) > computer.call_at:
         # The computer called before the student: its call decides the race (D1).
@@ -170,7 +146,7 @@ def _judged(row: DashingRound) -> CallResult:
 @student_required
 def dashing_call(token: str) -> str | Response | tuple[str, int]:
     """The student calls "GeoPlunge!": judged once, recorded once, and the race decided."""
-    row = _round_or_404(token)
+    row = own_or_404(DashingRound, token)
     here = url_for("play.dashing_round", token=token)
     if row.call is not None:
         flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
@@ -216,7 +192,7 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
         flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
         return redirect(here)
     db.session.commit()
-    student = _student()
+    student = current_student()
     for fact, judgement, ms in reviews(judged, seconds):
         record(
             student,

@@ -6,7 +6,7 @@ import random
 import secrets
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_login import current_user
 from sqlalchemy import select, update
 from werkzeug.wrappers import Response
@@ -31,6 +31,7 @@ from ..extensions import db
 from ..memory import queue, record
 from ..models import StateIqGame, User, utcnow
 from ..security import student_required
+from .common import current_student, own_or_404
 from .forms import MoveForm, NewStateIqForm
 
 bp = Blueprint("play", __name__, url_prefix="/play")
@@ -40,10 +41,6 @@ HISTORY = 20
 FITTING_SHOWN = 10
 #: The facets a State IQ game exercises: the computer's card is dealt from the weakest of these.
 FACETS = {Facet.POSTAL, Facet.BORDERS, Facet.CAPITAL}
-
-
-def _student() -> User:
-    return current_user._get_current_object()  # type: ignore[no-any-return]
 
 
 @bp.get("/state-iq/")
@@ -70,7 +67,7 @@ def state_iq_new() -> str | Response | tuple[str, int]:
     form = NewStateIqForm()
     if not form.validate():
         return _render_index(form), 400
-    student = _student()
+    student = current_student()
     deck = get_deck()
     seed = secrets.randbits(62)
     rng = random.Random(f"deal:{seed}")
@@ -108,13 +105,6 @@ def _computer_card(student: User, deck: Deck, rng: random.Random) -> str:
     return rng.choice([s.postal for s in deck])
 
 
-def _game_or_404(token: str) -> StateIqGame:
-    row = db.session.execute(select(StateIqGame).where(StateIqGame.token == token)).scalar_one_or_none()
-    if row is None or row.student_id != current_user.id:
-        abort(404)
-    return row
-
-
 def _rebuild(row: StateIqGame) -> StateIQ:
     """The game as it stands: the deal, then every stored move, with the computer's turns between."""
     deck = get_deck()
@@ -139,7 +129,7 @@ def _computer_plays(game: StateIQ) -> None:
 @student_required
 def state_iq_game(token: str) -> str:
     """The table: the Power card, the student's card, the clues and guesses so far, and the next move."""
-    row = _game_or_404(token)
+    row = own_or_404(StateIqGame, token)
     return _render_game(row, _rebuild(row), MoveForm())
 
 
@@ -207,7 +197,7 @@ def _describe(game: StateIQ, half: Half, deck: Deck, aid: bool) -> dict[str, Any
 @student_required
 def state_iq_move(token: str) -> str | Response | tuple[str, int]:
     """The student's move: a guess at the computer's state, or a border state of their own as a clue."""
-    row = _game_or_404(token)
+    row = own_or_404(StateIqGame, token)
     here = url_for("play.state_iq_game", token=token)
     form = MoveForm()
     game = _rebuild(row)
@@ -250,7 +240,7 @@ def state_iq_move(token: str) -> str | Response | tuple[str, int]:
 
 def _after_move(row: StateIqGame, game: StateIQ) -> None:
     """Record what the student's play has shown so far, once each, and the result at the end."""
-    student = _student()
+    student = current_student()
     done = set(row.recorded)
     for answer in student_answers(game):
         if answer.item in done:

@@ -1,0 +1,47 @@
+"""What the quiz modes share: the signed-in student, their own rounds, and their history."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from flask import abort
+from flask_login import current_user
+from sqlalchemy import func, select
+
+from ..extensions import db
+from ..models import User
+
+HISTORY = 20
+
+M = TypeVar("M")
+
+
+def current_student() -> User:
+    """The signed-in student."""
+    return current_user._get_current_object()  # type: ignore[no-any-return]
+
+
+def own_or_404(model: type[M], token: str) -> M:
+    """The signed-in student's round or game with ``token``; anyone else's is as unknown as a made-up one."""
+    row = db.session.execute(select(model).where(model.token == token)).scalar_one_or_none()  # type: ignore[attr-defined]
+    if row is None or row.student_id != current_user.id:  # type: ignore[attr-defined]
+        abort(404)
+    return row
+
+
+def history(model: Any) -> tuple[list[Any], dict[str, float]]:
+    """The student's last rounds, newest first, and their best time per level."""
+    rounds = db.session.execute(
+        select(model)
+        .where(model.student_id == current_user.id)
+        .order_by(model.created_at.desc(), model.id.desc())
+        .limit(HISTORY)
+    ).scalars().all()
+    bests = dict(
+        db.session.execute(
+            select(model.level, func.min(model.seconds))
+            .where(model.student_id == current_user.id, model.seconds.is_not(None))
+            .group_by(model.level)
+        ).all()
+    )
+    return list(rounds), bests
