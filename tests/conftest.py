@@ -168,3 +168,10 @@ def student(app: Flask) -> User:
 @pytest.fixture
 def teacher(app: Flask) -> User:
     return make_user(app, "teacher1", role=Role.TEACHER, email="teacher@example.org")
+
+
+@pytest.fixture
+def player(app: Flask, client: FlaskClient, auth: AuthActions, student: User) -> FlaskClient:
+    """A client logged in as the student ``student1``."""
+    auth.login()
+    return client

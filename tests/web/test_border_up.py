@@ -18,12 +18,6 @@ from trainer.web.models import BorderUpRound, ReviewLog
 INDEX = "/play/border-up/"
 
 
-@pytest.fixture
-def player(app, client, auth, student):
-    auth.login()
-    return client
-
-
 def deal(client, level="medium", ready=True) -> str:
     url = client.post(INDEX, data={"csrf_token": csrf_token(client, INDEX), "level": level}).location
     if ready:

@@ -17,12 +17,6 @@ from trainer.web.models import DashingRound, ReviewLog
 INDEX = "/play/dashing-states/"
 
 
-@pytest.fixture
-def player(app, client, auth, student):
-    auth.login()
-    return client
-
-
 def deal(client, level="medium") -> str:
     response = client.post(INDEX, data={"csrf_token": csrf_token(client, INDEX), "level": level})
     assert response.status_code == 302, response.get_data(as_text=True)[:300]

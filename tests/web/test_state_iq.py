@@ -22,12 +22,6 @@ from trainer.web.models import ReviewLog, StateIqGame, User
 INDEX = "/play/state-iq/"
 
 
-@pytest.fixture
-def player(app, client, auth, student):
-    auth.login()
-    return client
-
-
 def new_game(client, level="medium", aid=False) -> str:
     data = {"csrf_token": csrf_token(client, INDEX), "level": level}
     if aid:

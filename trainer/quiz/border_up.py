@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from enum import Enum
 from itertools import combinations
 from typing import Iterable, Sequence
 
 from trainer.cards import Deck
 from trainer.facts import Fact, Facet, Verdict
+
+from .race import Level
 
 HAND = 18  # cards per team
 GROUP = 3
@@ -171,12 +172,6 @@ def hint(hand: Sequence[str], deck: Deck) -> str:
 
 
 # --- The computer team --------------------------------------------------------------------
-
-
-class Level(str, Enum):
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
 
 
 #: Per level: mean seconds to find two groups, and the chance its call is wrong.

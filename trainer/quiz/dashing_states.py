@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from enum import Enum
 from typing import Sequence
 
 from trainer.cards import Deck
 from trainer.facts import Fact, Facet, Judgement, UnreadableAnswer, Verdict
 from trainer.facts.answers import judge_capital, judge_state_name
+
+from .race import Level
 
 CARDS = 5  # Map cards dealt to each team
 USED = 4  # cards put in order; one is set aside
@@ -130,14 +131,6 @@ def reviews(result: CallResult, seconds: float | None) -> list[tuple[Fact, Judge
 
 
 # --- The computer team --------------------------------------------------------------------
-
-
-class Level(str, Enum):
-    """How fast and how careful the computer team is."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
 
 
 #: Per level: mean seconds per card, and the chance the computer gets its call wrong.

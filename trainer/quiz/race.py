@@ -13,6 +13,14 @@ class ComputerCall(Protocol):
     call_right: bool
 
 
+class Level(str, Enum):
+    """How fast and how careful a computer team is in a race."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
 class Outcome(str, Enum):
     """The race's result for the student."""
 
