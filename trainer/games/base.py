@@ -1,0 +1,308 @@
+"""One interface for every card game, modelled on OpenSpiel's ``Game`` / ``State``.
+
+A game is fixed parameters plus a seed; a state changes only through :meth:`State.apply_action`,
+so any game is stored as (game, parameters, seed, actions) and rebuilt by :func:`replay`. Actions
+are small integers; each game decodes them into a :class:`Move` (a card, a category, a call) and
+labels them for people. Computer players see only :meth:`State.observation` and the legal actions.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..cards import Category, Deck, StateCard
+
+#: ``current_player()`` once the game is over.
+TERMINAL = -1
+
+
+class GameError(ValueError):
+    """A request the rules do not allow; the message says why in words a student understands."""
+
+
+class IllegalAction(GameError):
+    """An action that is not legal now. The state is unchanged."""
+
+
+@dataclass(frozen=True)
+class Params:
+    """What a game is played with: how many seats, and how many players per side.
+
+    Team members sit alternately (G6): with 4 players in teams of 2, seats 0 and 2 are one side
+    and seats 1 and 3 the other. ``first_leader`` fixes who starts where a game lets an earlier
+    game decide (Play the Ranks after Dashing States in Combo 1); None draws it (R2, G7).
+    """
+
+    players: int = 2
+    team_size: int = 1
+    first_leader: int | None = None
+
+    @property
+    def sides(self) -> int:
+        return self.players // self.team_size
+
+    def side_of(self, seat: int) -> int:
+        """The side (team, or the player alone) that ``seat`` plays for (G6)."""
+        return seat % self.sides
+
+    def seats_of(self, side: int) -> list[int]:
+        return [seat for seat in range(self.players) if self.side_of(seat) == side]
+
+    def as_dict(self) -> dict[str, int | None]:
+        return {"players": self.players, "team_size": self.team_size, "first_leader": self.first_leader}
+
+
+@dataclass(frozen=True)
+class Move:
+    """What an action means: a card (postal code), a category, or a named call such as "turn"."""
+
+    kind: str
+    card: str | None = None
+    category: Category | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of a game's public log: who did what, and why it won or lost.
+
+    Only what every seat may see goes in an event: a face-down card is never named.
+    """
+
+    ply: int
+    text: str
+    seat: int | None = None
+    kind: str = "play"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ply": self.ply, "text": self.text, "seat": self.seat, "kind": self.kind}
+
+
+class Game(ABC):
+    """A card game with fixed parameters; it deals new states from a seed."""
+
+    slug: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    #: Players per side the game allows (1 = everyone for themselves).
+    team_sizes: ClassVar[tuple[int, ...]] = (1,)
+    #: False for a game of pure luck (Geography War): the computer level changes nothing.
+    has_choices: ClassVar[bool] = True
+    #: How many deals of the unseen cards the search player imagines per move (it must stay quick).
+    search_worlds: ClassVar[int] = 24
+
+    def __init__(self, deck: Deck, params: Params | None = None) -> None:
+        params = params or Params()
+        if not self.min_players <= params.players <= self.max_players:
+            raise GameError(f"{self.title} is for {self.min_players} to {self.max_players} players.")
+        if params.team_size not in self.team_sizes:
+            raise GameError(f"{self.title} cannot be played in teams of {params.team_size}.")
+        if params.players % params.team_size or params.sides < 2:
+            raise GameError(f"{params.players} players cannot be split into teams of {params.team_size}.")
+        if params.first_leader is not None and not 0 <= params.first_leader < params.players:
+            raise GameError("The first leader must be one of the players.")
+        self.deck = deck
+        self.params = params
+        self.cards: tuple[StateCard, ...] = tuple(deck)
+        self.index = {card.postal: i for i, card in enumerate(self.cards)}
+        self.by_postal = {card.postal: card for card in self.cards}
+        #: Each card's (size, statehood, population) rankings, for players that think fast.
+        self.ranks = {card.postal: tuple(card.rank(c) for c in Category) for card in self.cards}
+
+    @property
+    def players(self) -> int:
+        return self.params.players
+
+    @abstractmethod
+    def new_initial_state(self, seed: int) -> State:
+        """The state after the deal drawn from ``seed``."""
+
+    @abstractmethod
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
+        """A full state consistent with everything ``observation``'s seat has seen.
+
+        Search players think about these: the hidden cards are dealt at random from the cards
+        the seat has not seen, so a search player never reads another seat's hand.
+        """
+
+    def card(self, postal: str) -> StateCard:
+        return self.by_postal[postal]
+
+    # --- how computer players think (games override these) ---------------------------------
+
+    def rule_action(self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random) -> int:
+        """The rule-of-thumb player's choice, from the seat's observation alone."""
+        return legal[0]
+
+    def rollout_action(self, state: State, rng: random.Random) -> int:
+        """A quick move for the search player's play-outs in one imagined deal."""
+        seat = state.current_player()
+        return self.rule_action(state.observation(seat), state.legal_actions(), rng)
+
+    def search_candidates(self, observation: dict[str, Any], legal: Sequence[int]) -> list[int]:
+        """The actions the search player weighs (all of them unless a game knows some are equivalent)."""
+        return list(legal)
+
+    def search_horizon(self, start: State, state: State) -> bool:
+        """True where a play-out may stop and be scored by :meth:`search_value` (default: the end)."""
+        return False
+
+    def search_value(self, start: State, end: State, seat: int) -> float:
+        """How good ``end`` is for ``seat``, having started thinking at ``start``."""
+        return end.returns()[seat]
+
+
+class State(ABC):
+    """One moment of a game. Changed only by :meth:`apply_action`; copied by :meth:`clone`."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.history: list[int] = []
+        self.log: list[Event] = []
+
+    # --- the interface ---------------------------------------------------------------------
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, or TERMINAL."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """The actions the current player may take, in a fixed order; empty once the game is over."""
+
+    @abstractmethod
+    def decode(self, action: int) -> Move:
+        """What ``action`` means. Raises IllegalAction for a number no move has."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """A readable label: "Play Texas and announce size 2"."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Carry out a legal action."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per seat: 1 for the winning side, 0 for the others, 0.5 each in a draw; zeros until the end."""
+
+    @abstractmethod
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see, JSON-safe: their own hand, face-up cards, counts and scores."""
+
+    @abstractmethod
+    def all_cards(self) -> list[str]:
+        """Every card in the game wherever it is (hands, piles, tricks, discards, undealt): for the conservation check."""
+
+    @abstractmethod
+    def hidden_from(self, player: int) -> set[str]:
+        """The cards ``player`` may not see now (other hands, face-down cards)."""
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    # --- shared ----------------------------------------------------------------------------
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action for the current player.
+
+        Raises:
+            IllegalAction: the game is over, or ``action`` is not legal now; nothing changes.
+        """
+        if self.is_terminal():
+            raise IllegalAction("The game is over.")
+        if action not in self.legal_actions():
+            raise IllegalAction(self.why_illegal(action))
+        self._apply(action)
+        self.history.append(action)
+
+    def why_illegal(self, action: int) -> str:
+        """Why ``action`` is refused now, for the student. Games explain their own rules."""
+        return "That move is not allowed now."
+
+    def winners(self) -> list[int]:
+        """The seats that won (every seat in a draw); empty until the end."""
+        if not self.is_terminal():
+            return []
+        returns = self.returns()
+        best = max(returns)
+        return [seat for seat, value in enumerate(returns) if value == best]
+
+    def note(self, text: str, seat: int | None = None, kind: str = "play") -> None:
+        self.log.append(Event(len(self.history), text, seat, kind))
+
+    def _copy_base(self, other: State) -> None:
+        other.history = list(self.history)
+        other.log = list(self.log)
+
+    def side_returns(self, winning_sides: Iterable[int]) -> list[float]:
+        """Returns per seat for the given winning sides: 1 each when one side won, 0.5 when two drew."""
+        sides = set(winning_sides)
+        share = 1.0 if len(sides) == 1 else 1.0 / len(sides)
+        params = self.game.params
+        return [share if params.side_of(seat) in sides else 0.0 for seat in range(params.players)]
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    out = random.Random()
+    out.setstate(rng.getstate())
+    return out
+
+
+def shuffled(items: Sequence[str], rng: random.Random) -> list[str]:
+    out = list(items)
+    rng.shuffle(out)
+    return out
+
+
+@dataclass
+class Registry:
+    """The games by slug, in the order the games page lists them."""
+
+    games: dict[str, type[Game]] = field(default_factory=dict)
+
+    def register(self, cls: type[Game]) -> type[Game]:
+        self.games[cls.slug] = cls
+        return cls
+
+    def __getitem__(self, slug: str) -> type[Game]:
+        return self.games[slug]
+
+    def __contains__(self, slug: object) -> bool:
+        return slug in self.games
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.games.values())
+
+
+REGISTRY = Registry()
+
+
+def make_game(slug: str, deck: Deck, params: Params | None = None) -> Game:
+    """The registered game ``slug`` with ``params``.
+
+    Raises:
+        GameError: no such game, or parameters it does not allow.
+    """
+    if slug not in REGISTRY:
+        raise GameError("There is no such game.")
+    return REGISTRY[slug](deck, params)
+
+
+def replay(game: Game, seed: int, actions: Iterable[int]) -> State:
+    """Rebuild a game from its seed and actions (G9).
+
+    Raises:
+        IllegalAction: an action in the list is not legal where it stands.
+    """
+    state = game.new_initial_state(seed)
+    for action in actions:
+        state.apply_action(action)
+    return state

@@ -1,0 +1,246 @@
+"""Geography War (2 players, W1-W5): the better best ranking takes the battle.
+
+Each battle is two actions by the first seat: ``TURN`` turns up both top cards (in a war, each
+player lays four down and turns the fifth up, W4), and ``SETTLE`` compares them. The pause in
+between is where a drill asks the student to call the result before the rankings are shown.
+Nobody chooses anything else in War, so the second seat never acts and the level does not matter.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass
+from itertools import zip_longest
+from typing import Any
+
+from ..cards import Category, StateCard
+from ..facts.answers import ordinal
+from .base import TERMINAL, Game, GameError, IllegalAction, Move, State, shuffled
+
+TURN, SETTLE = 0, 1
+#: W5: the game ends after this many battles.
+BATTLE_CAP = 5000
+#: W4: cards laid face down in a war before the one turned up.
+FACE_DOWN = 4
+#: W3: the extra cards a GeoPlunged player hands over.
+PLUNGE_TAKES = 3
+
+
+class GeographyWar(Game):
+    slug = "geography-war"
+    title = "Geography War"
+    has_choices = False
+
+    def new_initial_state(self, seed: int) -> WarState:
+        rng = random.Random(f"geography-war:{seed}")
+        order = shuffled([card.postal for card in self.cards], rng)
+        return WarState(self, [deque(order[0::2]), deque(order[1::2])])  # W1: 25 each, dealt alternately
+
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> WarState:
+        raise GameError("Geography War has no choices to search.")
+
+
+class WarState(State):
+    game: GeographyWar
+
+    def __init__(self, game: GeographyWar, piles: list[deque[str]]) -> None:
+        super().__init__(game)
+        self.piles = piles
+        #: The battle in progress: per lay (the first turn-up, then each war), each player's cards in the order laid.
+        self.lays: list[tuple[list[str], list[str]]] = []
+        self.battles = 0
+        #: The seat that could not turn a card up when one was needed (W4), or None.
+        self.out_of_cards: int | None = None
+        #: The face-up cards were compared and tied: a war is due (W4).
+        self.tied = False
+
+    # --- the battle ------------------------------------------------------------------------
+
+    @property
+    def face_up(self) -> tuple[str, str] | None:
+        """The two cards face up now, waiting to be compared."""
+        if not self.lays or not self.lays[-1][0] or not self.lays[-1][1]:
+            return None
+        return self.lays[-1][0][-1], self.lays[-1][1][-1]
+
+    @property
+    def at_war(self) -> bool:
+        return self.tied or len(self.lays) > 1
+
+    def waiting(self) -> str:
+        """``turn`` or ``settle``: what the next action does."""
+        return "settle" if self.face_up is not None and not self.tied else "turn"
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else 0
+
+    def legal_actions(self) -> list[int]:
+        if self.is_terminal():
+            return []
+        return [SETTLE] if self.waiting() == "settle" else [TURN]
+
+    def decode(self, action: int) -> Move:
+        if action == TURN:
+            return Move("turn")
+        if action == SETTLE:
+            return Move("settle")
+        raise IllegalAction("That is not a move in Geography War.")
+
+    def action_to_string(self, action: int) -> str:
+        if action == SETTLE:
+            return "Compare the cards"
+        return "Lay four down and turn one up" if self.lays else "Turn up your top card"
+
+    def why_illegal(self, action: int) -> str:
+        if action == TURN and self.waiting() == "settle":
+            return "Compare the two cards face up first."
+        if action == SETTLE:
+            return "Turn up a card first."
+        return super().why_illegal(action)
+
+    def _apply(self, action: int) -> None:
+        if action == TURN:
+            self._turn()
+        else:
+            self._settle()
+
+    def _turn(self) -> None:
+        war = bool(self.lays)
+        lay: tuple[list[str], list[str]] = ([], [])
+        for seat in (0, 1):
+            pile = self.piles[seat]
+            if not pile:  # W4: no card to turn up when one is needed
+                self.out_of_cards = seat
+                self.lays.append(lay)
+                who = "You have" if seat == 0 else "The computer has"
+                self.note(f"{who} no card left to turn up, and loses the war.", seat, "end")
+                return
+            count = min(FACE_DOWN + 1, len(pile)) if war else 1
+            lay[seat].extend(pile.popleft() for _ in range(count))
+        self.lays.append(lay)
+        self.tied = False
+        a, b = lay[0][-1], lay[1][-1]
+        if war:
+            down = [len(cards) - 1 for cards in lay]
+            self.note(
+                f"Geography War! You lay {down[0]} down and turn up {self.game.card(a).name}; "
+                f"the computer lays {down[1]} down and turns up {self.game.card(b).name}.",
+                None,
+                "turn",
+            )
+        else:
+            self.note(f"You turn up {self.game.card(a).name}; the computer turns up {self.game.card(b).name}.", None, "turn")
+
+    def _settle(self) -> None:
+        a, b = (self.game.card(p) for p in self.face_up)  # type: ignore[misc]
+        result = compare(a, b)
+        if result.winner is None:
+            self.note(f"{result.reason} Geography War!", None, "war")
+            self.tied = True
+            return
+        winner, loser = result.winner, 1 - result.winner
+        taken: list[str] = []
+        for lay in self.lays:
+            for mine, theirs in zip_longest(lay[winner], lay[loser]):  # W2: the winner's card first at each step
+                taken.extend(card for card in (mine, theirs) if card is not None)
+        if result.plunge:  # W3: the loser's next three cards too
+            taken.extend(self.piles[loser].popleft() for _ in range(min(PLUNGE_TAKES, len(self.piles[loser]))))
+        self.piles[winner].extend(taken)
+        self.lays = []
+        self.battles += 1
+        who = "You win" if winner == 0 else "The computer wins"
+        self.note(f"{result.reason} {who} {len(taken)} cards.", winner, "battle")
+        if self.is_terminal():
+            self.note(self._ending(), None, "end")
+
+    # --- the end ---------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        if self.out_of_cards is not None:
+            return True
+        if self.lays:
+            return False
+        return not self.piles[0] or not self.piles[1] or self.battles >= BATTLE_CAP
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        if self.out_of_cards is not None:
+            return [0.0, 1.0] if self.out_of_cards == 0 else [1.0, 0.0]
+        mine, theirs = len(self.piles[0]), len(self.piles[1])  # W5: more cards wins at the cap
+        if mine == theirs:
+            return [0.5, 0.5]
+        return [1.0, 0.0] if mine > theirs else [0.0, 1.0]
+
+    def _ending(self) -> str:
+        if not self.piles[1]:
+            return "You hold all 50 cards: you win!"
+        if not self.piles[0]:
+            return "The computer holds all 50 cards."
+        mine, theirs = len(self.piles[0]), len(self.piles[1])
+        verdict = "a draw" if mine == theirs else ("you win" if mine > theirs else "the computer wins")
+        return f"{BATTLE_CAP:,} battles played: you have {mine} cards and the computer {theirs}, so {verdict}."
+
+    # --- what each seat sees ---------------------------------------------------------------
+
+    def observation(self, player: int) -> dict[str, Any]:
+        face_up = self.face_up
+        return {
+            "game": self.game.slug,
+            "seat": player,
+            "current_player": self.current_player(),
+            "pile_counts": [len(pile) for pile in self.piles],
+            "face_up": list(face_up) if face_up else [],
+            "face_down": [sum(len(lay[seat]) - 1 for lay in self.lays) for seat in (0, 1)],
+            "at_war": self.at_war,
+            "battles": self.battles,
+            "waiting": self.waiting(),
+        }
+
+    def all_cards(self) -> list[str]:
+        return [*self.piles[0], *self.piles[1], *(card for lay in self.lays for cards in lay for card in cards)]
+
+    def hidden_from(self, player: int) -> set[str]:
+        face_up = set(self.face_up or ())
+        return set(self.all_cards()) - face_up
+
+    def clone(self) -> WarState:
+        other = WarState(self.game, [deque(pile) for pile in self.piles])
+        self._copy_base(other)
+        other.lays = [(list(a), list(b)) for a, b in self.lays]
+        other.tied = self.tied
+        other.battles = self.battles
+        other.out_of_cards = self.out_of_cards
+        return other
+
+    def _name(self, seat: int) -> str:
+        return "You" if seat == 0 else "The computer"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Which of two face-up cards wins (0 for the first, 1 for the second, None for a tie), and why."""
+
+    winner: int | None
+    plunge: bool
+    reason: str
+
+
+def _best(card: StateCard) -> str:
+    category = card.best_categories[0]
+    return f"{ordinal(card.best_rank)} in {category.value.lower()}"
+
+
+def compare(a: StateCard, b: StateCard) -> Comparison:
+    """W1, W3, W4: a GeoPlunge (better in all three), else the better best ranking, else a war."""
+    for winner, (w, l) in ((0, (a, b)), (1, (b, a))):
+        if w.beats_in_all(l):
+            ranks = ", ".join(f"{c.value.lower()} {w.rank(c)} to {l.rank(c)}" for c in Category)
+            return Comparison(winner, True, f"{w.name} GeoPlunges {l.name}: better in all three ({ranks}).")
+    if a.best_rank == b.best_rank:
+        return Comparison(None, False, f"{a.name} and {b.name} both have a best ranking of {a.best_rank}.")
+    w, l, winner = (a, b, 0) if a.best_rank < b.best_rank else (b, a, 1)
+    return Comparison(winner, False, f"{w.name}'s best ranking ({_best(w)}) beats {l.name}'s ({_best(l)}).")
+
+

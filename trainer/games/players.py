@@ -1,0 +1,110 @@
+"""Computer players. Each sees only its seat's observation and the legal actions.
+
+- :class:`RandomPlayer` picks any legal action (the *easy* level).
+- :class:`RulePlayer` plays as a sensible person would, by each game's own rules of thumb (*medium*).
+- :class:`SearchPlayer` thinks ahead (*hard*): it deals the cards it cannot see at random from
+  those it has not seen (perfect-information Monte Carlo), plays each legal action out in every
+  such deal with quick rule-of-thumb play, and picks the action that did best on average.
+
+Every player draws from its own seeded generator, so a game with computer players replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import Enum
+from typing import Any, Protocol
+
+from .base import Game, State
+
+
+class Level(str, Enum):
+    """How strong the computer players are."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+    @property
+    def label(self) -> str:
+        return {"easy": "Easy (plays any card)", "medium": "Medium (plays sensibly)", "hard": "Hard (thinks ahead)"}[self.value]
+
+
+class Player(Protocol):
+    def choose(self, game: Game, observation: dict[str, Any], legal: Sequence[int]) -> int: ...
+
+
+class RandomPlayer:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, game: Game, observation: dict[str, Any], legal: Sequence[int]) -> int:
+        return self.rng.choice(list(legal))
+
+
+class RulePlayer:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, game: Game, observation: dict[str, Any], legal: Sequence[int]) -> int:
+        return game.rule_action(observation, legal, self.rng)
+
+
+class SearchPlayer:
+    """Perfect-information Monte Carlo over deals consistent with what the seat has seen.
+
+    Args:
+        rng: the player's own generator.
+        worlds: how many deals of the unseen cards to think about per move (default: the game's own).
+    """
+
+    def __init__(self, rng: random.Random, worlds: int | None = None) -> None:
+        self.rng = rng
+        self.worlds = worlds
+
+    def choose(self, game: Game, observation: dict[str, Any], legal: Sequence[int]) -> int:
+        legal = list(legal)
+        if len(legal) == 1:
+            return legal[0]
+        seat = observation["seat"]
+        totals = dict.fromkeys(legal, 0.0)
+        candidates = game.search_candidates(observation, legal)
+        for _ in range(self.worlds or game.search_worlds):
+            world = game.sample_state(observation, self.rng)
+            for action in candidates:
+                state = world.clone()
+                state.apply_action(action)
+                while not state.is_terminal() and not game.search_horizon(world, state):
+                    state.apply_action(game.rollout_action(state, self.rng))
+                totals[action] += game.search_value(world, state, seat)
+        # Ties go to the rule of thumb's own choice, so thinking ahead never plays worse for no reason.
+        preferred = game.rule_action(observation, legal, random.Random(0))
+        return max(candidates, key=lambda a: (totals[a], a == preferred))
+
+
+def make_player(level: Level, seed: int | str) -> Player:
+    """A computer player of ``level`` with its own generator drawn from ``seed``."""
+    rng = random.Random(f"player:{level.value}:{seed}")
+    if level is Level.EASY:
+        return RandomPlayer(rng)
+    if level is Level.MEDIUM:
+        return RulePlayer(rng)
+    return SearchPlayer(rng)
+
+
+def play_computer_turns(state: State, levels: dict[int, Level], seed: int) -> list[int]:
+    """Let the computer seats in ``levels`` act until a seat outside it is to move or the game ends.
+
+    Each computer move draws from a generator seeded by the game's seed and the move's number,
+    so the same game always gets the same computer moves. Returns the actions taken.
+    """
+    taken = []
+    game = state.game
+    while not state.is_terminal() and state.current_player() in levels:
+        seat = state.current_player()
+        player = make_player(levels[seat], f"{seed}:{len(state.history)}")
+        action = player.choose(game, state.observation(seat), state.legal_actions())
+        state.apply_action(action)
+        taken.append(action)
+    return taken
