@@ -313,3 +313,39 @@ class BorderUpRound(db.Model):
     result: Mapped[str] = mapped_column(String(8), default="dealt")
     #: Seconds from "Ready, Set, GeoPlunge!" to a successful call.
     seconds: Mapped[float | None] = mapped_column(Float)
+
+
+class CardGame(db.Model):
+    """A card game against computer players, stored as its seed and every action (G9).
+
+    The state is rebuilt by replaying the actions; the other seats' hands are never stored
+    apart from the seed, and never sent to the student.
+    """
+
+    __tablename__ = "card_game"
+    __table_args__ = (Index("ix_card_game_student_updated", "student_id", "updated_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
+    #: The game's slug in the registry ("geoplunge-51").
+    game: Mapped[str] = mapped_column(String(24))
+    players: Mapped[int] = mapped_column(SmallInteger)
+    team_size: Mapped[int] = mapped_column(SmallInteger, default=1)
+    #: The computer players' level: "easy", "medium" or "hard".
+    level: Mapped[str] = mapped_column(String(8))
+    #: Drill mode: the student's own rankings are hidden and every answer is a review.
+    drill: Mapped[bool] = mapped_column(Boolean, default=False)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    #: Every action so far, the student's and the computer players', in order.
+    actions: Mapped[list[int]] = mapped_column(JSON)
+    #: len(actions): the version a move must name, so a replayed or stale move changes nothing.
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    #: "playing", then "won", "lost" or "drawn" (the student's side's result).
+    result: Mapped[str] = mapped_column(String(8), default="playing")
+    #: Drill answers so far, and how many were right.
+    drill_answers: Mapped[int] = mapped_column(Integer, default=0)
+    drill_right: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, RadioField, StringField, SubmitField
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    RadioField,
+    SelectField,
+    StringField,
+    SubmitField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length
 
@@ -80,3 +87,53 @@ class NewBorderUpForm(FlaskForm):
 
 class BorderUpForm(FlaskForm):
     """A Border-Up action (turn the cards over, a hint, the call): its card fields are read by the view."""
+
+
+GAME_CHOICES = [
+    SelectChoice("geoplunge-51", "GeoPlunge 51: add rankings to make exactly 51 (2-7 players)"),
+    SelectChoice("play-the-ranks", "Play the Ranks: win tricks on size, statehood or population (2 sides)"),
+    SelectChoice("geography-war", "Geography War: the better best ranking wins the battle (2 players)"),
+]
+
+
+class NewCardGameForm(FlaskForm):
+    """Start a card game against computer players."""
+
+    game = RadioField("Which game?", choices=GAME_CHOICES, default="geoplunge-51",
+                      validators=[DataRequired(message="Choose a game.")])
+    players = SelectField(
+        "Players, counting you",
+        choices=[SelectChoice(str(n), str(n)) for n in range(2, 8)],
+        default="3",
+        description="Computer players fill the other seats. Play the Ranks and Geography War are for 2.",
+    )
+    team_size = RadioField(
+        "Teams",
+        choices=[SelectChoice("1", "Everyone for themselves"), SelectChoice("2", "Teams of 2"), SelectChoice("3", "Teams of 3")],
+        default="1",
+        description="GeoPlunge 51 only: partners sit apart and add up their points; your partners are computer players.",
+    )
+    level = RadioField(
+        "How good are the computer players?",
+        choices=[SelectChoice("easy", "Easy: they play any card"), SelectChoice("medium", "Medium: they play sensibly"),
+                 SelectChoice("hard", "Hard: they think ahead")],
+        default="medium",
+        validators=[DataRequired(message="Choose a level.")],
+    )
+    drill = BooleanField("Drill mode: hide the rankings on my cards, and I say them (each answer is practice)")
+    submit = SubmitField("Deal the cards")
+
+
+class CardGameMoveForm(FlaskForm):
+    """One move at the table. ``ply`` names the version of the game the move was made on."""
+
+    ply = HiddenField()
+    action = HiddenField()
+    number = StringField("Its ranking", validators=[Length(max=20, message="Type a number from 1 to 50.")])
+    call = HiddenField()
+    battles = HiddenField()
+
+    @staticmethod
+    def integer(field: HiddenField | StringField) -> int | None:
+        raw = (field.data or "").strip()
+        return int(raw) if raw.isdigit() and len(raw) < 7 else None
