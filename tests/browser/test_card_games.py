@@ -57,3 +57,24 @@ def test_a_whole_game_of_geoplunge_51_against_two_computer_players(page, live_ap
     page.get_by_role("link", name="Play again").click()
     expect(page.locator(".game-list")).to_contain_text("GeoPlunge 51")
     expect(page.locator("table")).to_contain_text("Easy")
+
+
+def test_the_games_fit_a_phone_in_drill_mode(browser, live_server):
+    context = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    try:
+        sign_up_student(tab, "phone_games")
+        for label in ("Play the Ranks", "Geography War", "GeoPlunge 51"):
+            tab.goto("/play/games/")
+            assert tab.evaluate("document.documentElement.scrollWidth") <= 360
+            tab.get_by_label(label).check()
+            tab.get_by_label("Drill mode").check()
+            tab.get_by_role("button", name="Deal the cards").click()
+            expect(tab.get_by_role("heading", name=label, level=1)).to_be_visible()
+            width = tab.evaluate("document.documentElement.scrollWidth")
+            assert width <= 360, f"{label} is {width}px wide"
+        # Two cards side by side in the hand.
+        boxes = [tab.locator(".hand__card").nth(i).bounding_box() for i in range(2)]
+        assert boxes[0]["y"] == boxes[1]["y"]
+    finally:
+        context.close()
