@@ -129,6 +129,7 @@ def test_a_wrong_choice_gets_a_message_and_deals_nothing(player, app, fields, me
 
 
 def test_play_the_ranks_and_war_are_always_two_sides(player, app):
+    """R1 and W1: both games are for two sides, whatever the form says about players."""
     url = new_game(player, game="play-the-ranks", players="5", team_size="1")
     assert stored(app, url).players == 2
 
@@ -188,6 +189,7 @@ def test_a_forged_or_illegal_move_is_refused(player, app, action):
 
 
 def test_a_card_not_in_hand_or_past_51_is_refused(player, app):
+    """F1: a card not in the hand, or a ranking that takes the count past 51, changes nothing."""
     url = new_game(player)
     state = state_of(app, url)
     game = state.game
@@ -309,6 +311,7 @@ def test_drill_mode_hides_the_students_own_rankings(player, app):
 
 
 def test_51_drill_a_wrong_number_is_refused_and_recorded_then_the_right_one_plays(player, app):
+    """D-F1: the count needs the exact number; only the first answer per fact and move is recorded."""
     url = new_game(player, drill=True)
     state = state_of(app, url)
     action = state.legal_actions()[0]
@@ -328,6 +331,7 @@ def test_51_drill_a_wrong_number_is_refused_and_recorded_then_the_right_one_play
 
 
 def test_51_drill_a_right_number_plays_and_is_recorded_right(player, app):
+    """D-F1: a right number plays the card and is a right review of that ranking."""
     url = new_game(player, drill=True)
     state = state_of(app, url)
     action = state.legal_actions()[-1]
@@ -359,6 +363,7 @@ def _to_phase(player, app, url, phase_check):
 
 
 def test_ranks_drill_lead_and_follow_are_graded_on_the_real_rankings(player, app):
+    """D-R1: the rank of the card led, and "it wins / it loses" when following, are reviews."""
     url = new_game(player, game="play-the-ranks", drill=True)
     leading = _to_phase(player, app, url, lambda s: s.phase == "trick" and s.legal_actions()[0] >= 100)
     action = leading.legal_actions()[0]
@@ -392,6 +397,7 @@ def test_ranks_drill_follow_without_a_call_is_refused(player, app):
 
 
 def test_war_drill_the_call_reviews_both_cards_best_rankings(player, app):
+    """D-W1: the call reviews each face-up card's best-ranking fact; P-W1: turn, then settle."""
     url = new_game(player, game="geography-war", drill=True)
     move(player, url, action=TURN)
     state = state_of(app, url)

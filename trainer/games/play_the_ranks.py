@@ -239,9 +239,11 @@ class RanksState(State):
             return str(exc)
         if move.card not in self.hands[self.current_player()]:
             return "That card is not in your hand."
+        if self.phase == "discard":
+            return "Discard a card first."
         if move.kind == "lead":
             return "It is not your lead: play a card to follow."
-        return "Name a category for the card you lead." if self.phase == "trick" else "Discard a card first."
+        return "Name a category for the card you lead."
 
     def _apply(self, action: int) -> None:
         move = self.decode(action)
