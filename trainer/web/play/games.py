@@ -118,7 +118,7 @@ def games_new() -> str | Response | tuple[str, int]:
     except GameError as refused:
         form.team_size.errors = [str(refused)]
         return _render_index(form), 400
-    seed = secrets.randbits(48)
+    seed = new_seed()
     row = CardGame(
         token=secrets.token_urlsafe(12), student_id=current_user.id, game=slug, players=players,
         team_size=team_size, level=form.level.data, drill=bool(form.drill.data), seed=seed, actions=[], ply=0,
@@ -131,6 +131,11 @@ def games_new() -> str | Response | tuple[str, int]:
     db.session.commit()
     _remember(row.token, state)
     return redirect(url_for("play.game_table", token=row.token, since=0))
+
+
+def new_seed() -> int:
+    """A fresh game's seed (G9): drawn by the operating system, stored, and replayed from then on."""
+    return secrets.randbits(48)
 
 
 # --- the table -----------------------------------------------------------------------------
