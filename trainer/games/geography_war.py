@@ -23,6 +23,8 @@ TURN, SETTLE = 0, 1
 BATTLE_CAP = 5000
 #: W4: cards laid face down in a war before the one turned up.
 FACE_DOWN = 4
+#: ``out_of_cards`` when neither player can turn a card up (P-W2).
+BOTH = 2
 #: W3: the extra cards a GeoPlunged player hands over.
 PLUNGE_TAKES = 3
 
@@ -50,7 +52,7 @@ class WarState(State):
         #: The battle in progress: per lay (the first turn-up, then each war), each player's cards in the order laid.
         self.lays: list[tuple[list[str], list[str]]] = []
         self.battles = 0
-        #: The seat that could not turn a card up when one was needed (W4), or None.
+        #: The seat that could not turn a card up when one was needed (W4), BOTH, or None.
         self.out_of_cards: int | None = None
         #: The face-up cards were compared and tied: a war is due (W4).
         self.tied = False
@@ -108,14 +110,18 @@ class WarState(State):
     def _turn(self) -> None:
         war = bool(self.lays)
         lay: tuple[list[str], list[str]] = ([], [])
+        empty = [seat for seat in (0, 1) if not self.piles[seat]]
+        if empty:  # W4: no card to turn up when one is needed (P-W2: both at once is a draw)
+            self.out_of_cards = empty[0] if len(empty) == 1 else BOTH
+            self.lays.append(lay)
+            if len(empty) == 2:
+                self.note("Neither of you has a card left to turn up: the game is a draw.", None, "end")
+            else:
+                who = "You have" if empty[0] == 0 else "The computer has"
+                self.note(f"{who} no card left to turn up, and loses the war.", empty[0], "end")
+            return
         for seat in (0, 1):
             pile = self.piles[seat]
-            if not pile:  # W4: no card to turn up when one is needed
-                self.out_of_cards = seat
-                self.lays.append(lay)
-                who = "You have" if seat == 0 else "The computer has"
-                self.note(f"{who} no card left to turn up, and loses the war.", seat, "end")
-                return
             count = min(FACE_DOWN + 1, len(pile)) if war else 1
             lay[seat].extend(pile.popleft() for _ in range(count))
         self.lays.append(lay)
@@ -166,6 +172,8 @@ class WarState(State):
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0, 0.0]
+        if self.out_of_cards == BOTH:
+            return [0.5, 0.5]
         if self.out_of_cards is not None:
             return [0.0, 1.0] if self.out_of_cards == 0 else [1.0, 0.0]
         mine, theirs = len(self.piles[0]), len(self.piles[1])  # W5: more cards wins at the cap

@@ -124,7 +124,9 @@ class GeoPlunge51(Game):
 
     def new_initial_state(self, seed: int) -> FiftyOneState:
         rng = random.Random(f"geoplunge-51:{seed}")
-        dealer = rng.randrange(self.players)  # G7: the first dealer is drawn
+        dealer = rng.randrange(self.players)  # G7: the first dealer is drawn...
+        if self.params.first_leader is not None:
+            dealer = self.params.first_leader  # ...unless the table agreed who deals first
         state = FiftyOneState(self, rng)
         state.start_round(dealer)
         return state

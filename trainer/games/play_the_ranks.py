@@ -24,6 +24,8 @@ EARLY_END = 6
 LEAD = 100
 #: How many leads the search player weighs.
 CANDIDATES = 8
+#: How many discards the search player weighs (the most middling cards).
+DISCARD_CANDIDATES = 3
 CATEGORIES = tuple(Category)
 
 
@@ -93,6 +95,9 @@ class PlayTheRanks(Game):
 
     def search_candidates(self, observation: dict[str, Any], legal: Sequence[int]) -> list[int]:
         """Leading, the search player weighs the rule of thumb's best few leads; following, every card."""
+        if observation["phase"] == "discard":  # weigh only the few most middling cards
+            hand = sorted(observation["hand"], key=lambda p: (self._value(p, True, True), p))
+            return [self.index[p] for p in hand[:DISCARD_CANDIDATES]]
         if not legal or legal[0] < LEAD:
             return list(legal)
         keys = self._lead_keys(observation, legal)
@@ -316,7 +321,7 @@ class RanksState(State):
 
     def _ending(self) -> str:
         side = self.winner_side()
-        score = f"{self.won[0]} tricks to {self.won[1]}"
+        score = f"{max(self.won)} tricks to {min(self.won)}"  # the winner's tricks first
         if self.won[0] == self.won[1]:
             return f"4-4, and {'you' if side == 0 else 'the computer'} won the last trick: {'you win' if side == 0 else 'the computer wins'}."
         early = " Six tricks end the game early." if max(self.won) >= EARLY_END and len(self.tricks) < TRICKS else ""
