@@ -3,11 +3,14 @@
 Three measurements, each printed as a markdown table:
 
 (a) Random play-outs per second for every registered game with its default parameters, plus
-    GeoPlunge 51 with 4 players in teams of 2: whole seeded games from the deal to the end, every
-    action chosen at random, one process (the engine's speed on one core).
+    GeoPlunge 51 and GeoPower Toss with 4 players in teams of 2 and GeoClash Down Back with 7:
+    whole seeded games from the deal to the end, every action chosen at random, one process (the
+    engine's speed on one core).
 (b) A ladder for GeoPlunge 51 (2 players) and Play the Ranks: for each pairing (rule-based vs
     random, search vs rule-based) ``--games`` seeded games, the first-named player in seat 0 in
-    even games and seat 1 in odd ones. It prints the first-named player's win rate, draws
+    even games and seat 1 in odd ones; and for GeoPower Toss and GeoClash Down Back with 4
+    players, ``--table-games`` games where one first-named player (seat: seed mod 4) sits against
+    three second-named ones (an even share is 25%). It prints the first-named player's win rate, draws
     counting half, with a 95% Wilson interval (on that score: a close approximation when there
     are draws). Every move's player is built afresh with ``random.Random(f"{seed}:{ply}")``, so a
     game replays exactly and the figures are the same on every run and with any ``--processes``.
@@ -51,10 +54,13 @@ from trainer.games import (
 )
 from trainer.games.players import Player
 
-#: The games of the ladder: (label, slug, parameters).
+#: The games of the ladder: (label, slug, parameters). In a game of more than two players the
+#: first-named player sits at one seat (seed mod players) and the second-named at all the others.
 LADDER_GAMES = [
     ("GeoPlunge 51 (2 players)", "geoplunge-51", Params(players=2)),
     ("Play the Ranks", "play-the-ranks", Params()),
+    ("GeoPower Toss (4 players)", "geopower-toss", Params(players=4)),
+    ("GeoClash Down Back (4 players)", "geoclash-down-back", Params(players=4)),
 ]
 #: The pairings: (first-named, second-named).
 PAIRINGS = [("rule", "random"), ("search", "rule")]
@@ -96,7 +102,7 @@ def ladder_game(task: tuple[int, str, str, str, int]) -> tuple[int, str, str, fl
     index, first, second, slug, seed = task
     _, _, params = LADDER_GAMES[index]
     game = game_for(slug, params)
-    first_seat = seed % 2  # the seats alternate between games
+    first_seat = seed % params.players  # the first-named player's seat moves round the table
     state = game.new_initial_state(seed)
     times: list[float] = []
     while not state.is_terminal():
@@ -130,13 +136,15 @@ def p95(values: list[float]) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=1000, help="seeded games per pairing and game (default 1000)")
+    parser.add_argument("--games", type=int, default=1000, help="seeded 2-player games per pairing and game (default 1000)")
+    parser.add_argument("--table-games", type=int, default=300,
+                        help="seeded 4-player games per pairing (longer games; default 300)")
     parser.add_argument("--playouts", type=int, default=2000, help="random play-outs per game for (a) (default 2000)")
     parser.add_argument("--quick", action="store_true", help="100 games per pairing and 300 play-outs")
     parser.add_argument("--processes", type=int, default=2, help="worker processes for the ladder (default 2)")
     args = parser.parse_args()
     if args.quick:
-        args.games, args.playouts = 100, 300
+        args.games, args.table_games, args.playouts = 100, 40, 300
     began = time.perf_counter()
     print(f"# Card games: {args.games} ladder games per pairing, {args.playouts} random play-outs per game, "
           f"{args.processes} process(es)\n")
@@ -145,7 +153,11 @@ def main() -> int:
     print("## Random play-outs (one process)\n")
     print("| game | parameters | play-outs/s | actions/s | actions per game |")
     print("|---|---|---:|---:|---:|")
-    cases = [(cls.slug, Params()) for cls in REGISTRY] + [("geoplunge-51", Params(players=4, team_size=2))]
+    cases = [(cls.slug, Params()) for cls in REGISTRY] + [
+        ("geoplunge-51", Params(players=4, team_size=2)),
+        ("geopower-toss", Params(players=4, team_size=2)),
+        ("geoclash-down-back", Params(players=7)),
+    ]
     for slug, params in cases:
         game = game_for(slug, params)
         seconds, actions = playouts(game, args.playouts)
@@ -156,9 +168,9 @@ def main() -> int:
     # (b) and (c)
     tasks = [
         (index, first, second, slug, seed)
-        for index, (_, slug, _) in enumerate(LADDER_GAMES)
+        for index, (_, slug, params) in enumerate(LADDER_GAMES)
         for first, second in PAIRINGS
-        for seed in range(args.games)
+        for seed in range(args.games if params.players == 2 else args.table_games)
     ]
     scores: dict[tuple[int, str, str], list[float]] = {}
     search_times: dict[int, list[float]] = {index: [] for index in range(len(LADDER_GAMES))}
@@ -174,16 +186,16 @@ def main() -> int:
         search_times[index].extend(times)
 
     print(f"\n## Ladder ({args.games} games per pairing, seats alternating; draws count half; {ladder_seconds:.0f} s)\n")
-    print("| game | pairing | games | wins | draws | losses | first-named win rate | 95% Wilson interval |")
-    print("|---|---|---:|---:|---:|---:|---:|---|")
-    for index, (label, _, _) in enumerate(LADDER_GAMES):
+    print("| game | pairing | games | wins | draws | losses | first-named win rate | 95% Wilson interval | even share |")
+    print("|---|---|---:|---:|---:|---:|---:|---|---:|")
+    for index, (label, _, params) in enumerate(LADDER_GAMES):
         for first, second in PAIRINGS:
             outcomes = scores[(index, first, second)]
             n, score = len(outcomes), sum(outcomes)
             wins, draws = outcomes.count(1.0), outcomes.count(0.5)
             low, high = wilson(score, n)
             print(f"| {label} | {LABELS[first]} vs {LABELS[second]} | {n} | {wins} | {draws} | {n - wins - draws} | "
-                  f"{100 * score / n:.1f}% | {100 * low:.1f}%-{100 * high:.1f}% |")
+                  f"{100 * score / n:.1f}% | {100 * low:.1f}%-{100 * high:.1f}% | {100 / params.players:.0f}% |")
 
     print("\n## Search player: time per move with a choice (in the ladder's games)\n")
     print("| game | worlds per move | moves | mean ms | p95 ms |")

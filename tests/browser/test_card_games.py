@@ -78,3 +78,33 @@ def test_the_games_fit_a_phone_in_drill_mode(browser, live_server):
         assert boxes[0]["y"] == boxes[1]["y"]
     finally:
         context.close()
+
+
+def test_a_whole_round_of_geopower_toss_in_teams_of_two(page, live_app):
+    sign_up_student(page, "toss_teams")
+    page.goto("/play/games/")
+    page.get_by_label("GeoPower Toss").check()
+    page.get_by_label("Players, counting you").select_option("4")
+    page.get_by_label("Teams of 2").check()
+    page.get_by_role("button", name="Deal the cards").click()
+    expect(page.get_by_role("heading", name="GeoPower Toss", level=1)).to_be_visible()
+    expect(page.locator(".scores")).to_contain_text("Your team")
+    expect(page.locator(".seat")).to_have_count(4)
+
+    moves = 0
+    while "Round 1 is over" not in page.locator("main").inner_text():
+        assert moves < 40, "the round never ended"
+        remove = page.get_by_role("button", name=re.compile(r"^Remove a "))
+        play = page.locator(".hand .play-form button[name=action]:not([disabled])")
+        button = remove.first if remove.count() else play.first
+        button.focus()
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        moves += 1
+        if page.locator("#fresh-all:visible").count():
+            page.locator("#fresh-all").click()
+
+    # The round's end is shown with the points it scored; the next round deals again.
+    expect(page.locator(".fresh")).to_contain_text(re.compile(r"Round 1 is over\. Scores: Your team \d+, Team 2 \d+"))
+    expect(page.locator(".scores")).to_contain_text("Team 2")
+    assert moves >= 8  # at least one card per trick

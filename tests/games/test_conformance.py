@@ -53,6 +53,10 @@ CASES = [
     pytest.param("play-the-ranks", Params(first_leader=0), id="play-the-ranks-first-leader-0"),
     pytest.param("play-the-ranks", Params(first_leader=1), id="play-the-ranks-first-leader-1"),
     pytest.param("geography-war", Params(), id="geography-war"),
+    *(pytest.param("geopower-toss", Params(players=n), id=f"geopower-toss-{n}p") for n in (2, 3, 4, 6)),
+    pytest.param("geopower-toss", Params(players=4, team_size=2), id="geopower-toss-4p-teams-of-2"),
+    pytest.param("geopower-toss", Params(players=6, team_size=3), id="geopower-toss-6p-teams-of-3"),
+    *(pytest.param("geoclash-down-back", Params(players=n), id=f"geoclash-down-back-{n}p") for n in (2, 3, 5, 7)),
 ]
 #: No game may take more actions than this (War's 5,000-battle cap, W5, is far below it).
 MAX_ACTIONS = 50_000

@@ -282,11 +282,14 @@ def hidden_names(app, url) -> set[str]:
     return {deck[p].name for p in state.hidden_from(0)} - {n for n in (c.name for c in deck) if n in public}
 
 
-@pytest.mark.parametrize("game", ["geoplunge-51", "play-the-ranks", "geography-war"])
+CALLS = {"play-the-ranks": "wins", "geopower-toss": "not", "geoclash-down-back": "not", "geography-war": "war"}
+
+
+@pytest.mark.parametrize("game", ["geoplunge-51", "play-the-ranks", "geography-war", "geopower-toss", "geoclash-down-back"])
 @pytest.mark.parametrize("drill", [False, True])
 def test_no_response_names_a_hidden_card(player, app, game, drill):
-    url = new_game(player, game=game, drill=drill)
-    for _ in range(4):
+    url = new_game(player, game=game, players="4" if game in ("geoplunge-51", "geopower-toss", "geoclash-down-back") else "2", drill=drill)
+    for _ in range(6):
         html = player.get(url).get_data(as_text=True)
         hidden = hidden_names(app, url)
         for name in hidden:
@@ -295,19 +298,14 @@ def test_no_response_names_a_hidden_card(player, app, game, drill):
         state = state_of(app, url)
         if state.is_terminal():
             break
-        legal = state.legal_actions()
-        if game == "geoplunge-51" and drill:
-            action = legal[0]
-            card = state.game.cards[action // 3]
-            move(player, url, action=action, number=card.rank(list(Category)[action % 3]))
-        elif game == "play-the-ranks" and drill and state.phase == "trick":
-            move(player, url, action=legal[0], number="5", call="wins")
-        elif game == "geography-war" and drill and legal == [SETTLE]:
-            move(player, url, action=SETTLE, call="war")
-        elif game == "geography-war" and not drill:
-            move(player, url, battles=1)
-        else:
-            move(player, url, action=legal[0])
+        action = state.legal_actions()[0]
+        fields = {"action": action, "call": CALLS.get(game, ""), "number": "5"}
+        if game == "geoplunge-51":
+            fields["number"] = state.game.cards[action // 3].rank(list(Category)[action % 3])
+        if game == "geography-war" and not drill:
+            fields = {"battles": 1}
+        move(player, url, **fields)
+        assert stored(app, url).ply > 0
 
 
 def test_drill_mode_hides_the_students_own_rankings(player, app):
@@ -443,3 +441,102 @@ def test_observation_json_is_what_the_page_is_built_from(app, player):
     for seat in range(1, 5):
         for postal in state.hands[seat]:
             assert f'"{postal}"' not in observation
+
+
+# --- GeoPower Toss and GeoClash Down Back -----------------------------------------------------
+
+
+def _play_until(player, app, url, wanted, answer):
+    """Play the first legal move (with ``answer``'s drill fields) until ``wanted(state)`` holds."""
+    for _ in range(80):
+        state = state_of(app, url)
+        if wanted(state):
+            return state
+        assert not state.is_terminal(), "the game ended first"
+        move(player, url, action=state.legal_actions()[0], **answer(state))
+    raise AssertionError("never got there")
+
+
+def _toss_fields(state):
+    return {"call": "not"} if state.phase == "trick" and state.trick else {}
+
+
+def _follows_with_a_choice(state):
+    """The student follows a lead holding cards both in and out of the led zone."""
+    if state.is_terminal() or state.current_player() != 0 or state.phase != "trick" or not state.trick:
+        return False
+    led = state.game.card(state.trick[0]["card"]).zone
+    zones = {state.game.card(p).zone == led for p in state.hands[0]}
+    return zones == {True, False}
+
+
+def test_toss_teams_of_two_deal_and_show_zones(player, app):
+    url = new_game(player, game="geopower-toss", players="4", team_size="2")
+    row = stored(app, url)
+    assert (row.players, row.team_size) == (4, 2)
+    html = player.get(url).get_data(as_text=True)
+    assert_strict_page(html)
+    assert "Your team" in html and "zone-" in html
+
+
+def test_toss_drill_breaking_the_zone_is_refused_and_recorded_on_the_zone_fact(player, app):
+    """T2 with the zone colours hidden (D-T1): an off-zone card while holding the led zone is refused and practised."""
+    url = new_game(player, game="geopower-toss", players="4", drill=True)
+    html = player.get(url).get_data(as_text=True)
+    assert "Zone hidden" in html
+    state = _play_until(player, app, url, _follows_with_a_choice, _toss_fields)
+    led = state.game.card(state.trick[0]["card"]).zone
+    off = next(p for p in state.hands[0] if state.game.card(p).zone != led)
+    before = stored(app, url).actions
+    count = len(reviews(app))
+    move(player, url, action=state.game.index[off], call="beats")
+    assert stored(app, url).actions == before
+    new = reviews(app)[count:]
+    assert [(r.fact_key, r.correct, r.mode) for r in new] == [(f"{off}:zone", False, "geopower_toss")]
+    assert "zone" in flashes(player, url)
+    on = next(p for p in state.hands[0] if state.game.card(p).zone == led)
+    category = state.geopower
+    best = min(state.game.card(c["card"]).rank(category) for c in state.trick if state.game.card(c["card"]).zone == led)
+    beats = state.game.card(on).rank(category) < best
+    move(player, url, action=state.game.index[on], call="beats" if beats else "not")
+    new = reviews(app)[count + 1 :]
+    assert sorted((r.fact_key, r.correct) for r in new) == sorted([(f"{on}:zone", True), (f"{on}:{category.slug}", True)])
+
+
+def test_clash_drill_lead_and_worst_calls_are_reviews(player, app):
+    """D-C1: leading, the rank typed; following, whether the card is the worst so far."""
+    url = new_game(player, game="geoclash-down-back", players="3", drill=True)
+
+    def fields(state):
+        return {"number": "1"} if not state.trick["cards"] else {"call": "not"}
+
+    following = _play_until(player, app, url, lambda s: s.current_player() == 0 and bool(s.trick["cards"]), fields)
+    action = following.legal_actions()[0]
+    postal = following.decode(action).card
+    category = Category.from_slug(following.trick["category"])
+    worst = max(following.game.card(c["card"]).rank(category) for c in following.trick["cards"])
+    is_worst = following.game.card(postal).rank(category) > worst
+    count = len(reviews(app))
+    move(player, url, action=action, call="worst" if is_worst else "not")
+    assert [(r.fact_key, r.correct, r.mode) for r in reviews(app)[count:]] == [(f"{postal}:{category.slug}", True, "geoclash_down_back")]
+
+
+def test_clash_drill_a_lead_is_graded_on_the_rank_typed_and_a_silent_follow_is_refused(player, app):
+    url = new_game(player, game="geoclash-down-back", players="3", drill=True)
+
+    def fields(state):
+        return {"number": "1"} if not state.trick["cards"] else {"call": "not"}
+
+    leading = _play_until(player, app, url, lambda s: s.current_player() == 0 and not s.trick["cards"], fields)
+    action = leading.legal_actions()[-1]
+    lead = leading.decode(action)
+    rank = leading.game.card(lead.card).rank(lead.category)
+    count = len(reviews(app))
+    move(player, url, action=action, number=rank)
+    assert [(r.fact_key, r.correct, r.form) for r in reviews(app)[count:]] == [(f"{lead.card}:{lead.category.slug}", True, "typed")]
+    following = _play_until(player, app, url, lambda s: s.current_player() == 0 and bool(s.trick["cards"]), fields)
+    before = stored(app, url).actions
+    count = len(reviews(app))
+    move(player, url, action=following.legal_actions()[0])  # no call
+    assert stored(app, url).actions == before and len(reviews(app)) == count
+    assert "worst so far" in flashes(player, url)

@@ -13,8 +13,10 @@ from .base import (
     make_game,
     replay,
 )
+from .geoclash_down_back import GeoClashDownBack
 from .geography_war import GeographyWar
 from .geoplunge_51 import GeoPlunge51
+from .geopower_toss import GeoPowerToss
 from .play_the_ranks import PlayTheRanks
 from .players import (
     Level,
@@ -25,7 +27,7 @@ from .players import (
     play_computer_turns,
 )
 
-for _game in (GeoPlunge51, PlayTheRanks, GeographyWar):
+for _game in (GeoPlunge51, PlayTheRanks, GeoPowerToss, GeoClashDownBack, GeographyWar):
     REGISTRY.register(_game)
 
 __all__ = [
@@ -34,7 +36,9 @@ __all__ = [
     "Event",
     "Game",
     "GameError",
+    "GeoClashDownBack",
     "GeoPlunge51",
+    "GeoPowerToss",
     "GeographyWar",
     "IllegalAction",
     "Level",

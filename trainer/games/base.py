@@ -251,7 +251,7 @@ class State(ABC):
 
 
 def copy_rng(rng: random.Random) -> random.Random:
-    out = random.Random()
+    out = random.Random(0)  # seeded, so the copy does not ask the OS for entropy before setstate
     out.setstate(rng.getstate())
     return out
 

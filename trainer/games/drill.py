@@ -8,11 +8,16 @@ Every drill answer is judged here against the real rankings and becomes a review
   the card played wins the trick.
 - Geography War: before the two face-up cards are compared, the result (mine, theirs, a war, a
   GeoPlunge either way); it reviews each card's best-ranking fact (project ruling D-W1).
+- GeoPower Toss: whether the card played beats the best card of the led Zone so far; and, with
+  the Zone colours hidden, following the led Zone reviews the card's ``zone`` fact (D-T1).
+- GeoClash Down Back: leading, the rank of the card led in the category named; following,
+  whether the card played is the worst so far (D-C1).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..cards import Category, Deck
 from ..facts import Facet, Fact, Form
@@ -25,8 +30,11 @@ __all__ = [
     "DrillAnswer",
     "UnreadableAnswer",
     "judge_announced",
+    "judge_clash_worst",
     "judge_follow",
     "judge_lead",
+    "judge_toss_beats",
+    "judge_toss_zone",
     "judge_war_call",
     "war_result",
 ]
@@ -139,3 +147,70 @@ def judge_war_call(state: WarState, call: str) -> list[DrillAnswer]:
         judgement = Judgement(verdict, WAR_CALLS[call], WAR_CALLS[actual], note)
         answers.append(DrillAnswer(Fact(card.postal, _facet(category)), Form.CHOICE, judgement))
     return answers
+
+
+# --- GeoPower Toss ---------------------------------------------------------------------------
+
+
+def judge_toss_beats(deck: Deck, observation: dict[str, Any], postal: str, says_beats: bool) -> DrillAnswer:
+    """Whether the card a student plays beats the best card of the led Zone so far (T3).
+
+    Said before the card is revealed; it reviews the card's ranking in the GeoPower category.
+    A card outside the led Zone never beats it.
+    """
+    category = Category.from_slug(observation["geopower"])
+    assert category is not None and observation["trick"]
+    led_zone = deck[observation["trick"][0]["card"]].zone
+    in_zone = [deck[play["card"]] for play in observation["trick"] if deck[play["card"]].zone == led_zone]
+    best = min(in_zone, key=lambda card: card.rank(category))
+    mine = deck[postal]
+    word = category.value.lower()
+    if mine.zone != led_zone:
+        beats = False
+        note = f"{mine.name} is not in the {led_zone.value} zone, so it cannot win this trick."
+    else:
+        beats = mine.rank(category) < best.rank(category)
+        note = (
+            f"{mine.name} is {ordinal(mine.rank(category))} in {word}; the best {led_zone.value} card so far, "
+            f"{best.name}, is {ordinal(best.rank(category))}."
+        )
+    verdict = Verdict.RIGHT if says_beats == beats else Verdict.WRONG
+    judgement = Judgement(verdict, "It beats it" if says_beats else "It does not", "It beats it" if beats else "It does not", note)
+    return DrillAnswer(Fact(postal, _facet(category)), Form.CHOICE, judgement)
+
+
+def judge_toss_zone(deck: Deck, observation: dict[str, Any], postal: str) -> DrillAnswer:
+    """Following the led Zone with the Zone colours hidden (T2): a review of the card's ``zone`` fact.
+
+    Right when the card is in the led Zone; wrong when it is not although the hand holds a card
+    that is (the play is then refused). Call it only when the student follows a lead.
+    """
+    led = deck[observation["trick"][0]["card"]]
+    mine = deck[postal]
+    right = mine.zone == led.zone
+    note = f"{mine.name} is in the {mine.zone.value} zone; {led.name}, the card led, is {led.zone.value}."
+    if not right:
+        note += f" You hold a {led.zone.value} card, so you must play it."
+    judgement = Judgement(Verdict.RIGHT if right else Verdict.WRONG, f"{mine.name} follows the zone", f"{mine.zone.value}", note)
+    return DrillAnswer(Fact(postal, Facet.ZONE), Form.CHOICE, judgement)
+
+
+# --- GeoClash Down Back ----------------------------------------------------------------------
+
+
+def judge_clash_worst(deck: Deck, observation: dict[str, Any], postal: str, says_worst: bool) -> DrillAnswer:
+    """Whether the card a student plays is the worst ranked so far in the category named (C2)."""
+    trick = observation["trick"]
+    category = Category.from_slug(trick["category"])
+    assert category is not None and trick["cards"]
+    worst = max((deck[play["card"]] for play in trick["cards"]), key=lambda card: card.rank(category))
+    mine = deck[postal]
+    is_worst = mine.rank(category) > worst.rank(category)
+    word = category.value.lower()
+    note = (
+        f"{mine.name} is {ordinal(mine.rank(category))} in {word}; the worst so far, {worst.name}, "
+        f"is {ordinal(worst.rank(category))} (the number farthest from 1 wins)."
+    )
+    verdict = Verdict.RIGHT if says_worst == is_worst else Verdict.WRONG
+    judgement = Judgement(verdict, "The worst so far" if says_worst else "Not the worst", "The worst so far" if is_worst else "Not the worst", note)
+    return DrillAnswer(Fact(postal, _facet(category)), Form.CHOICE, judgement)

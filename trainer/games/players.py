@@ -70,6 +70,8 @@ class SearchPlayer:
         seat = observation["seat"]
         totals = dict.fromkeys(legal, 0.0)
         candidates = game.search_candidates(observation, legal)
+        if len(candidates) == 1:
+            return candidates[0]
         for _ in range(self.worlds or game.search_worlds):
             world = game.sample_state(observation, self.rng)
             for action in candidates:

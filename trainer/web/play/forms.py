@@ -92,6 +92,8 @@ class BorderUpForm(FlaskForm):
 GAME_CHOICES = [
     SelectChoice("geoplunge-51", "GeoPlunge 51: add rankings to make exactly 51 (2-7 players)"),
     SelectChoice("play-the-ranks", "Play the Ranks: win tricks on size, statehood or population (2 sides)"),
+    SelectChoice("geopower-toss", "GeoPower Toss: follow the zone, the GeoPower category wins tricks (2-6 players)"),
+    SelectChoice("geoclash-down-back", "GeoClash Down Back: the worst ranking wins the trick (2-7 players)"),
     SelectChoice("geography-war", "Geography War: the better best ranking wins the battle (2 players)"),
 ]
 
@@ -105,13 +107,13 @@ class NewCardGameForm(FlaskForm):
         "Players, counting you",
         choices=[SelectChoice(str(n), str(n)) for n in range(2, 8)],
         default="3",
-        description="Computer players fill the other seats. Play the Ranks and Geography War are for 2.",
+        description="Computer players fill the other seats. GeoPower Toss is for up to 6; Play the Ranks and Geography War are for 2.",
     )
     team_size = RadioField(
         "Teams",
         choices=[SelectChoice("1", "Everyone for themselves"), SelectChoice("2", "Teams of 2"), SelectChoice("3", "Teams of 3")],
         default="1",
-        description="GeoPlunge 51 only: partners sit apart and add up their points; your partners are computer players.",
+        description="GeoPlunge 51 and GeoPower Toss: partners sit apart and add up their points (or tricks); your partners are computer players.",
     )
     level = RadioField(
         "How good are the computer players?",

@@ -22,8 +22,9 @@ from sqlalchemy import func, select, update
 from werkzeug.wrappers import Response
 
 from trainer import srs
-from trainer.cards import Category
+from trainer.cards import Category, Deck
 from trainer.games import (
+    REGISTRY,
     GameError,
     IllegalAction,
     Level,
@@ -38,12 +39,20 @@ from trainer.games.drill import (
     DrillAnswer,
     UnreadableAnswer,
     judge_announced,
+    judge_clash_worst,
     judge_follow,
     judge_lead,
+    judge_toss_beats,
+    judge_toss_zone,
     judge_war_call,
 )
+from trainer.games.geoclash_down_back import LEAD as CLASH_LEAD
+from trainer.games.geoclash_down_back import ClashState
 from trainer.games.geography_war import SETTLE, TURN, WarState
 from trainer.games.geoplunge_51 import FiftyOneState
+from trainer.games.geopower_toss import CALL as TOSS_CALL
+from trainer.games.geopower_toss import REMOVE as TOSS_REMOVE
+from trainer.games.geopower_toss import TossState
 from trainer.games.play_the_ranks import LEAD, LOW_TRICKS, RanksState
 
 from .. import get_deck
@@ -55,8 +64,14 @@ from .common import current_student, own_or_404
 from .forms import CardGameMoveForm, NewCardGameForm
 from .routes import bp
 
-MODES = {"geography-war": "geography_war", "geoplunge-51": "geoplunge_51", "play-the-ranks": "play_the_ranks"}
-TITLES = {"geography-war": "Geography War", "geoplunge-51": "GeoPlunge 51", "play-the-ranks": "Play the Ranks"}
+MODES = {
+    "geography-war": "geography_war",
+    "geoplunge-51": "geoplunge_51",
+    "play-the-ranks": "play_the_ranks",
+    "geopower-toss": "geopower_toss",
+    "geoclash-down-back": "geoclash_down_back",
+}
+TITLES = {slug: cls.title for slug, cls in REGISTRY.games.items()}
 HISTORY = 20
 #: Geography War without drill: how many battles one press may play.
 MAX_BATTLES = 10
@@ -111,8 +126,8 @@ def games_new() -> str | Response | tuple[str, int]:
     slug = form.game.data
     players = int(form.players.data or 2)
     team_size = int(form.team_size.data or 1)
-    if slug != "geoplunge-51":
-        players, team_size = 2, 1  # the other two games are for two sides; the form says so
+    if REGISTRY[slug].max_players == 2:
+        players, team_size = 2, 1  # a game for two sides; the form says so
     try:
         game = make_game(slug, get_deck(), Params(players, team_size))
     except GameError as refused:
@@ -170,7 +185,7 @@ def game_move(token: str) -> Response:
     before = row.ply
     try:
         answers = _play(row, state, form)
-    except _WrongNumber as wrong:
+    except _RecordedRefusal as wrong:
         flash(str(wrong), "error")
         return redirect(here)
     except IllegalAction as refused:
@@ -191,8 +206,8 @@ def game_move(token: str) -> Response:
     return redirect(url_for("play.game_table", token=token, since=before))
 
 
-class _WrongNumber(IllegalAction):
-    """A wrong number in GeoPlunge 51's drill: the play is refused, but the answer was recorded."""
+class _RecordedRefusal(IllegalAction):
+    """A drill answer that refuses the play but was recorded (a wrong number in GeoPlunge 51, a broken Zone)."""
 
 
 def _play(row: CardGame, state: State, form: CardGameMoveForm) -> list[DrillAnswer]:
@@ -219,7 +234,7 @@ def _play(row: CardGame, state: State, form: CardGameMoveForm) -> list[DrillAnsw
         if not answers[0].right:
             _record(row, row.ply, answers)
             card = state.game.card(move.card)  # type: ignore[arg-type]
-            raise _WrongNumber(
+            raise _RecordedRefusal(
                 f"Not quite: {card.name} is {answers[0].judgement.expected} in {move.category.value.lower()}, "  # type: ignore[union-attr]
                 f"not {answers[0].judgement.given}. The count needs the exact number: try again."
             )
@@ -246,6 +261,16 @@ def _drill_answers(row: CardGame, state: State, action: int, form: CardGameMoveF
             if action not in state.legal_actions():
                 raise IllegalAction(state.why_illegal(action))
             return [judge_follow(state, move.card, form.call.data == "wins")]  # type: ignore[arg-type]
+        if isinstance(state, TossState) and move.kind == "play" and state.current_player() == 0:
+            return _toss_answers(row, state, action, move.card, form)  # type: ignore[arg-type]
+        if isinstance(state, ClashState) and move.kind == "lead":
+            return [judge_lead(deck, move.card, move.category, form.number.data or "")]  # type: ignore[arg-type]
+        if isinstance(state, ClashState):
+            if form.call.data not in ("worst", "not"):
+                raise UnreadableAnswer("Say first whether your card is the worst so far: choose one of the two buttons.")
+            if action not in state.legal_actions():
+                raise IllegalAction(state.why_illegal(action))
+            return [judge_clash_worst(deck, state.observation(0), move.card, form.call.data == "worst")]  # type: ignore[arg-type]
         if isinstance(state, WarState) and action == SETTLE:
             if state.waiting() != "settle":
                 raise IllegalAction(state.why_illegal(action))
@@ -253,6 +278,22 @@ def _drill_answers(row: CardGame, state: State, action: int, form: CardGameMoveF
     except UnreadableAnswer as unreadable:
         raise IllegalAction(str(unreadable)) from None
     return []
+
+
+def _toss_answers(row: CardGame, state: TossState, action: int, postal: str, form: CardGameMoveForm) -> list[DrillAnswer]:
+    """GeoPower Toss drill: following, the Zone (colours hidden) and whether the card beats the best so far."""
+    obs = state.observation(0)
+    if not obs["trick"]:
+        return []  # leading: any card may be led, and there is nothing to beat yet
+    if form.call.data not in ("beats", "not"):
+        raise UnreadableAnswer("Say first whether your card beats the best card of the led zone so far.")
+    deck = get_deck()
+    zone = judge_toss_zone(deck, obs, postal)
+    if not zone.right and action not in state.legal_actions():
+        _record(row, row.ply, [zone])  # T2 broken: a wrong answer on the card's zone fact
+        raise _RecordedRefusal(f"{zone.judgement.note} Nothing was played; this counts as practice on {deck[postal].name}'s zone.")
+    answers = [zone] if zone.right else []
+    return [*answers, judge_toss_beats(deck, obs, postal, form.call.data == "beats")]
 
 
 def _play_battles(state: WarState, battles: int) -> None:
@@ -369,6 +410,10 @@ def _table(row: CardGame, state: State, since: int | None) -> dict[str, Any]:
         view.update(_view_ranks(state, obs, your_turn, row))
     elif isinstance(state, WarState):
         view.update(_view_war(state, obs, row))
+    elif isinstance(state, TossState):
+        view.update(_view_toss(state, obs, your_turn, row))
+    elif isinstance(state, ClashState):
+        view.update(_view_clash(state, obs, your_turn, row))
     return view
 
 
@@ -379,9 +424,13 @@ def _log_start(state: State) -> int:
 
 
 def _seat_names(state: State) -> list[str]:
-    if isinstance(state, FiftyOneState):
+    if isinstance(state, FiftyOneState | TossState | ClashState):
         return [state.seat_name(seat) for seat in range(state.game.players)]
     return ["You", "The computer"]
+
+
+def _plays(deck: Deck, plays: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    return [{"who": names[play["seat"]], "seat": play["seat"], "card": deck[play["card"]]} for play in plays]
 
 
 def _view_51(state: FiftyOneState, obs: dict[str, Any], your_turn: bool, row: CardGame) -> dict[str, Any]:
@@ -440,6 +489,81 @@ def _view_ranks(state: RanksState, obs: dict[str, Any], your_turn: bool, row: Ca
         "lead_action": state.game.lead_action,
         "card_action": state.game.card_action,
         "categories": list(Category),
+    }
+
+
+def _view_toss(state: TossState, obs: dict[str, Any], your_turn: bool, row: CardGame) -> dict[str, Any]:
+    deck = get_deck()
+    params = state.game.params
+    names = _seat_names(state)
+    legal = set(state.legal_actions()) if your_turn else set()
+    powers = {card.id: card for card in deck.power_cards}
+    geopower = Category.from_slug(obs["geopower"]) if obs["geopower"] else None
+    led_zone = deck[obs["trick"][0]["card"]].zone if obs["trick"] else None
+    sides = []
+    for side in range(params.sides):
+        seats = params.seats_of(side)
+        sides.append({
+            "name": state.side_name(side), "points": obs["scores"][side], "called": side in obs["called"],
+            "tricks": sum(obs["won"][s] for s in seats), "members": [names[s] for s in seats],
+        })
+    seats = [
+        {"name": names[seat], "cards": obs["hand_counts"][seat], "tricks": obs["won"][seat],
+         "turn": obs["current_player"] == seat, "dealer": obs["dealer"] == seat}
+        for seat in range(params.players)
+    ]
+    past = [
+        {"number": n, "plays": _plays(deck, t["cards"], names), "winner": names[t["winner"]]}
+        for n, t in enumerate(obs["tricks"], start=1)
+    ]
+    return {
+        "phase": obs["phase"],
+        "geopower": geopower,
+        "power_on_table": [powers[i] for i in obs["power_cards"]],
+        "removed": [powers[i] for i in obs["removed"]],
+        "remove_action": lambda card: TOSS_REMOVE + card.id,
+        "can_call": TOSS_CALL in legal,
+        "call_action": TOSS_CALL,
+        "trick": _plays(deck, obs["trick"], names),
+        "led_zone": led_zone,
+        "following": bool(obs["trick"]),
+        "legal": legal,
+        "card_action": state.game.index.__getitem__,
+        "seats": seats,
+        "sides": sides,
+        "teams": params.team_size > 1,
+        "past": past,
+        "trick_number": obs["trick_number"],
+    }
+
+
+def _view_clash(state: ClashState, obs: dict[str, Any], your_turn: bool, row: CardGame) -> dict[str, Any]:
+    deck = get_deck()
+    names = _seat_names(state)
+    trick = obs["trick"]
+    leading = your_turn and not trick["cards"]
+    seats = [
+        {"name": names[seat], "cards": obs["hand_counts"][seat], "tricks": obs["won"][seat], "dealt": obs["dealt"][seat],
+         "in_game": obs["in_game"][seat], "turn": obs["current_player"] == seat, "dealer": obs["dealer"] == seat}
+        for seat in range(state.game.players)
+    ]
+    past = [
+        {"number": n, "category": Category.from_slug(t["category"]), "plays": _plays(deck, t["cards"], names),
+         "winner": names[t["winner"]]}
+        for n, t in enumerate(obs["tricks"], start=1)
+    ]
+    return {
+        "seats": seats,
+        "trick": _plays(deck, trick["cards"], names),
+        "category": Category.from_slug(trick["category"]) if trick["category"] else None,
+        "leading": leading,
+        "lead_action": lambda postal, category: CLASH_LEAD + state.game.index[postal] * 3 + list(Category).index(category),
+        "card_action": state.game.index.__getitem__,
+        "categories": list(Category),
+        "past": past,
+        "round": obs["round"],
+        "trick_number": obs["trick_number"],
+        "out": not obs["in_game"][0],
     }
 
 

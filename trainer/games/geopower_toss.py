@@ -1,0 +1,813 @@
+"""GeoPower Toss (2-6 players, individually or in teams; T1-T5, G6-G8, P-T1).
+
+Each round the dealer lays out one Power card more than there are players; the dealer removes
+one, then each other player clockwise (T1), and the card left is the round's GeoPower Card: its
+category ranks the cards for the round. Then 8 tricks: follow the led card's Zone if you can
+(T2); the best-ranked card of the led Zone takes the trick (T3). A side may call GeoPlunge before
+the 5th trick starts (T4) to score 25 for 6 tricks or more, and nothing for fewer (T5, P-T1).
+
+Actions:
+
+- ``card index`` (0-49, the card's place in ``game.cards``): play that card to the trick;
+- ``REMOVE + power card id`` (101-115): remove that face-up Power card (T1);
+- ``CALL`` (200): call GeoPlunge for the player's side; the same player then plays a card (T4).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections.abc import Sequence
+from typing import Any
+
+from ..cards import Category, Deck, Zone
+from .base import TERMINAL, Game, IllegalAction, Move, Params, State, copy_rng, shuffled
+
+HAND = 8
+TRICKS = HAND
+REMOVE = 100
+CALL = 200
+#: T4: a call is allowed until the first card of this trick is played.
+CALL_BEFORE_TRICK = 5
+#: T5: a GeoPlunge needs this many tricks.
+PLUNGE_TRICKS = 6
+MOST_POINTS = 10  # T5
+BONUS_POINTS = 15  # T5
+TIE_POINTS = 5  # T5
+GAME_POINTS = 50  # G8
+#: The rule of thumb calls GeoPlunge when it expects this many tricks for its side.
+CALL_AT = 6.0
+#: How much of a fair share of the tricks left the rule of thumb counts on from each partner.
+PARTNER_SHARE = 0.5
+#: A following card "stands" (is worth playing to win) when it is this likely to stay best.
+STAND = 0.5
+CATEGORIES = tuple(Category)
+ZONES = tuple(Zone)
+
+
+class GeoPowerToss(Game):
+    slug = "geopower-toss"
+    title = "GeoPower Toss"
+    min_players = 2
+    max_players = 6
+    team_sizes = (1, 2, 3)
+    search_worlds = 30
+
+    def __init__(self, deck: Deck, params: Params | None = None) -> None:
+        super().__init__(deck, params)
+        #: Each card's Zone as an index into ZONES (G2: the primary zone only).
+        self.zone_of = {card.postal: ZONES.index(card.zone) for card in self.cards}
+        self.power_by_id = {power.id: power for power in deck.power_cards}
+        #: Each seat's side, and each side's seats (G6), looked up fast in play-outs.
+        self.side = tuple(self.params.side_of(seat) for seat in range(self.players))
+        self.members = tuple(tuple(self.params.seats_of(side)) for side in range(self.params.sides))
+        #: Each seat's opponents.
+        self.opponents = tuple(tuple(s for s in range(self.players) if self.side[s] != self.side[seat]) for seat in range(self.players))
+
+    def card_action(self, postal: str) -> int:
+        return self.index[postal]
+
+    def remove_action(self, power_id: int) -> int:
+        return REMOVE + power_id
+
+    # --- computer players --------------------------------------------------------------------
+
+    def _knowledge(self, observation: dict[str, Any]) -> tuple[list[str], list[set[int]]]:
+        """The cards ``observation``'s seat has not seen this round, and the zones each seat is known to lack.
+
+        A seat that did not follow the led zone holds no card of it for the rest of the round (T2).
+        """
+        seen = set(observation["hand"])
+        voids: list[set[int]] = [set() for _ in observation["hand_counts"]]
+        zone_of = self.zone_of
+        for plays in [*(trick["cards"] for trick in observation["tricks"]), observation["trick"]]:
+            if not plays:
+                continue
+            led = zone_of[plays[0]["card"]]
+            for play in plays:
+                seen.add(play["card"])
+                if zone_of[play["card"]] != led:
+                    voids[play["seat"]].add(led)
+        unseen = [c.postal for c in self.cards if c.postal not in seen]
+        return unseen, voids
+
+    def _columns(self, unseen: Sequence[str], k: int) -> list[list[int]]:
+        """Per zone, the sorted rankings in category ``k`` of the unseen cards."""
+        columns: list[list[int]] = [[] for _ in ZONES]
+        for postal in unseen:
+            columns[self.zone_of[postal]].append(self.ranks[postal][k])
+        for column in columns:
+            column.sort()
+        return columns
+
+    def _share(self, counts: Sequence[int], seats: Sequence[int], voids: list[set[int]], zone: int, unseen: int) -> float:
+        """The chance that a given unseen card of ``zone`` is in the hand of one of ``seats``."""
+        held = sum(counts[s] for s in seats if zone not in voids[s])
+        return min(1.0, held / unseen) if unseen else 0.0
+
+    def _stands(self, postal: str, k: int, columns: list[list[int]], share: float) -> float:
+        """The chance no better card of its zone is held by the players counted in ``share``."""
+        better = bisect_left(columns[self.zone_of[postal]], self.ranks[postal][k])
+        return (1.0 - share) ** better
+
+    def hand_strength(self, observation: dict[str, Any], k: int, unseen: Sequence[str] | None = None, voids: list[set[int]] | None = None) -> float:
+        """Roughly how many tricks the seat's hand takes in category ``k``: per card, the chance it is the best of its zone."""
+        if unseen is None or voids is None:
+            unseen, voids = self._knowledge(observation)
+        seat, counts = observation["seat"], observation["hand_counts"]
+        opponents = self.opponents[seat]
+        columns = self._columns(unseen, k)
+        shares = [self._share(counts, opponents, voids, z, len(unseen)) for z in range(len(ZONES))]
+        return sum(self._stands(p, k, columns, shares[self.zone_of[p]]) for p in observation["hand"])
+
+    def expected_tricks(self, observation: dict[str, Any]) -> float:
+        """The side's tricks so far, plus what this hand should take, plus a modest share from partners."""
+        unseen, voids = self._knowledge(observation)
+        k = CATEGORIES.index(Category.from_slug(observation["geopower"]))  # type: ignore[arg-type]
+        members = self.members[self.side[observation["seat"]]]
+        won = sum(observation["won"][s] for s in members)
+        left = TRICKS - len(observation["tricks"])
+        partners = len(members) - 1
+        return won + self.hand_strength(observation, k, unseen, voids) + PARTNER_SHARE * partners * left / self.players
+
+    def rule_action(self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random) -> int:
+        """Keep the category the hand is strong in; call on a strong hand; win cheaply, or throw the least useful card.
+
+        Removing a Power card, the player removes the one whose category suits its hand worst.
+        Playing, it calls GeoPlunge when it expects 6 tricks; leading, it leads the card most
+        likely to be the best left in its zone; following, it plays the cheapest card of the led
+        zone that should take the trick (certain when it plays last), and otherwise its weakest
+        card of the led zone, or, with none, its least useful card.
+        """
+        if observation["phase"] == "power":
+            unseen, voids = self._knowledge(observation)
+            strength = [self.hand_strength(observation, k, unseen, voids) for k in range(3)]
+            return min(legal, key=lambda a: (strength[CATEGORIES.index(self.power_by_id[a - REMOVE].category)], a))
+        if CALL in legal and self.expected_tricks(observation) >= CALL_AT:
+            return CALL
+        cards = [a for a in legal if a < REMOVE]
+        return self.index[self._rule_card(observation, [self.cards[a].postal for a in cards])]
+
+    def _rule_card(self, observation: dict[str, Any], hand: list[str]) -> str:
+        """The rule of thumb's card among ``hand`` (the cards it may play)."""
+        unseen, voids = self._knowledge(observation)
+        k = CATEGORIES.index(Category.from_slug(observation["geopower"]))  # type: ignore[arg-type]
+        seat, counts = observation["seat"], observation["hand_counts"]
+        side = self.side[seat]
+        ranks, zone_of = self.ranks, self.zone_of
+        columns = self._columns(unseen, k)
+        opponents = self.opponents[seat]
+        worth = {
+            p: self._stands(p, k, columns, self._share(counts, opponents, voids, zone_of[p], len(unseen)))
+            for p in observation["hand"]
+        }
+        trick = observation["trick"]
+        if not trick:  # leading: the card most likely to stay best in its zone
+            return max(hand, key=lambda p: (worth[p], -ranks[p][k], p))
+        led = zone_of[trick[0]["card"]]
+        in_zone = [p for p in hand if zone_of[p] == led]
+        if not in_zone:  # void: throw the least useful card
+            return min(hand, key=lambda p: (worth[p], -ranks[p][k], p))
+        best = min((play for play in trick if zone_of[play["card"]] == led), key=lambda play: ranks[play["card"]][k])
+        best_rank = ranks[best["card"]][k]
+        later = [(trick[0]["seat"] + i) % self.players for i in range(len(trick) + 1, self.players)]
+        later_opponents = [s for s in later if self.side[s] != side]
+        share = self._share(counts, later_opponents, voids, led, len(unseen))
+        weakest = max(in_zone, key=lambda p: (ranks[p][k], p))
+        if self.side[best["seat"]] == side and self._stands(best["card"], k, columns, share) >= STAND:
+            return weakest  # the partner's card should hold: do not waste a winner
+        standing = [p for p in in_zone if ranks[p][k] < best_rank and self._stands(p, k, columns, share) >= STAND]
+        if standing:
+            return max(standing, key=lambda p: (ranks[p][k], p))  # the cheapest card that should win
+        return weakest
+
+    def rollout_action(self, state: State, rng: random.Random) -> int:
+        """Quick play in an imagined deal, where every hand is known.
+
+        Leading: a card that takes the trick for the side (no opponent can beat it, or a partner
+        holds the zone's best), else its weakest card. Following: the cheapest card
+        that beats the trick and every opponent still to play, unless a partner already has it;
+        else the weakest card of the led zone, or, when void, the card furthest from winning.
+        A side calls GeoPlunge, when leading, if its tricks plus its unbeatable cards make 6.
+        """
+        assert isinstance(state, TossState)
+        seat = state.to_play
+        if state.geopower is None:
+            return self.rule_action(state.observation(seat), state.legal_actions(), rng)
+        k = state.k
+        ranks, zone_of, index, sides = self.ranks, self.zone_of, self.index, self.side
+        side = sides[seat]
+        hands = state.hands
+        hand = hands[seat]
+        trick = state.trick
+        led = zone_of[trick[0]["card"]] if trick else -1
+        in_zone = [p for p in hand if zone_of[p] == led]
+        if not in_zone:  # leading, or void: where does each card stand against the other hands?
+            theirs = [99] * len(ZONES)  # per zone, the opponents' best ranking
+            ours = [99] * len(ZONES)  # and the partners'
+            for other in range(self.players):
+                if other != seat:
+                    best = theirs if sides[other] != side else ours
+                    for p in hands[other]:
+                        z = zone_of[p]
+                        best[z] = min(best[z], ranks[p][k])
+            if trick:  # void: throw the card furthest from winning
+                return index[max(hand, key=lambda p: (ranks[p][k] > theirs[zone_of[p]], ranks[p][k]))]
+            if side not in state.called and state.can_call():
+                won = sum(state.won[s] for s in self.members[side])
+                sure = sum(1 for s in self.members[side] for p in hands[s] if ranks[p][k] < theirs[zone_of[p]])
+                if won + sure >= PLUNGE_TRICKS:
+                    return CALL
+            best_p, best_key = hand[0], (3, 0)
+            for p in hand:
+                r = ranks[p][k]
+                z = zone_of[p]
+                key = (0, r) if r < theirs[z] else (1, -r) if ours[z] < theirs[z] else (2, -r)
+                if key < best_key:
+                    best_p, best_key = p, key
+            return index[best_p]
+        best_rank, best_seat = 99, -1
+        for play in trick:
+            p = play["card"]
+            if zone_of[p] == led and ranks[p][k] < best_rank:
+                best_rank, best_seat = ranks[p][k], play["seat"]
+        players = self.players
+        threat = 99  # the best led-zone card among opponents still to play
+        for i in range(len(trick) + 1, players):
+            other = (trick[0]["seat"] + i) % players
+            if sides[other] != side:
+                for p in hands[other]:
+                    if zone_of[p] == led and ranks[p][k] < threat:
+                        threat = ranks[p][k]
+        weakest = max(in_zone, key=lambda p: ranks[p][k])
+        if sides[best_seat] == side and best_rank < threat:
+            return index[weakest]
+        bar = min(best_rank, threat)
+        winners = [p for p in in_zone if ranks[p][k] < bar]
+        if winners:
+            return index[max(winners, key=lambda p: ranks[p][k])]
+        return index[weakest]
+
+    def search_candidates(self, observation: dict[str, Any], legal: Sequence[int]) -> list[int]:
+        """One action per set of equivalent ones, the rule of thumb's choice first; calls are the rule of thumb's.
+
+        Two Power cards of one category are the same choice. Two cards of one zone with no unseen
+        card, and no card of the open trick, ranked between them win and lose the same tricks, so
+        one stands for both. A call is left to the rule of thumb's estimate (when it calls, that
+        is the only candidate): play-outs that know every hand find 6 tricks far easier than they
+        are, and called too often.
+        """
+        if observation["phase"] == "power":
+            seen: set[Category] = set()
+            out = []
+            for action in legal:
+                category = self.power_by_id[action - REMOVE].category
+                if category not in seen:
+                    seen.add(category)
+                    out.append(action)
+            return out
+        if CALL in legal and self.expected_tricks(observation) >= CALL_AT:
+            return [CALL]
+        k = CATEGORIES.index(Category.from_slug(observation["geopower"]))  # type: ignore[arg-type]
+        unseen, _ = self._knowledge(observation)
+        ranks, zone_of = self.ranks, self.zone_of
+        columns = self._columns([*unseen, *(play["card"] for play in observation["trick"])], k)
+
+        def kind(postal: str) -> tuple[int, int]:
+            """The card's zone and how many cards still in play (unseen, or in this trick) of that zone rank above it."""
+            return zone_of[postal], bisect_left(columns[zone_of[postal]], ranks[postal][k])
+
+        cards = [self.cards[a].postal for a in legal if a < REMOVE]
+        classes: dict[tuple[int, int], str] = {}
+        for postal in sorted(cards, key=lambda p: ranks[p][k]):
+            classes.setdefault(kind(postal), postal)
+        first = classes[kind(self._rule_card(observation, cards))]
+        rest = sorted((p for p in classes.values() if p != first), key=lambda p: ranks[p][k])
+        return [self.index[p] for p in [first, *rest]]
+
+    def search_horizon(self, start: State, state: State) -> bool:
+        """The search plays out the rest of the round."""
+        return state.round != start.round  # type: ignore[attr-defined]
+
+    def search_value(self, start: State, end: State, seat: int) -> float:
+        """Points this side gained in the rest of the round, less the best any other side gained."""
+        side = self.side[seat]
+        gains = [b - a for a, b in zip(start.scores, end.scores, strict=True)]  # type: ignore[attr-defined]
+        return gains[side] - max((g for s, g in enumerate(gains) if s != side), default=0)
+
+    # --- new states --------------------------------------------------------------------------
+
+    def new_initial_state(self, seed: int) -> TossState:
+        rng = random.Random(f"geopower-toss:{seed}")
+        drawn = rng.randrange(self.players)  # G7: the first dealer is drawn
+        dealer = drawn if self.params.first_leader is None else self.params.first_leader
+        state = TossState(self, rng)
+        state.start_round(dealer)
+        return state
+
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> TossState:
+        """Deal the unseen cards at random, each seat its count, and none of a zone it is known to lack."""
+        seat = observation["seat"]
+        unseen, voids = self._knowledge(observation)
+        unseen = shuffled(unseen, rng)
+        counts = observation["hand_counts"]
+        hands = self._deal_respecting(unseen, counts, voids, seat)
+        hands[seat] = list(observation["hand"])
+        state = TossState(self, random.Random(rng.random()))
+        taken = {p for hand in hands for p in hand}
+        state.hands = hands
+        state.undealt = [p for p in unseen if p not in taken]
+        state.power = list(observation["power_cards"])
+        state.removed = list(observation["removed"])
+        state.geopower = Category.from_slug(observation["geopower"]) if observation["geopower"] else None
+        state.k = CATEGORIES.index(state.geopower) if state.geopower else 0
+        state.trick = [dict(play) for play in observation["trick"]]
+        state.tricks = [dict(trick, cards=[dict(play) for play in trick["cards"]]) for trick in observation["tricks"]]
+        state.won = list(observation["won"])
+        state.called = list(observation["called"])
+        state.scores = list(observation["scores"])
+        state.dealer = observation["dealer"]
+        state.round = observation["round"]
+        state.leader = observation["leader"]
+        state.to_play = observation["current_player"]
+        state.over = observation["phase"] == "over"
+        state.quiet = True
+        return state
+
+    def _deal_respecting(self, pool: list[str], counts: Sequence[int], voids: list[set[int]], seat: int) -> list[list[str]]:
+        """Hands of ``counts`` cards from ``pool`` (already shuffled) for every seat but ``seat``, none of a void zone.
+
+        The seats with known voids, most voids first, take the next cards they may hold; the
+        rest take what is left. If that greedy deal gets stuck, the cards are matched to the
+        seats by augmenting paths (Kuhn), which always finds a deal when one exists.
+        """
+        zone_of = self.zone_of
+        others = sorted((s for s in range(len(counts)) if s != seat), key=lambda s: -len(voids[s]))
+        hands: list[list[str]] = [[] for _ in counts]
+        left = list(pool)
+        for other in others:
+            lacking = voids[other]
+            if not lacking:
+                hands[other], left = left[: counts[other]], left[counts[other] :]
+                continue
+            mine = [p for p in left if zone_of[p] not in lacking][: counts[other]]
+            if len(mine) < counts[other]:
+                return self._match(pool, counts, voids, seat)
+            taken = set(mine)
+            hands[other] = mine
+            left = [p for p in left if p not in taken]
+        return hands
+
+    def _match(self, pool: list[str], counts: Sequence[int], voids: list[set[int]], seat: int) -> list[list[str]]:
+        """The void-respecting deal by augmenting paths: every card slot of every other seat gets an allowed card."""
+        zone_of = self.zone_of
+        slots = [s for s in range(len(counts)) if s != seat for _ in range(counts[s])]
+        owner: dict[int, int] = {}  # pool position -> slot
+
+        def place(slot: int, visited: set[int]) -> bool:
+            allowed = [i for i, p in enumerate(pool) if zone_of[p] not in voids[slots[slot]]]
+            for i in allowed:
+                if i not in owner:
+                    owner[i] = slot
+                    return True
+            for i in allowed:
+                if i not in visited:
+                    visited.add(i)
+                    if place(owner[i], visited):
+                        owner[i] = slot
+                        return True
+            return False
+
+        for slot in range(len(slots)):
+            if not place(slot, set()):
+                raise AssertionError("no deal agrees with the voids seen")  # the real deal always does
+        hands: list[list[str]] = [[] for _ in counts]
+        for i, slot in sorted(owner.items()):
+            hands[slots[slot]].append(pool[i])
+        return hands
+
+
+class TossState(State):
+    game: GeoPowerToss
+
+    def __init__(self, game: GeoPowerToss, rng: random.Random) -> None:
+        super().__init__(game)
+        self.rng = rng
+        self.hands: list[list[str]] = []
+        self.undealt: list[str] = []
+        #: The Power cards face up, by id, in the order laid out (T1).
+        self.power: list[int] = []
+        #: The Power cards removed this round, by id, in the order removed (T1).
+        self.removed: list[int] = []
+        #: The round's GeoPower category once one Power card is left (T1).
+        self.geopower: Category | None = None
+        #: Its index into each card's ``game.ranks`` tuple.
+        self.k = 0
+        #: The open trick's plays in order: {"seat", "card"}.
+        self.trick: list[dict[str, Any]] = []
+        #: This round's completed tricks: {"leader", "cards": [{"seat", "card"}], "winner"}.
+        self.tricks: list[dict[str, Any]] = []
+        self.won = [0] * game.players
+        #: The sides that called GeoPlunge this round, in the order they called (T4).
+        self.called: list[int] = []
+        self.scores = [0] * game.params.sides
+        self.dealer = 0
+        self.round = 0
+        self.leader = 0
+        self.to_play = 0
+        self.over = False
+        #: An imagined deal (``sample_state``) writes no log: nobody reads it, and search plays many moves in it.
+        self.quiet = False
+
+    def start_round(self, dealer: int) -> None:
+        """Shuffle both decks, deal 8 each from the dealer's left and lay out players + 1 Power cards (T1)."""
+        game = self.game
+        players = game.players
+        order = shuffled([card.postal for card in game.cards], self.rng)
+        power = [card.id for card in game.deck.power_cards]
+        self.rng.shuffle(power)
+        self.hands = [[] for _ in range(players)]
+        for i in range(HAND * players):
+            self.hands[(dealer + 1 + i) % players].append(order[i])
+        self.undealt = order[HAND * players :]
+        self.power = power[: players + 1]
+        self.removed = []
+        self.geopower = None
+        self.trick = []
+        self.tricks = []
+        self.won = [0] * players
+        self.called = []
+        self.dealer = dealer
+        self.leader = dealer
+        self.round += 1
+        self.to_play = dealer
+        if self.quiet:
+            return
+        who = self.seat_name(dealer)
+        laid = ", ".join(game.power_by_id[i].category.value for i in self.power)
+        self.note(
+            f"Round {self.round}: {who} deal{_s(who)} {HAND} cards each and lay{_s(who)} out {len(self.power)} Power cards "
+            f"({laid}). {who} remove{_s(who)} one first, then each player clockwise; the last one left is the GeoPower Card.",
+            None,
+            "deal",
+        )
+
+    # --- where we are ----------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        if self.over:
+            return "over"
+        return "power" if self.geopower is None else "trick"
+
+    @property
+    def trick_number(self) -> int:
+        """1-8: the trick being played or about to be (8 once the game is over)."""
+        return min(len(self.tricks) + 1, TRICKS)
+
+    def can_call(self) -> bool:
+        """T4: the trick play has begun and the first card of the 5th trick is not yet played."""
+        if self.over or self.geopower is None:
+            return False
+        players = self.game.players
+        return len(self.tricks) * players + len(self.trick) <= (CALL_BEFORE_TRICK - 1) * players
+
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.to_play
+
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        if self.geopower is None:
+            return sorted(REMOVE + i for i in self.power)
+        game = self.game
+        hand = self.hands[self.to_play]
+        if self.trick:  # T2: follow the led zone if able
+            zone_of = game.zone_of
+            led = zone_of[self.trick[0]["card"]]
+            hand = [p for p in hand if zone_of[p] == led] or hand
+        index = game.index
+        actions = sorted([index[p] for p in hand])
+        if game.side[self.to_play] not in self.called and self.can_call():  # T4
+            actions.append(CALL)
+        return actions
+
+    def decode(self, action: int) -> Move:
+        game = self.game
+        if isinstance(action, int) and not isinstance(action, bool):
+            if 0 <= action < len(game.cards):
+                return Move("play", game.cards[action].postal)
+            if action - REMOVE in game.power_by_id:
+                return Move("remove", None, game.power_by_id[action - REMOVE].category)
+            if action == CALL:
+                return Move("call")
+        raise IllegalAction("That is not a move in GeoPower Toss.")
+
+    def action_to_string(self, action: int) -> str:
+        move = self.decode(action)
+        if move.kind == "play":
+            return f"Play {self.game.card(move.card).name}"  # type: ignore[arg-type]
+        if move.kind == "remove":
+            return f"Remove Power card {action - REMOVE} ({move.category.value})"  # type: ignore[union-attr]
+        return "Call GeoPlunge"
+
+    def why_illegal(self, action: int) -> str:
+        try:
+            move = self.decode(action)
+        except IllegalAction as exc:
+            return str(exc)
+        if self.over:
+            return "The game is over."
+        seat = self.to_play
+        if self.geopower is None:
+            if move.kind == "remove":
+                return "That Power card is not on the table."
+            if move.kind == "call":
+                return "You can call GeoPlunge only once the GeoPower Card is chosen and the tricks begin."
+            return "Remove a Power card first: the GeoPower Card is not chosen yet."
+        if move.kind == "remove":
+            return "The GeoPower Card is already chosen: play a card."
+        if move.kind == "call":
+            if self.game.side[seat] in self.called:
+                if self.game.params.team_size > 1:
+                    return "Your team has already called GeoPlunge this round."
+                return "You have already called GeoPlunge this round."
+            return "It is too late to call GeoPlunge: the 5th trick has started."
+        if move.card not in self.hands[seat]:
+            return "That card is not in your hand."
+        led = self.game.card(self.trick[0]["card"]).zone.value
+        return f"You must follow the {led} zone: you have a {led} card."
+
+    # --- moves -----------------------------------------------------------------------------
+
+    def _apply(self, action: int) -> None:
+        seat = self.to_play
+        if action < REMOVE:
+            self._play(seat, self.game.cards[action].postal)
+        elif action == CALL:
+            self._call(seat)
+        else:
+            self._remove(seat, action - REMOVE)
+
+    def _call(self, seat: int) -> None:
+        """T4: the side calls GeoPlunge; the same player then plays a card."""
+        side = self.game.side[seat]
+        self.called.append(side)
+        if self.quiet:
+            return
+        who = self.seat_name(seat)
+        team = self.side_name(side)
+        self.note(
+            f"{who} call{_s(who)} GeoPlunge: {_lower(team)} need{_s(team)} {PLUNGE_TRICKS} of the {TRICKS} tricks for "
+            f"{MOST_POINTS + BONUS_POINTS} points, or score{_s(team)} nothing this round.",
+            seat,
+            "call",
+        )
+
+    def _remove(self, seat: int, power_id: int) -> None:
+        """T1: remove one face-up Power card; the last one left is the GeoPower Card and the dealer leads."""
+        game = self.game
+        self.power.remove(power_id)
+        self.removed.append(power_id)
+        if not self.quiet:
+            who = self.seat_name(seat)
+            self.note(f"{who} remove{_s(who)} a {game.power_by_id[power_id].category.value} Power card.", seat)
+        if len(self.power) > 1:
+            self.to_play = (seat + 1) % game.players
+            return
+        self.geopower = game.power_by_id[self.power[0]].category
+        self.k = CATEGORIES.index(self.geopower)
+        self.to_play = self.leader = self.dealer
+        if not self.quiet:
+            lead = self.seat_name(self.dealer)
+            self.note(
+                f"The GeoPower Card is {self.geopower.value}: on every trick the best {self.geopower.value.lower()} "
+                f"ranking in the led zone wins. {lead} lead{_s(lead)} the first trick.",
+                None,
+                "power",
+            )
+
+    def _play(self, seat: int, postal: str) -> None:
+        game = self.game
+        self.hands[seat].remove(postal)
+        self.trick.append({"seat": seat, "card": postal})
+        if not self.quiet:
+            self._note_play(seat, postal)
+        if len(self.trick) < game.players:
+            self.to_play = (seat + 1) % game.players
+        else:
+            self._finish_trick()
+
+    def _note_play(self, seat: int, postal: str) -> None:
+        game = self.game
+        card = game.card(postal)
+        who = self.seat_name(seat)
+        name = self.geopower.value.lower()  # type: ignore[union-attr]
+        rank = game.ranks[postal][self.k]
+        if len(self.trick) == 1:
+            self.note(f"Trick {len(self.tricks) + 1}: {who} lead{_s(who)} {card.name} ({card.zone.value} zone, {name} {rank}).", seat)
+            return
+        led = game.card(self.trick[0]["card"]).zone
+        if card.zone is led:
+            self.note(f"{who} play{_s(who)} {card.name} ({card.zone.value}, {name} {rank}).", seat)
+        else:
+            having = "you have" if seat == 0 else f"{who} has"
+            self.note(f"{who} play{_s(who)} {card.name} ({card.zone.value}): {having} no {led.value} card, so it cannot win.", seat)
+
+    def _finish_trick(self) -> None:
+        """T3: the best ranking in the GeoPower category among the cards of the led zone wins."""
+        game = self.game
+        k = self.k
+        ranks, zone_of = game.ranks, game.zone_of
+        trick = self.trick
+        led = zone_of[trick[0]["card"]]
+        best = trick[0]
+        for play in trick:
+            if zone_of[play["card"]] == led and ranks[play["card"]][k] < ranks[best["card"]][k]:
+                best = play
+        winner = best["seat"]
+        self.tricks.append({"leader": trick[0]["seat"], "cards": trick, "winner": winner})
+        self.trick = []
+        self.won[winner] += 1
+        self.leader = self.to_play = winner
+        if not self.quiet:
+            self._note_trick(best)
+        if len(self.tricks) == TRICKS:
+            self._end_round()
+
+    def _note_trick(self, best: dict[str, Any]) -> None:
+        game = self.game
+        k = self.k
+        ranks = game.ranks
+        card = game.card(best["card"])
+        who = self.seat_name(best["seat"])
+        text = (
+            f"{card.name}'s {self.geopower.value.lower()} {ranks[card.postal][k]} is the best {card.zone.value} card: "  # type: ignore[union-attr]
+            f"{_lower(who)} take{_s(who)} trick {len(self.tricks)}."
+        )
+        better = [play["card"] for play in self.tricks[-1]["cards"] if ranks[play["card"]][k] < ranks[card.postal][k]]
+        if better:
+            other = game.card(min(better, key=lambda p: ranks[p][k]))
+            text += f" {other.name}'s {ranks[other.postal][k]} is better, but only {card.zone.value} cards can win this trick."
+        tally = ", ".join(f"{self.side_name(side)} {self.side_tricks(side)}" for side in range(game.params.sides))
+        self.note(f"{text} Tricks: {tally}.", best["seat"], "trick")
+
+    def side_tricks(self, side: int) -> int:
+        """G6: a team's tricks are its members' sum."""
+        return sum(self.won[seat] for seat in self.game.members[side])
+
+    def round_points(self) -> list[int]:
+        """T5 and P-T1: each side's points for the round just played.
+
+        A call that makes 6 tricks scores 10 + 15; a call that fails scores 0 and its tricks do
+        not count in the race for most tricks (P-T1). Among the other sides, the sole most
+        tricks score 10 and a tie for most 5 each; a side needs at least one trick for these.
+        """
+        sides = self.game.params.sides
+        tricks = [self.side_tricks(side) for side in range(sides)]
+        points = [0] * sides
+        contenders = []
+        for side in range(sides):
+            if side in self.called and tricks[side] >= PLUNGE_TRICKS:
+                points[side] = BONUS_POINTS
+            if side not in self.called or tricks[side] >= PLUNGE_TRICKS:
+                contenders.append(side)
+        most = max((tricks[side] for side in contenders), default=0)
+        if most > 0:
+            top = [side for side in contenders if tricks[side] == most]
+            for side in top:
+                points[side] += MOST_POINTS if len(top) == 1 else TIE_POINTS
+        return points
+
+    def _end_round(self) -> None:
+        points = self.round_points()
+        if not self.quiet:
+            self._note_points(points)
+        for side, gained in enumerate(points):
+            self.scores[side] += gained
+        if not self.quiet:
+            scores = ", ".join(f"{self.side_name(side)} {value}" for side, value in enumerate(self.scores))
+            self.note(f"Round {self.round} is over. Scores: {scores}.", None, "round")
+        best = max(self.scores)
+        if best >= GAME_POINTS and self.scores.count(best) == 1:  # G8
+            self.over = True
+            if not self.quiet:
+                name = self.side_name(self.scores.index(best))
+                self.note(f"{name} reach{'' if name == 'You' else 'es'} {best} points and win{_s(name)}!", None, "end")
+            return
+        self.start_round((self.dealer + 1) % self.game.players)  # G7
+
+    def _note_points(self, points: list[int]) -> None:
+        sides = self.game.params.sides
+        tricks = [self.side_tricks(side) for side in range(sides)]
+        for side in self.called:
+            name = self.side_name(side)
+            if tricks[side] >= PLUNGE_TRICKS:
+                self.note(f"{name} called GeoPlunge and won {tricks[side]} tricks: {MOST_POINTS} + {BONUS_POINTS} = {points[side]} points.", None, "score")
+            else:
+                self.note(
+                    f"{name} called GeoPlunge but won only {tricks[side]} trick{'' if tricks[side] == 1 else 's'}: "
+                    "no points this round, and those tricks do not count for the most tricks.",
+                    None,
+                    "score",
+                )
+        top = [side for side in range(sides) if points[side] and side not in self.called]
+        if len(top) == 1:
+            self.note(f"{self.side_name(top[0])} won the most tricks ({tricks[top[0]]}): {points[top[0]]} points.", None, "score")
+        elif top:
+            names = [self.side_name(side) for side in top]
+            self.note(f"{', '.join(names[:-1])} and {names[-1]} tied for the most tricks ({tricks[top[0]]}): {TIE_POINTS} points each.", None, "score")
+        if not any(points):
+            self.note("Nobody scores this round.", None, "score")
+
+    # --- the end ---------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        if not self.over:
+            return [0.0] * self.game.players
+        return self.side_returns([self.scores.index(max(self.scores))])
+
+    # --- names -----------------------------------------------------------------------------
+
+    def seat_name(self, seat: int) -> str:
+        if seat == 0:
+            return "You"
+        if self.game.side[seat] == 0:
+            return f"Your partner (player {seat + 1})"
+        return f"Computer {seat}" if self.game.players > 2 else "The computer"
+
+    def side_name(self, side: int) -> str:
+        params = self.game.params
+        if params.team_size == 1:
+            return "You" if side == 0 else self.seat_name(side)
+        return "Your team" if side == 0 else f"Team {side + 1}"
+
+    # --- what each seat sees ---------------------------------------------------------------
+
+    def observation(self, player: int) -> dict[str, Any]:
+        params = self.game.params
+        return {
+            "game": self.game.slug,
+            "seat": player,
+            "side": params.side_of(player),
+            "sides": params.sides,
+            "current_player": self.current_player(),
+            "phase": self.phase,
+            "hand": sorted(self.hands[player]),
+            "hand_counts": [len(hand) for hand in self.hands],
+            "power_cards": list(self.power),
+            "removed": list(self.removed),
+            "geopower": self.geopower.slug if self.geopower else None,
+            "leader": self.leader,
+            "trick": [dict(play) for play in self.trick],
+            "tricks": [dict(trick, cards=[dict(play) for play in trick["cards"]]) for trick in self.tricks],
+            "won": list(self.won),
+            "called": list(self.called),
+            "scores": list(self.scores),
+            "dealer": self.dealer,
+            "round": self.round,
+            "trick_number": self.trick_number,
+        }
+
+    def all_cards(self) -> list[str]:
+        played = [play["card"] for trick in self.tricks for play in trick["cards"]]
+        return [*(p for hand in self.hands for p in hand), *(play["card"] for play in self.trick), *played, *self.undealt]
+
+    def hidden_from(self, player: int) -> set[str]:
+        others = {p for seat, hand in enumerate(self.hands) if seat != player for p in hand}
+        return others | set(self.undealt)
+
+    def clone(self) -> TossState:
+        other = TossState(self.game, copy_rng(self.rng))
+        self._copy_base(other)
+        other.hands = [list(hand) for hand in self.hands]
+        other.undealt = list(self.undealt)
+        other.power = list(self.power)
+        other.removed = list(self.removed)
+        other.geopower = self.geopower
+        other.trick = [dict(play) for play in self.trick]
+        other.tricks = [dict(trick, cards=[dict(play) for play in trick["cards"]]) for trick in self.tricks]
+        other.won = list(self.won)
+        other.called = list(self.called)
+        other.scores = list(self.scores)
+        other.dealer = self.dealer
+        other.round = self.round
+        other.leader = self.leader
+        other.to_play = self.to_play
+        other.over = self.over
+        other.k = self.k
+        other.quiet = self.quiet
+        return other
+
+
+def _s(name: str) -> str:
+    """The verb ending for ``name``: "You play", "Computer 1 plays", "Your team plays"."""
+    return "" if name == "You" else "s"
+
+
+def _lower(name: str) -> str:
+    """``name`` inside a sentence: "you", "your partner (player 3)", "the computer", "Computer 2"."""
+    return name[0].lower() + name[1:] if name.startswith(("You", "The ")) else name
