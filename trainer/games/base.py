@@ -235,6 +235,21 @@ class State(ABC):
         best = max(returns)
         return [seat for seat, value in enumerate(returns) if value == best]
 
+    def seat_name(self, seat: int) -> str:
+        """How the log names a seat to the student at seat 0: "You", "Your partner (player 3)", "Computer 2"."""
+        if seat == 0:
+            return "You"
+        params = self.game.params
+        if params.team_size > 1 and params.side_of(seat) == 0:
+            return f"Your partner (player {seat + 1})"
+        return f"Computer {seat}" if params.players > 2 else "The computer"
+
+    def side_name(self, side: int) -> str:
+        """How the log names a side: the player alone, or "Your team" / "Team 2"."""
+        if self.game.params.team_size == 1:
+            return self.seat_name(side)
+        return "Your team" if side == 0 else f"Team {side + 1}"
+
     def note(self, text: str, seat: int | None = None, kind: str = "play") -> None:
         self.log.append(Event(len(self.history), text, seat, kind))
 
@@ -248,6 +263,31 @@ class State(ABC):
         share = 1.0 if len(sides) == 1 else 1.0 / len(sides)
         params = self.game.params
         return [share if params.side_of(seat) in sides else 0.0 for seat in range(params.players)]
+
+
+def verb_s(name: str) -> str:
+    """The verb ending after ``name``: "You play", "Computer 1 plays", "Your team plays"."""
+    return "" if name == "You" else "s"
+
+
+def in_sentence(name: str) -> str:
+    """``name`` inside a sentence: "you", "your partner (player 3)", "the computer", "Computer 2"."""
+    return name[0].lower() + name[1:] if name.startswith(("You", "The ")) else name
+
+
+def card_or_lead(cards: Sequence[StateCard], action: int, lead: int, title: str) -> Move:
+    """Decode the two kinds of action of a game where the leader names a category (Play the Ranks,
+    GeoClash Down Back): ``card index`` to play a card, ``lead + card index * 3 + category index``
+    to lead one on a category.
+
+    Raises:
+        IllegalAction: no move has this number.
+    """
+    if isinstance(action, int) and 0 <= action < len(cards):
+        return Move("card", cards[action].postal)
+    if isinstance(action, int) and lead <= action < lead + len(cards) * 3:
+        return Move("lead", cards[(action - lead) // 3].postal, tuple(Category)[(action - lead) % 3])
+    raise IllegalAction(f"That is not a move in {title}.")
 
 
 def copy_rng(rng: random.Random) -> random.Random:

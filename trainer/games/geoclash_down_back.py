@@ -18,7 +18,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import Category, Deck
-from .base import TERMINAL, Game, IllegalAction, Move, Params, State, copy_rng, shuffled
+from .base import (
+    TERMINAL,
+    Game,
+    IllegalAction,
+    Move,
+    Params,
+    State,
+    card_or_lead,
+    copy_rng,
+    shuffled,
+)
 
 #: C1: cards each in round 1.
 FIRST_DEAL = 7
@@ -346,11 +356,6 @@ class ClashState(State):
 
     # --- names -----------------------------------------------------------------------------
 
-    def seat_name(self, seat: int) -> str:
-        if seat == 0:
-            return "You"
-        return f"Computer {seat}" if self.game.players > 2 else "The computer"
-
     def _names(self, seats: Sequence[int], start: bool = True) -> str:
         """Seats as words, "You, Computer 1 and Computer 3" ("you" inside a sentence)."""
         names = [self.seat_name(s) for s in seats]
@@ -445,12 +450,7 @@ class ClashState(State):
         return [LEAD + i * 3 + k for i in hand for k in range(3)]
 
     def decode(self, action: int) -> Move:
-        cards = self.game.cards
-        if isinstance(action, int) and 0 <= action < len(cards):
-            return Move("card", cards[action].postal)
-        if isinstance(action, int) and LEAD <= action < LEAD + len(cards) * 3:
-            return Move("lead", cards[(action - LEAD) // 3].postal, CATEGORIES[(action - LEAD) % 3])
-        raise IllegalAction("That is not a move in GeoClash Down Back.")
+        return card_or_lead(self.game.cards, action, LEAD, self.game.title)
 
     def action_to_string(self, action: int) -> str:
         move = self.decode(action)

@@ -295,21 +295,6 @@ class FiftyOneState(State):
             return [0.0] * self.game.players
         return self.side_returns([self.scores.index(max(self.scores))])
 
-    # --- names -----------------------------------------------------------------------------
-
-    def seat_name(self, seat: int) -> str:
-        if seat == 0:
-            return "You"
-        if self.game.params.side_of(seat) == 0:
-            return f"Your partner (player {seat + 1})"
-        return f"Computer {seat}" if self.game.players > 2 else "The computer"
-
-    def side_name(self, side: int) -> str:
-        params = self.game.params
-        if params.team_size == 1:
-            return "You" if side == 0 else self.seat_name(side)
-        return "Your team" if side == 0 else f"Team {side + 1}"
-
     # --- what each seat sees ---------------------------------------------------------------
 
     def observation(self, player: int) -> dict[str, Any]:

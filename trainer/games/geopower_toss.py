@@ -21,7 +21,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import Category, Deck, Zone
-from .base import TERMINAL, Game, IllegalAction, Move, Params, State, copy_rng, shuffled
+from .base import (
+    TERMINAL,
+    Game,
+    IllegalAction,
+    Move,
+    Params,
+    State,
+    copy_rng,
+    in_sentence,
+    shuffled,
+    verb_s,
+)
 
 HAND = 8
 TRICKS = HAND
@@ -446,8 +457,8 @@ class TossState(State):
         who = self.seat_name(dealer)
         laid = ", ".join(game.power_by_id[i].category.value for i in self.power)
         self.note(
-            f"Round {self.round}: {who} deal{_s(who)} {HAND} cards each and lay{_s(who)} out {len(self.power)} Power cards "
-            f"({laid}). {who} remove{_s(who)} one first, then each player clockwise; the last one left is the GeoPower Card.",
+            f"Round {self.round}: {who} deal{verb_s(who)} {HAND} cards each and lay{verb_s(who)} out {len(self.power)} Power cards "
+            f"({laid}). {who} remove{verb_s(who)} one first, then each player clockwise; the last one left is the GeoPower Card.",
             None,
             "deal",
         )
@@ -558,8 +569,8 @@ class TossState(State):
         who = self.seat_name(seat)
         team = self.side_name(side)
         self.note(
-            f"{who} call{_s(who)} GeoPlunge: {_lower(team)} need{_s(team)} {PLUNGE_TRICKS} of the {TRICKS} tricks for "
-            f"{MOST_POINTS + BONUS_POINTS} points, or score{_s(team)} nothing this round.",
+            f"{who} call{verb_s(who)} GeoPlunge: {in_sentence(team)} need{verb_s(team)} {PLUNGE_TRICKS} of the {TRICKS} tricks for "
+            f"{MOST_POINTS + BONUS_POINTS} points, or score{verb_s(team)} nothing this round.",
             seat,
             "call",
         )
@@ -571,7 +582,7 @@ class TossState(State):
         self.removed.append(power_id)
         if not self.quiet:
             who = self.seat_name(seat)
-            self.note(f"{who} remove{_s(who)} a {game.power_by_id[power_id].category.value} Power card.", seat)
+            self.note(f"{who} remove{verb_s(who)} a {game.power_by_id[power_id].category.value} Power card.", seat)
         if len(self.power) > 1:
             self.to_play = (seat + 1) % game.players
             return
@@ -582,7 +593,7 @@ class TossState(State):
             lead = self.seat_name(self.dealer)
             self.note(
                 f"The GeoPower Card is {self.geopower.value}: on every trick the best {self.geopower.value.lower()} "
-                f"ranking in the led zone wins. {lead} lead{_s(lead)} the first trick.",
+                f"ranking in the led zone wins. {lead} lead{verb_s(lead)} the first trick.",
                 None,
                 "power",
             )
@@ -605,14 +616,14 @@ class TossState(State):
         name = self.geopower.value.lower()  # type: ignore[union-attr]
         rank = game.ranks[postal][self.k]
         if len(self.trick) == 1:
-            self.note(f"Trick {len(self.tricks) + 1}: {who} lead{_s(who)} {card.name} ({card.zone.value} zone, {name} {rank}).", seat)
+            self.note(f"Trick {len(self.tricks) + 1}: {who} lead{verb_s(who)} {card.name} ({card.zone.value} zone, {name} {rank}).", seat)
             return
         led = game.card(self.trick[0]["card"]).zone
         if card.zone is led:
-            self.note(f"{who} play{_s(who)} {card.name} ({card.zone.value}, {name} {rank}).", seat)
+            self.note(f"{who} play{verb_s(who)} {card.name} ({card.zone.value}, {name} {rank}).", seat)
         else:
             having = "you have" if seat == 0 else f"{who} has"
-            self.note(f"{who} play{_s(who)} {card.name} ({card.zone.value}): {having} no {led.value} card, so it cannot win.", seat)
+            self.note(f"{who} play{verb_s(who)} {card.name} ({card.zone.value}): {having} no {led.value} card, so it cannot win.", seat)
 
     def _finish_trick(self) -> None:
         """T3: the best ranking in the GeoPower category among the cards of the led zone wins."""
@@ -643,7 +654,7 @@ class TossState(State):
         who = self.seat_name(best["seat"])
         text = (
             f"{card.name}'s {self.geopower.value.lower()} {ranks[card.postal][k]} is the best {card.zone.value} card: "  # type: ignore[union-attr]
-            f"{_lower(who)} take{_s(who)} trick {len(self.tricks)}."
+            f"{in_sentence(who)} take{verb_s(who)} trick {len(self.tricks)}."
         )
         better = [play["card"] for play in self.tricks[-1]["cards"] if ranks[play["card"]][k] < ranks[card.postal][k]]
         if better:
@@ -693,7 +704,7 @@ class TossState(State):
             self.over = True
             if not self.quiet:
                 name = self.side_name(self.scores.index(best))
-                self.note(f"{name} reach{'' if name == 'You' else 'es'} {best} points and win{_s(name)}!", None, "end")
+                self.note(f"{name} reach{'' if name == 'You' else 'es'} {best} points and win{verb_s(name)}!", None, "end")
             return
         self.start_round((self.dealer + 1) % self.game.players)  # G7
 
@@ -729,21 +740,6 @@ class TossState(State):
         if not self.over:
             return [0.0] * self.game.players
         return self.side_returns([self.scores.index(max(self.scores))])
-
-    # --- names -----------------------------------------------------------------------------
-
-    def seat_name(self, seat: int) -> str:
-        if seat == 0:
-            return "You"
-        if self.game.side[seat] == 0:
-            return f"Your partner (player {seat + 1})"
-        return f"Computer {seat}" if self.game.players > 2 else "The computer"
-
-    def side_name(self, side: int) -> str:
-        params = self.game.params
-        if params.team_size == 1:
-            return "You" if side == 0 else self.seat_name(side)
-        return "Your team" if side == 0 else f"Team {side + 1}"
 
     # --- what each seat sees ---------------------------------------------------------------
 
@@ -801,13 +797,3 @@ class TossState(State):
         other.k = self.k
         other.quiet = self.quiet
         return other
-
-
-def _s(name: str) -> str:
-    """The verb ending for ``name``: "You play", "Computer 1 plays", "Your team plays"."""
-    return "" if name == "You" else "s"
-
-
-def _lower(name: str) -> str:
-    """``name`` inside a sentence: "you", "your partner (player 3)", "the computer", "Computer 2"."""
-    return name[0].lower() + name[1:] if name.startswith(("You", "The ")) else name

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..cards import Category
 from ..facts.answers import ordinal
-from .base import TERMINAL, Game, IllegalAction, Move, State, shuffled
+from .base import TERMINAL, Game, IllegalAction, Move, State, card_or_lead, shuffled
 
 DEALT = 9
 TRICKS = 8
@@ -223,12 +223,7 @@ class RanksState(State):
         return [LEAD + i * 3 + k for i in hand for k in range(3)]
 
     def decode(self, action: int) -> Move:
-        cards = self.game.cards
-        if isinstance(action, int) and 0 <= action < len(cards):
-            return Move("card", cards[action].postal)
-        if isinstance(action, int) and LEAD <= action < LEAD + len(cards) * 3:
-            return Move("lead", cards[(action - LEAD) // 3].postal, CATEGORIES[(action - LEAD) % 3])
-        raise IllegalAction("That is not a move in Play the Ranks.")
+        return card_or_lead(self.game.cards, action, LEAD, self.game.title)
 
     def action_to_string(self, action: int) -> str:
         move = self.decode(action)
