@@ -23,16 +23,18 @@ LOW_TRICKS = 4
 EARLY_END = 6
 LEAD = 100
 #: How many leads the search player weighs.
-CANDIDATES = 8
+CANDIDATES = 5
 #: How many discards the search player weighs (the most middling cards).
 DISCARD_CANDIDATES = 3
+#: How many follows the search player weighs: the cheapest winners and the cheapest losers.
+FOLLOW_CANDIDATES = 4
 CATEGORIES = tuple(Category)
 
 
 class PlayTheRanks(Game):
     slug = "play-the-ranks"
     title = "Play the Ranks"
-    search_worlds = 24
+    search_worlds = 20
 
     def lead_action(self, postal: str, category: Category) -> int:
         return LEAD + self.index[postal] * 3 + CATEGORIES.index(category)
@@ -94,12 +96,22 @@ class PlayTheRanks(Game):
         return keys
 
     def search_candidates(self, observation: dict[str, Any], legal: Sequence[int]) -> list[int]:
-        """Leading, the search player weighs the rule of thumb's best few leads; following, every card."""
-        if observation["phase"] == "discard":  # weigh only the few most middling cards
+        """The search player weighs the rule of thumb's best few leads; following, the cheapest
+        winners and the cheapest losers; discarding, the most middling cards."""
+        if observation["phase"] == "discard":
             hand = sorted(observation["hand"], key=lambda p: (self._value(p, True, True), p))
             return [self.index[p] for p in hand[:DISCARD_CANDIDATES]]
         if not legal or legal[0] < LEAD:
-            return list(legal)
+            trick = observation["tricks"][-1]
+            k = CATEGORIES.index(Category.from_slug(trick["category"]))  # type: ignore[arg-type]
+            led = self.ranks[trick["cards"][trick["leader"]]][k]
+            lower = observation["trick_number"] <= LOW_TRICKS
+            later_low = observation["trick_number"] + 1 <= LOW_TRICKS
+            hand = sorted(observation["hand"], key=lambda p: (self._value(p, later_low, True), p))
+            winners = [p for p in hand if (self.ranks[p][k] < led) == lower]
+            losers = [p for p in hand if p not in winners]
+            half = FOLLOW_CANDIDATES // 2
+            return sorted(self.index[p] for p in winners[:half] + losers[:half])
         keys = self._lead_keys(observation, legal)
         return sorted(legal, key=keys.__getitem__)[:CANDIDATES]
 
