@@ -444,7 +444,8 @@ def _view_51(state: FiftyOneState, obs: dict[str, Any], your_turn: bool, row: Ca
         for k, category in enumerate(Category):
             action = state.game.action(postal, category)
             options.append({"action": action, "category": category, "rank": card.rank(category), "legal": action in legal})
-        plays.append({"card": card, "options": options, "playable": any(o["legal"] for o in options)})
+        choices = [(o["action"], o["category"]) for o in options]
+        plays.append({"card": card, "options": options, "choices": choices, "playable": any(o["legal"] for o in options)})
     names = _seat_names(state)
     seats = [
         {"name": names[seat], "cards": obs["hand_counts"][seat], "side": params.side_of(seat),
@@ -487,6 +488,7 @@ def _view_ranks(state: RanksState, obs: dict[str, Any], your_turn: bool, row: Ca
         "leading": leading,
         "discarded": [deck[p] for p in obs["discarded"]],
         "lead_action": state.game.lead_action,
+        "lead_options": lambda postal: [(state.game.lead_action(postal, c), c) for c in Category],
         "card_action": state.game.card_action,
         "categories": list(Category),
     }
@@ -558,6 +560,9 @@ def _view_clash(state: ClashState, obs: dict[str, Any], your_turn: bool, row: Ca
         "category": Category.from_slug(trick["category"]) if trick["category"] else None,
         "leading": leading,
         "lead_action": lambda postal, category: CLASH_LEAD + state.game.index[postal] * 3 + list(Category).index(category),
+        "lead_options": lambda postal: [
+            (CLASH_LEAD + state.game.index[postal] * 3 + k, category) for k, category in enumerate(Category)
+        ],
         "card_action": state.game.index.__getitem__,
         "categories": list(Category),
         "past": past,
