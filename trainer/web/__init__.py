@@ -91,12 +91,14 @@ def register_blueprints(app: Flask) -> None:
     from .main import bp as main_bp
     from .play import bp as play_bp
     from .study import bp as study_bp
+    from .teach import bp as teach_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(auth_bp)
     app.register_blueprint(deck_bp)
     app.register_blueprint(study_bp)
     app.register_blueprint(play_bp)
+    app.register_blueprint(teach_bp)
 
 
 def register_cli(app: Flask) -> None:

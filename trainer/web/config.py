@@ -76,5 +76,7 @@ DEFAULTS: dict[str, Any] = {
     "LOGIN_LIMIT_PER_USERNAME": "10 per 5 minutes",
     "LOGIN_LIMIT_PER_ADDRESS": "100 per 5 minutes",
     "SIGNUP_RATE_LIMIT": "100 per hour",  # per address; a class signing up together shares one
+    # Failed joins only, per student: enough for typos, far too few to guess another class's code.
+    "JOIN_RATE_LIMIT": "30 per hour",
     "MAX_CONTENT_LENGTH": 1024 * 1024,
 }

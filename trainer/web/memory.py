@@ -16,7 +16,7 @@ from trainer.cards import Deck
 from trainer.facts import Fact, Facet, Form, Verdict, teaching_order
 
 from .extensions import db
-from .models import MemoryCard, ReviewLog, User, memory_columns, memory_from, utcnow
+from .models import ClassMembership, MemoryCard, ReviewLog, SchoolClass, User, memory_columns, memory_from, utcnow
 
 #: The cookie in which the browser tells its time zone (static/js/timezone.js).
 TIME_ZONE_COOKIE = "tz"
@@ -46,6 +46,9 @@ class StudySettings:
     time_zone: str
     multiple_choice: bool
     time_zone_is_browsers: bool
+    #: True when a class the student is in sets this value (ruling P-S1).
+    retention_from_class: bool = False
+    new_per_day_from_class: bool = False
 
 
 def browser_time_zone() -> str | None:
@@ -55,16 +58,28 @@ def browser_time_zone() -> str | None:
     return valid_time_zone(request.cookies.get(TIME_ZONE_COOKIE))
 
 
+# The highest of the values set by the student's classes (P-S1): one small indexed query,
+# built once because every recorded answer runs it.
+_CLASS_SETTINGS = (
+    select(func.max(SchoolClass.desired_retention), func.max(SchoolClass.new_per_day))
+    .join(ClassMembership, ClassMembership.class_id == SchoolClass.id)
+    .where(ClassMembership.student_id == bindparam("student_id"))
+)
+
+
 def settings_for(student: User) -> StudySettings:
-    """The study settings in force for ``student``."""
+    """The study settings in force for ``student``: their own, unless a class of theirs sets one (P-S1)."""
     own_zone = valid_time_zone(student.time_zone)
     zone = own_zone or browser_time_zone() or "UTC"
+    class_retention, class_new = db.session.execute(_CLASS_SETTINGS, {"student_id": student.id}).one()
     return StudySettings(
-        desired_retention=student.desired_retention,
-        new_per_day=student.new_per_day,
+        desired_retention=student.desired_retention if class_retention is None else class_retention,
+        new_per_day=student.new_per_day if class_new is None else class_new,
         time_zone=zone,
         multiple_choice=student.multiple_choice,
         time_zone_is_browsers=own_zone is None,
+        retention_from_class=class_retention is not None,
+        new_per_day_from_class=class_new is not None,
     )
 
 

@@ -349,3 +349,39 @@ class CardGame(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+
+
+#: Join codes use only letters and digits that cannot be taken for one another (no 0/O, 1/I/L).
+JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+JOIN_CODE_LENGTH = 8
+CLASS_NAME_MAX = 60
+
+
+class SchoolClass(db.Model):
+    """A teacher's class: students join it with its code, and it may set their study settings."""
+
+    __tablename__ = "school_class"
+    __table_args__ = (UniqueConstraint("teacher_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(CLASS_NAME_MAX))
+    join_code: Mapped[str] = mapped_column(String(JOIN_CODE_LENGTH), unique=True)
+    #: A teacher closes joining once everyone is in: the code then counts as expired.
+    joining_open: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: Overrides for the class's students (None: each student's own setting; ruling P-S1).
+    desired_retention: Mapped[float | None] = mapped_column(Float)
+    new_per_day: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class ClassMembership(db.Model):
+    """A student in a class. Removing it leaves the student's account and history untouched."""
+
+    __tablename__ = "class_membership"
+    __table_args__ = (UniqueConstraint("class_id", "student_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    class_id: Mapped[int] = mapped_column(ForeignKey("school_class.id", ondelete="CASCADE"))
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    joined_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)

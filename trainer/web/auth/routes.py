@@ -43,9 +43,10 @@ def _failed(response: Response) -> bool:
 @bp.route("/signup", methods=["GET", "POST"])
 @limiter.limit(lambda: current_app.config["SIGNUP_RATE_LIMIT"], methods=["POST"])
 def signup() -> str | Response:
-    """Create an account and log straight in."""
+    """Create an account and log straight in (then go on to ``next``, e.g. a class's join link)."""
+    next_url = _safe_next(request.args.get("next"))
     if current_user.is_authenticated:
-        return redirect(url_for("main.home"))
+        return redirect(next_url or url_for("main.home"))
     form = SignupForm()
     if form.validate_on_submit():
         role = Role(form.role.data)
@@ -61,13 +62,13 @@ def signup() -> str | Response:
         db.session.commit()
         login_user(user)
         flash(f"Welcome, {user.username}! Your account is ready.", "success")
-        return redirect(_landing(user))
-    return render_template("auth/signup.html", form=form), (400 if form.is_submitted() else 200)
+        return redirect(next_url or _landing(user))
+    return render_template("auth/signup.html", form=form, next_url=next_url), (400 if form.is_submitted() else 200)
 
 
 def _landing(user: User) -> str:
-    """Where a user starts: a student at their study home; a teacher at the deck (classes come later)."""
-    return url_for("deck.index") if user.is_teacher else url_for("study.home")
+    """Where a user starts: a student at their study home; a teacher at their classes."""
+    return url_for("teach.index") if user.is_teacher else url_for("study.home")
 
 
 @bp.route("/login", methods=["GET", "POST"])

@@ -1,0 +1,421 @@
+"""Views for teachers (classes, join codes, class settings, student accounts) and for joining a class.
+
+Every query of a teacher's data is filtered by that teacher: a class or a student that is not
+theirs is "not found" (404), whatever the id in the URL or form.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, session, url_for
+from flask_login import current_user
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from ..extensions import db, limiter
+from ..models import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, ClassMembership, Role, SchoolClass, User, utcnow
+from ..security import student_required, teacher_required
+from .accounts import make_password, normalise_code, usernames_for
+from .forms import ClassSettingsForm, ConfirmForm, JoinForm, JoiningForm, NewClassForm, NewStudentsForm
+
+bp = Blueprint("teach", __name__, url_prefix="/teach")
+
+#: Unused "create accounts" forms a session remembers (one per open tab, say).
+_BATCHES_KEPT = 5
+_BATCHES = "teach_batches"
+
+
+def _user() -> User:
+    return current_user._get_current_object()  # type: ignore[no-any-return]
+
+
+def _own_class(class_id: int) -> SchoolClass:
+    """The current teacher's class ``class_id``; any other class is not found."""
+    klass = db.session.execute(
+        select(SchoolClass).where(SchoolClass.id == class_id, SchoolClass.teacher_id == _user().id)
+    ).scalar_one_or_none()
+    if klass is None:
+        abort(404)
+    return klass
+
+
+def _class_student(klass: SchoolClass, student_id: int) -> tuple[User, ClassMembership]:
+    """A student of ``klass`` and their membership; anyone else is not found."""
+    row = db.session.execute(
+        select(User, ClassMembership)
+        .join(ClassMembership, ClassMembership.student_id == User.id)
+        .where(ClassMembership.class_id == klass.id, User.id == student_id)
+    ).first()
+    if row is None:
+        abort(404)
+    return row[0], row[1]
+
+
+def _new_join_code() -> str:
+    """A join code no class has (8 characters from 31: a clash is rare, and then another is drawn)."""
+    while True:
+        code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+        if db.session.execute(select(SchoolClass.id).where(SchoolClass.join_code == code)).first() is None:
+            return code
+
+
+def _no_store(html: str, status: int = 200) -> Response:
+    """A page with a password on it: never kept by the browser or a proxy."""
+    response = current_app.make_response((html, status))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# --- Teachers: classes -------------------------------------------------------------------------
+
+
+@bp.route("/", methods=["GET", "POST"])
+@teacher_required
+def index() -> str | Response | tuple[str, int]:
+    """The teacher's classes, and a form to create one."""
+    teacher = _user()
+    form = NewClassForm(teacher.id)
+    if form.validate_on_submit():
+        klass = SchoolClass(teacher_id=teacher.id, name=form.name.data, join_code=_new_join_code())
+        db.session.add(klass)
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            form.name.errors = [f"You already have a class called “{form.name.data}”. Choose another name."]
+        else:
+            flash(f"Class “{klass.name}” created. Give your students the code {klass.join_code}, or add their accounts.", "success")
+            return redirect(url_for("teach.class_page", class_id=klass.id))
+    counts = (
+        select(ClassMembership.class_id, func.count(ClassMembership.id).label("students"))
+        .group_by(ClassMembership.class_id)
+        .subquery()
+    )
+    classes = db.session.execute(
+        select(SchoolClass, func.coalesce(counts.c.students, 0))
+        .outerjoin(counts, counts.c.class_id == SchoolClass.id)
+        .where(SchoolClass.teacher_id == teacher.id)
+        .order_by(SchoolClass.name)
+    ).all()
+    return render_template("teach/index.html", form=form, classes=classes), (400 if form.is_submitted() else 200)
+
+
+@dataclass(frozen=True)
+class ClassStudent:
+    id: int
+    username: str
+    joined_at: dt.datetime
+
+
+def _students_of(klass: SchoolClass) -> list[ClassStudent]:
+    rows = db.session.execute(
+        select(User.id, User.username, ClassMembership.joined_at)
+        .join(ClassMembership, ClassMembership.student_id == User.id)
+        .where(ClassMembership.class_id == klass.id)
+        .order_by(User.username_key)
+    ).all()
+    return [ClassStudent(row.id, row.username, row.joined_at) for row in rows]
+
+
+@bp.get("/classes/<int:class_id>")
+@teacher_required
+def class_page(class_id: int) -> str:
+    """A class: its students, its join code and link, and what the teacher can change."""
+    klass = _own_class(class_id)
+    return render_template(
+        "teach/class.html",
+        klass=klass,
+        students=_students_of(klass),
+        join_url=url_for("teach.join_link", code=klass.join_code, _external=True),
+        confirm=ConfirmForm(),
+    )
+
+
+@bp.post("/classes/<int:class_id>/joining")
+@teacher_required
+def joining(class_id: int) -> Response:
+    """Close joining (the code stops working) or open it again."""
+    klass = _own_class(class_id)
+    form = JoiningForm()
+    if not form.validate_on_submit():
+        abort(400)
+    klass.joining_open = form.joining.data == "open"
+    db.session.commit()
+    if klass.joining_open:
+        flash(f"Joining is open: students can join with the code {klass.join_code}.", "success")
+    else:
+        flash("Joining is closed: the code no longer lets anyone in. Students already in the class stay.", "success")
+    return redirect(url_for("teach.class_page", class_id=klass.id))
+
+
+@bp.post("/classes/<int:class_id>/code")
+@teacher_required
+def new_code(class_id: int) -> Response:
+    """Give the class a new join code; the old one stops working."""
+    klass = _own_class(class_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    klass.join_code = _new_join_code()
+    db.session.commit()
+    flash(f"The new code is {klass.join_code}. The old code and link no longer work.", "success")
+    return redirect(url_for("teach.class_page", class_id=klass.id))
+
+
+@bp.route("/classes/<int:class_id>/settings", methods=["GET", "POST"])
+@teacher_required
+def class_settings(class_id: int) -> str | Response | tuple[str, int]:
+    """The class's name, and the study settings it sets for its students (ruling P-S1)."""
+    klass = _own_class(class_id)
+    form = ClassSettingsForm(
+        klass.teacher_id,
+        klass.id,
+        data={
+            "name": klass.name,
+            "desired_retention": None if klass.desired_retention is None else round(klass.desired_retention * 100),
+            "new_per_day": klass.new_per_day,
+        },
+    )
+    if form.validate_on_submit():
+        klass.name = form.name.data
+        klass.desired_retention = None if form.desired_retention.data is None else float(form.desired_retention.data) / 100
+        klass.new_per_day = form.new_per_day.data
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            form.name.errors = [f"You already have a class called “{form.name.data}”. Choose another name."]
+        else:
+            flash("Class settings saved.", "success")
+            return redirect(url_for("teach.class_page", class_id=klass.id))
+    return render_template("teach/settings.html", klass=klass, form=form), (400 if form.is_submitted() else 200)
+
+
+# --- Teachers: student accounts ------------------------------------------------------------------
+
+
+def _new_batch() -> str:
+    token = secrets.token_urlsafe(16)
+    batches = [token, *session.get(_BATCHES, [])][:_BATCHES_KEPT]
+    session[_BATCHES] = batches
+    return token
+
+
+def _use_batch(token: str | None) -> bool:
+    """True, once, for a token handed out with the form; False for a list sent a second time."""
+    batches = session.get(_BATCHES, [])
+    if not token or token not in batches:
+        return False
+    session[_BATCHES] = [b for b in batches if b != token]
+    return True
+
+
+@dataclass(frozen=True)
+class Slip:
+    name: str
+    username: str
+    password: str
+
+
+def _taken_usernames(base: str) -> set[str]:
+    rows = db.session.execute(select(User.username_key).where(User.username_key.startswith(base, autoescape=True)))
+    return set(rows.scalars())
+
+
+@bp.route("/classes/<int:class_id>/students/new", methods=["GET", "POST"])
+@teacher_required
+def new_students(class_id: int) -> str | Response | tuple[str, int]:
+    """Make accounts for a pasted list of names, all or none, then show their login slips once."""
+    klass = _own_class(class_id)
+    form = NewStudentsForm()
+    if form.validate_on_submit():
+        if not _use_batch(form.batch.data):
+            flash(
+                "Those accounts were already made: they are in the list below. "
+                "To give a student a new password, open their name.",
+                "info",
+            )
+            return redirect(url_for("teach.class_page", class_id=klass.id))
+        usernames = usernames_for(form.parsed, _taken_usernames)
+        slips = [Slip(entry.name, username, make_password()) for entry, username in zip(form.parsed, usernames, strict=True)]
+        now = utcnow()
+        try:
+            for slip in slips:
+                student = User(username=slip.username, username_key=User.key_for(slip.username), role=Role.STUDENT)
+                student.set_password(slip.password)
+                db.session.add(student)
+                db.session.flush()
+                db.session.add(ClassMembership(class_id=klass.id, student_id=student.id, joined_at=now))
+            db.session.commit()
+        except IntegrityError:
+            # Someone signed up with one of these usernames a moment ago: nothing is kept.
+            db.session.rollback()
+            form.names.errors = ["Someone took one of these usernames just now. Nothing was created; please press the button again."]
+            form.batch.data = _new_batch()
+        else:
+            html = render_template("teach/slips.html", klass=klass, slips=slips)
+            return _no_store(html)
+    elif not form.is_submitted():
+        form.batch.data = _new_batch()
+    status = 400 if form.is_submitted() else 200
+    return render_template("teach/new_students.html", klass=klass, form=form), status
+
+
+@bp.get("/classes/<int:class_id>/students/<int:student_id>")
+@teacher_required
+def student_page(class_id: int, student_id: int) -> str:
+    """One student of the class: a new password, or taking them out of the class."""
+    klass = _own_class(class_id)
+    student, membership = _class_student(klass, student_id)
+    return render_template("teach/student.html", klass=klass, student=student, membership=membership, confirm=ConfirmForm())
+
+
+@bp.post("/classes/<int:class_id>/students/<int:student_id>/password")
+@teacher_required
+def reset_password(class_id: int, student_id: int) -> Response:
+    """Give the student a new password and show it once (the old one stops working)."""
+    klass = _own_class(class_id)
+    student, _membership = _class_student(klass, student_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    password = make_password()
+    student.set_password(password)
+    db.session.commit()
+    html = render_template("teach/password.html", klass=klass, slip=Slip("", student.username, password), student=student)
+    return _no_store(html)
+
+
+@bp.post("/classes/<int:class_id>/students/<int:student_id>/remove")
+@teacher_required
+def remove_student(class_id: int, student_id: int) -> Response:
+    """Take the student out of the class; their account and learning history stay theirs."""
+    klass = _own_class(class_id)
+    student, membership = _class_student(klass, student_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    db.session.execute(delete(ClassMembership).where(ClassMembership.id == membership.id))
+    db.session.commit()
+    flash(
+        f"{student.username} is no longer in {klass.name}. Their account and what they have learned are kept.",
+        "success",
+    )
+    return redirect(url_for("teach.class_page", class_id=klass.id))
+
+
+# --- Students: joining a class -------------------------------------------------------------------
+
+
+def _failed(response: Response) -> bool:
+    return response.status_code != 302
+
+
+def _join_key() -> str:
+    return f"join:{current_user.get_id()}"
+
+
+@dataclass(frozen=True)
+class MyClass:
+    name: str
+    teacher: str
+    joined_at: dt.datetime
+    desired_retention: float | None
+    new_per_day: int | None
+
+
+def _my_classes(student: User) -> list[MyClass]:
+    rows = db.session.execute(
+        select(SchoolClass.name, User.username, ClassMembership.joined_at, SchoolClass.desired_retention, SchoolClass.new_per_day)
+        .join(ClassMembership, ClassMembership.class_id == SchoolClass.id)
+        .join(User, User.id == SchoolClass.teacher_id)
+        .where(ClassMembership.student_id == student.id)
+        .order_by(ClassMembership.joined_at)
+    ).all()
+    return [MyClass(*row) for row in rows]
+
+
+def _class_by_code(code: str) -> tuple[SchoolClass, str] | None:
+    row = db.session.execute(
+        select(SchoolClass, User.username).join(User, User.id == SchoolClass.teacher_id).where(SchoolClass.join_code == code)
+    ).first()
+    return (row[0], row[1]) if row else None
+
+
+def _is_member(klass: SchoolClass, student: User) -> bool:
+    return (
+        db.session.execute(
+            select(ClassMembership.id).where(ClassMembership.class_id == klass.id, ClassMembership.student_id == student.id)
+        ).first()
+        is not None
+    )
+
+
+def _join(klass: SchoolClass, teacher_name: str, student: User) -> str | None:
+    """Put ``student`` in ``klass``; the reason why not, or None when they joined."""
+    if _is_member(klass, student):
+        return f"You are already in {klass.name}."
+    if not klass.joining_open:
+        return f"{klass.name} is not taking new students. Ask your teacher."
+    db.session.add(ClassMembership(class_id=klass.id, student_id=student.id))
+    try:
+        db.session.commit()
+    except IntegrityError:
+        # The same join sent twice at once: the first one counted.
+        db.session.rollback()
+        return f"You are already in {klass.name}."
+    flash(f"You joined {klass.name} (teacher: {teacher_name}).", "success")
+    return None
+
+
+def unknown_code_message(code: str) -> str:
+    return f"No class has the code {code}. Check it with your teacher."
+
+
+@bp.route("/join", methods=["GET", "POST"])
+@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], methods=["POST"], key_func=_join_key, deduct_when=_failed)
+@student_required
+def join() -> str | Response | tuple[str, int]:
+    """Type a class code to join the class; the student's classes are listed."""
+    student = _user()
+    form = JoinForm()
+    if form.validate_on_submit():
+        found = _class_by_code(form.code.data)
+        if found is None:
+            form.code.errors = [unknown_code_message(form.code.data)]
+        else:
+            problem = _join(*found, student)
+            if problem is None:
+                return redirect(url_for("teach.join"))
+            form.code.errors = [problem]
+    return render_template("teach/join.html", form=form, classes=_my_classes(student)), (400 if form.is_submitted() else 200)
+
+
+@bp.route("/join/<code>", methods=["GET", "POST"])
+# Opening an unknown link counts too, so links cannot be tried one after another either.
+@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], key_func=_join_key, deduct_when=lambda r: r.status_code not in (200, 302))
+@student_required
+def join_link(code: str) -> str | Response | tuple[str, int]:
+    """A class's join link: the class and its teacher, and a button to join."""
+    student = _user()
+    code = normalise_code(code)[:20]
+    found = _class_by_code(code)
+    if found is None:
+        return render_template("teach/join_link.html", code=code, klass=None, problem=unknown_code_message(code)), 404
+    klass, teacher_name = found
+    form = ConfirmForm()
+    problem = None
+    if _is_member(klass, student):
+        problem = f"You are already in {klass.name}."
+    elif not klass.joining_open:
+        problem = f"{klass.name} is not taking new students. Ask your teacher."
+    status = 200
+    if form.is_submitted():
+        if not form.validate():
+            abort(400)
+        problem = _join(klass, teacher_name, student)
+        if problem is None:
+            return redirect(url_for("teach.join"))
+        status = 400
+    return render_template("teach/join_link.html", code=klass.join_code, klass=klass, teacher_name=teacher_name, form=form, problem=problem), status
