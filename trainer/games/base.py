@@ -265,6 +265,33 @@ class State(ABC):
         return [share if params.side_of(seat) in sides else 0.0 for seat in range(params.players)]
 
 
+class DealtState(State):
+    """A state whose cards are in the seats' ``hands`` or ``undealt``, plus face-up cards:
+    a seat may not see the other hands or the undealt cards."""
+
+    hands: list[list[str]]
+    undealt: list[str]
+
+    def hidden_from(self, player: int) -> set[str]:
+        others = {p for seat, hand in enumerate(self.hands) if seat != player for p in hand}
+        return others | set(self.undealt)
+
+
+class PointsState(DealtState):
+    """A game played in rounds to 50 points (G8): ``scores`` per side, ``over`` once a side has won."""
+
+    scores: list[int]
+    over: bool
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        if not self.over:
+            return [0.0] * self.game.players
+        return self.side_returns([self.scores.index(max(self.scores))])
+
+
 def verb_s(name: str) -> str:
     """The verb ending after ``name``: "You play", "Computer 1 plays", "Your team plays"."""
     return "" if name == "You" else "s"

@@ -20,6 +20,7 @@ from typing import Any
 from ..cards import Category, Deck
 from .base import (
     TERMINAL,
+    DealtState,
     Game,
     IllegalAction,
     Move,
@@ -328,7 +329,7 @@ def copy_trick(trick: dict[str, Any]) -> dict[str, Any]:
     return dict(trick, cards=[dict(play) for play in trick["cards"]])
 
 
-class ClashState(State):
+class ClashState(DealtState):
     game: GeoClashDownBack
 
     def __init__(self, game: GeoClashDownBack, rng: random.Random) -> None:
@@ -619,10 +620,6 @@ class ClashState(State):
     def all_cards(self) -> list[str]:
         played = [play["card"] for trick in [*self.tricks, self.trick] for play in trick["cards"]]
         return [*(p for hand in self.hands for p in hand), *self.undealt, *played]
-
-    def hidden_from(self, player: int) -> set[str]:
-        others = {p for seat, hand in enumerate(self.hands) if seat != player for p in hand}
-        return others | set(self.undealt)
 
     def clone(self) -> ClashState:
         other = ClashState(self.game, copy_rng(self.rng))

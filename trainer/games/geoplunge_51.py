@@ -11,7 +11,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import Category, StateCard
-from .base import TERMINAL, Game, IllegalAction, Move, State, copy_rng, shuffled
+from .base import (
+    TERMINAL,
+    Game,
+    IllegalAction,
+    Move,
+    PointsState,
+    State,
+    copy_rng,
+    shuffled,
+)
 
 TARGET = 51
 HAND = 7
@@ -160,7 +169,7 @@ class GeoPlunge51(Game):
         return state
 
 
-class FiftyOneState(State):
+class FiftyOneState(PointsState):
     game: GeoPlunge51
 
     def __init__(self, game: GeoPlunge51, rng: random.Random) -> None:
@@ -285,16 +294,6 @@ class FiftyOneState(State):
             return
         self.start_round((self.dealer + 1) % self.game.players)  # G7
 
-    # --- the end ---------------------------------------------------------------------------
-
-    def is_terminal(self) -> bool:
-        return self.over
-
-    def returns(self) -> list[float]:
-        if not self.over:
-            return [0.0] * self.game.players
-        return self.side_returns([self.scores.index(max(self.scores))])
-
     # --- what each seat sees ---------------------------------------------------------------
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -316,10 +315,6 @@ class FiftyOneState(State):
 
     def all_cards(self) -> list[str]:
         return [*(p for hand in self.hands for p in hand), *self.undealt, *(play["card"] for play in self.played)]
-
-    def hidden_from(self, player: int) -> set[str]:
-        others = {p for seat, hand in enumerate(self.hands) if seat != player for p in hand}
-        return others | set(self.undealt)
 
     def clone(self) -> FiftyOneState:
         other = FiftyOneState(self.game, copy_rng(self.rng))

@@ -27,6 +27,7 @@ from .base import (
     IllegalAction,
     Move,
     Params,
+    PointsState,
     State,
     copy_rng,
     in_sentence,
@@ -398,7 +399,7 @@ class GeoPowerToss(Game):
         return hands
 
 
-class TossState(State):
+class TossState(PointsState):
     game: GeoPowerToss
 
     def __init__(self, game: GeoPowerToss, rng: random.Random) -> None:
@@ -731,16 +732,6 @@ class TossState(State):
         if not any(points):
             self.note("Nobody scores this round.", None, "score")
 
-    # --- the end ---------------------------------------------------------------------------
-
-    def is_terminal(self) -> bool:
-        return self.over
-
-    def returns(self) -> list[float]:
-        if not self.over:
-            return [0.0] * self.game.players
-        return self.side_returns([self.scores.index(max(self.scores))])
-
     # --- what each seat sees ---------------------------------------------------------------
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -771,10 +762,6 @@ class TossState(State):
     def all_cards(self) -> list[str]:
         played = [play["card"] for trick in self.tricks for play in trick["cards"]]
         return [*(p for hand in self.hands for p in hand), *(play["card"] for play in self.trick), *played, *self.undealt]
-
-    def hidden_from(self, player: int) -> set[str]:
-        others = {p for seat, hand in enumerate(self.hands) if seat != player for p in hand}
-        return others | set(self.undealt)
 
     def clone(self) -> TossState:
         other = TossState(self.game, copy_rng(self.rng))
