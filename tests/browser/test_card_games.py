@@ -64,7 +64,7 @@ def test_the_games_fit_a_phone_in_drill_mode(browser, live_server):
     tab = context.new_page()
     try:
         sign_up_student(tab, "phone_games")
-        for label in ("Play the Ranks", "Geography War", "GeoPlunge 51"):
+        for label in ("Play the Ranks", "Geography War", "GeoPower Toss", "GeoClash Down Back", "GeoPlunge 51"):
             tab.goto("/play/games/")
             assert tab.evaluate("document.documentElement.scrollWidth") <= 360
             tab.get_by_label(label).check()
