@@ -269,8 +269,12 @@ class DealtState(State):
     """A state whose cards are in the seats' ``hands`` or ``undealt``, plus face-up cards:
     a seat may not see the other hands or the undealt cards."""
 
-    hands: list[list[str]]
-    undealt: list[str]
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        super().__init__(game)
+        #: The state's own generator: every later deal is drawn from it (G9).
+        self.rng = rng
+        self.hands: list[list[str]] = []
+        self.undealt: list[str] = []
 
     def hidden_from(self, player: int) -> set[str]:
         others = {p for seat, hand in enumerate(self.hands) if seat != player for p in hand}

@@ -333,11 +333,9 @@ class ClashState(DealtState):
     game: GeoClashDownBack
 
     def __init__(self, game: GeoClashDownBack, rng: random.Random) -> None:
-        super().__init__(game)
+        super().__init__(game, rng)
         players = game.players
-        self.rng = rng
-        self.hands: list[list[str]] = [[] for _ in range(players)]
-        self.undealt: list[str] = []
+        self.hands = [[] for _ in range(players)]
         #: Cards dealt to each seat this round (0 once out of the game).
         self.dealt = [0] * players
         self.in_game = [True] * players

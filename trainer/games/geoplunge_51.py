@@ -173,10 +173,7 @@ class FiftyOneState(PointsState):
     game: GeoPlunge51
 
     def __init__(self, game: GeoPlunge51, rng: random.Random) -> None:
-        super().__init__(game)
-        self.rng = rng
-        self.hands: list[list[str]] = []
-        self.undealt: list[str] = []
+        super().__init__(game, rng)
         #: This round's plays, face up: {"seat", "card", "category", "rank", "count"}.
         self.played: list[dict[str, Any]] = []
         self.count = 0

@@ -403,10 +403,7 @@ class TossState(PointsState):
     game: GeoPowerToss
 
     def __init__(self, game: GeoPowerToss, rng: random.Random) -> None:
-        super().__init__(game)
-        self.rng = rng
-        self.hands: list[list[str]] = []
-        self.undealt: list[str] = []
+        super().__init__(game, rng)
         #: The Power cards face up, by id, in the order laid out (T1).
         self.power: list[int] = []
         #: The Power cards removed this round, by id, in the order removed (T1).

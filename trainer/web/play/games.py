@@ -46,7 +46,6 @@ from trainer.games.drill import (
     judge_toss_zone,
     judge_war_call,
 )
-from trainer.games.geoclash_down_back import LEAD as CLASH_LEAD
 from trainer.games.geoclash_down_back import ClashState
 from trainer.games.geography_war import SETTLE, TURN, WarState
 from trainer.games.geoplunge_51 import FiftyOneState
@@ -559,11 +558,9 @@ def _view_clash(state: ClashState, obs: dict[str, Any], your_turn: bool, row: Ca
         "trick": _plays(deck, trick["cards"], names),
         "category": Category.from_slug(trick["category"]) if trick["category"] else None,
         "leading": leading,
-        "lead_action": lambda postal, category: CLASH_LEAD + state.game.index[postal] * 3 + list(Category).index(category),
-        "lead_options": lambda postal: [
-            (CLASH_LEAD + state.game.index[postal] * 3 + k, category) for k, category in enumerate(Category)
-        ],
-        "card_action": state.game.index.__getitem__,
+        "lead_action": state.game.lead_action,
+        "lead_options": lambda postal: [(state.game.lead_action(postal, c), c) for c in Category],
+        "card_action": state.game.card_action,
         "categories": list(Category),
         "past": past,
         "round": obs["round"],
