@@ -236,10 +236,21 @@ def _fuzzed(interval: dt.timedelta, seed: str, maximum_days: int) -> dt.timedelt
 
 def retrievability(memory: Memory, at: dt.datetime) -> float:
     """The predicted probability of recalling the fact at ``at`` (0 for a fact never learned)."""
-    if memory.last_review is None or memory.stability is None:
+    return recall(memory.stability, memory.last_review, at)
+
+
+def recall(stability: float | None, last_review: dt.datetime | None, at: dt.datetime) -> float:
+    """FSRS's forgetting curve: the predicted recall at ``at`` of a fact last reviewed at
+    ``last_review`` with ``stability`` (0 when never reviewed).
+
+    The same formula and parameters as ``fsrs.Scheduler.get_card_retrievability`` (whole days
+    elapsed), without building a card: dashboards compute it for every fact of a class.
+    """
+    if last_review is None or stability is None:
         return 0.0
-    card = Card(card_id=1, stability=memory.stability, last_review=memory.last_review, due=memory.due)
-    return float(_scheduler(DEFAULT_RETENTION).get_card_retrievability(card, at))
+    scheduler = _scheduler(DEFAULT_RETENTION)
+    elapsed_days = max(0, (at - last_review).days)
+    return float((1 + scheduler._FACTOR * elapsed_days / stability) ** scheduler._DECAY)
 
 
 def _check_utc(when: dt.datetime) -> None:

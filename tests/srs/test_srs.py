@@ -152,6 +152,21 @@ def test_retrievability_falls_with_time():
     assert 1.0 >= soon > late > 0.0
 
 
+@given(
+    st.floats(min_value=0.01, max_value=36500, allow_nan=False),
+    st.integers(min_value=-5 * 86400, max_value=3650 * 86400),
+)
+def test_recall_is_fsrs_own_forgetting_curve(stability, seconds):
+    """The fast path gives exactly what fsrs's scheduler gives for the same card."""
+    from fsrs import Card, Scheduler
+
+    at = T0 + dt.timedelta(seconds=seconds)
+    card = Card(card_id=1, stability=stability, last_review=T0, due=T0)
+    expected = Scheduler(desired_retention=srs.DEFAULT_RETENTION, enable_fuzzing=False).get_card_retrievability(card, at)
+    assert srs.recall(stability, T0, at) == pytest.approx(expected, rel=1e-12)
+    assert srs.recall(None, T0, at) == 0.0 and srs.recall(stability, None, at) == 0.0
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     ratings=st.lists(st.sampled_from(list(Rating)), min_size=1, max_size=25),
