@@ -1,0 +1,316 @@
+"""Assignments: the practice a teacher sets, the activities it may name, and how far a student has got.
+
+Pure Python: the web layer reads the review log and the round records, and this module turns
+them into progress, so progress is the same whenever it is computed (rulings P-A1..P-A5).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from zoneinfo import ZoneInfo
+
+from trainer import srs
+from trainer.cards import Deck, Region, Zone
+from trainer.facts import Facet, Fact, facts_of
+from trainer.games import REGISTRY
+
+RANKINGS = frozenset({Facet.SIZE, Facet.STATEHOOD, Facet.POPULATION})
+
+
+@dataclass(frozen=True)
+class Activity:
+    """Something a teacher can assign: a quiz mode, flashcard review, or a card game in drill mode.
+
+    Attributes:
+        slug: its name in URLs and in stored assignments.
+        mode: the mode its answers carry in the review log.
+        facets: the facets its answers review.
+        follows_scope: whether its rounds are dealt from an assignment's scope (a card game is
+            dealt by its rules from the whole deck, ruling P-A2).
+        noun: what one round of it is called.
+    """
+
+    slug: str
+    title: str
+    mode: str
+    facets: frozenset[Facet]
+    follows_scope: bool
+    noun: str = "round"
+    card_game: bool = False
+
+
+def _card_game_activities() -> list[Activity]:
+    out = []
+    for slug, game in REGISTRY.games.items():
+        facets = RANKINGS | ({Facet.ZONE} if slug == "geopower-toss" else set())
+        out.append(Activity(slug, f"{game.title} (drill)", slug.replace("-", "_"), frozenset(facets), False, "game", True))
+    return out
+
+
+#: Every activity an assignment may name, in the order they are offered. Later modes join here.
+ACTIVITIES: dict[str, Activity] = {
+    activity.slug: activity
+    for activity in [
+        Activity("review", "Flashcard review", "review", frozenset(Facet), True),
+        Activity("state-iq", "State IQ", "state_iq", frozenset({Facet.POSTAL, Facet.BORDERS, Facet.CAPITAL}), True, "game"),
+        Activity("dashing-states", "Dashing States", "dashing_states", frozenset({Facet.MAP, Facet.CAPITAL}), True),
+        Activity("border-up", "Border-Up", "border_up", frozenset({Facet.BORDERS}), True),
+        *_card_game_activities(),
+    ]
+}
+
+
+class Amount(str, Enum):
+    """What finishes an assignment: a number of rounds, a number of reviews, or a recall goal."""
+
+    ROUNDS = "rounds"
+    REVIEWS = "reviews"
+    RECALL = "recall"
+
+
+MAX_ROUNDS = 50
+MAX_REVIEWS = 1000
+MIN_TARGET = 0.5
+MAX_TARGET = 0.97
+DEFAULT_TARGET = 0.9
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The part of the deck an assignment practises: some facets, and some states.
+
+    An empty set of facets means every facet the activities ask about; no area and no states
+    means all 50 states. An area and hand-picked states add up (ruling P-A1).
+    """
+
+    facets: frozenset[Facet] = frozenset()
+    area: str = ""
+    states: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object] | None) -> Scope:
+        data = data or {}
+        return cls(
+            frozenset(Facet(f) for f in data.get("facets", []) or []),  # type: ignore[union-attr]
+            str(data.get("area", "") or ""),
+            frozenset(str(p) for p in data.get("states", []) or []),  # type: ignore[union-attr]
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {"facets": sorted(f.value for f in self.facets), "area": self.area, "states": sorted(self.states)}
+
+    @property
+    def limits_states(self) -> bool:
+        return bool(self.area or self.states)
+
+    @property
+    def is_everything(self) -> bool:
+        return not self.facets and not self.limits_states
+
+    def postals(self, deck: Deck) -> frozenset[str] | None:
+        """The states in scope, or None for all 50."""
+        if not self.limits_states:
+            return None
+        return area_postals(self.area, deck) | self.states
+
+    def facet_set(self, activities: Iterable[Activity]) -> frozenset[Facet]:
+        """The facets practised: those the activities ask about, narrowed to the chosen ones."""
+        asked = frozenset().union(*(a.facets for a in activities))
+        return asked & self.facets if self.facets else asked
+
+    def facts(self, deck: Deck, activities: Iterable[Activity]) -> list[Fact]:
+        """The facts an assignment of ``activities`` practises, in teaching order."""
+        return facts_of(deck, self.facet_set(list(activities)), self.postals(deck))
+
+    def describe(self, deck: Deck) -> str:
+        """The scope in a few words: "Capitals of the West and Texas", "Everything about all 50 states"."""
+        what = _and([f.label for f in Facet if f in self.facets]) + " of" if self.facets else "Everything about"
+        where = []
+        if self.area:
+            where.append(area_label(self.area))
+        if self.states:
+            where.append(_and(sorted(deck[p].name for p in self.states)))
+        return f"{what} {' and '.join(where) if where else 'all 50 states'}"
+
+
+def _and(words: Sequence[str]) -> str:
+    words = list(words)
+    if len(words) <= 2:
+        return " and ".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def area_postals(area: str, deck: Deck) -> frozenset[str]:
+    """The states of ``"region:<slug>"`` or ``"zone:<slug>"``; no states for "" or an unknown area."""
+    kind, _, slug = area.partition(":")
+    if kind == "region" and (region := Region.from_slug(slug)):
+        return frozenset(s.postal for s in deck.in_region(region))
+    if kind == "zone" and (zone := Zone.from_slug(slug)):
+        return frozenset(s.postal for s in deck.in_zone(zone))
+    return frozenset()
+
+
+def area_label(area: str) -> str:
+    kind, _, slug = area.partition(":")
+    if kind == "region" and (region := Region.from_slug(slug)):
+        return f"the {region.value}"
+    if kind == "zone" and (zone := Zone.from_slug(slug)):
+        return f"the {zone.value} time zone"
+    return "all 50 states"
+
+
+def scope_problems(activities: Sequence[Activity], scope: Scope, deck: Deck) -> list[str]:
+    """Why this scope cannot be practised with these activities (empty when it can)."""
+    problems = []
+    if scope.facets:
+        for activity in activities:
+            if not activity.facets & scope.facets:
+                asks = _and([f.label for f in Facet if f in activity.facets])
+                problems.append(f"{activity.title} does not ask about {_and([f.label for f in Facet if f in scope.facets])}: it asks about {asks}.")
+    if scope.limits_states and not (scope.postals(deck) or frozenset()):
+        problems.append("The scope has no states: choose a part of the country or some states.")
+    if not problems and not scope.facts(deck, activities):
+        problems.append("Nothing is left to practise in that scope.")
+    return problems
+
+
+# --- Dates ---------------------------------------------------------------------------------------
+
+
+def window(starts_on: dt.date, due_on: dt.date, time_zone: str) -> tuple[dt.datetime, dt.datetime]:
+    """The assignment's time in UTC: from the start of its first day to the end of its due day."""
+    tz = ZoneInfo(time_zone)
+    start = dt.datetime.combine(starts_on, dt.time(0), tzinfo=tz).astimezone(dt.timezone.utc)
+    end = dt.datetime.combine(due_on + dt.timedelta(days=1), dt.time(0), tzinfo=tz).astimezone(dt.timezone.utc)
+    return start, end
+
+
+def local_dates(starts_at: dt.datetime, due_at: dt.datetime, time_zone: str) -> tuple[dt.date, dt.date]:
+    """The start and due dates a teacher chose (the inverse of :func:`window`)."""
+    tz = ZoneInfo(time_zone)
+    return starts_at.astimezone(tz).date(), (due_at.astimezone(tz) - dt.timedelta(days=1)).date()
+
+
+# --- Progress ------------------------------------------------------------------------------------
+
+
+class Status(str, Enum):
+    UPCOMING = "upcoming"
+    NOT_STARTED = "not started"
+    IN_PROGRESS = "in progress"
+    ON_TRACK = "on track"
+    DONE = "done"
+    DONE_LATE = "done late"
+    OVERDUE = "overdue"
+
+    @property
+    def finished(self) -> bool:
+        return self in (Status.DONE, Status.DONE_LATE)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A student's progress on one assignment.
+
+    Attributes:
+        done: rounds finished, reviews given, or facts at the target (for a goal).
+        needed: what finishes the assignment, in the same unit.
+        late: how many of ``done`` came after the due date (rounds and reviews; P-A4).
+        completed_at: when the amount was reached (None for a goal, or not yet).
+    """
+
+    status: Status
+    done: int
+    needed: int
+    late: int = 0
+    completed_at: dt.datetime | None = None
+    weakest: tuple[str, ...] = field(default=())
+
+    @property
+    def percent(self) -> int:
+        return 100 if self.needed == 0 else min(100, (100 * self.done) // self.needed)
+
+
+def count_progress(
+    times: Iterable[dt.datetime], needed: int, starts_at: dt.datetime, due_at: dt.datetime, now: dt.datetime
+) -> Progress:
+    """Progress of an amount (rounds or reviews) from the times each was finished.
+
+    Times before the start do not count; times after the due date count, as late (P-A4).
+    """
+    counted = sorted(t for t in times if starts_at <= t <= now)
+    late = sum(1 for t in counted if t >= due_at)
+    completed_at = counted[needed - 1] if len(counted) >= needed else None
+    if completed_at is not None:
+        status = Status.DONE if completed_at < due_at else Status.DONE_LATE
+    elif now < starts_at:
+        status = Status.UPCOMING
+    elif now >= due_at:
+        status = Status.OVERDUE
+    elif counted:
+        status = Status.IN_PROGRESS
+    else:
+        status = Status.NOT_STARTED
+    return Progress(status, len(counted), needed, late, completed_at)
+
+
+@dataclass(frozen=True)
+class Review:
+    """One review of a fact: when, and the stability it left (from the review log)."""
+
+    at: dt.datetime
+    stability: float | None
+
+
+def recall_at(reviews: Sequence[Review], cutoff: dt.datetime, at: dt.datetime) -> float:
+    """Predicted recall at ``at`` from the last review up to ``cutoff`` (0 when never reviewed)."""
+    last = None
+    for review in reviews:
+        if review.at <= cutoff and (last is None or review.at >= last.at):
+            last = review
+    if last is None:
+        return 0.0
+    return srs.recall(last.stability, last.at, at)
+
+
+def recall_progress(
+    facts: Sequence[str],
+    reviews: Mapping[str, Sequence[Review]],
+    target: float,
+    starts_at: dt.datetime,
+    due_at: dt.datetime,
+    now: dt.datetime,
+) -> Progress:
+    """Progress towards "every fact in scope at ``target`` predicted recall on the due date".
+
+    Before the due date, each fact's recall on the due date is predicted from the reviews so far.
+    After it, the goal is judged on the reviews given by the due date; if it was missed, recall
+    now from every review tells whether it was reached late (P-A3).
+    """
+    cutoff = min(now, due_at)
+
+    def at_target(key: str, cut: dt.datetime, when: dt.datetime) -> bool:
+        return recall_at(reviews.get(key, ()), cut, when) >= target
+
+    met = [key for key in facts if at_target(key, cutoff, due_at)]
+    missing = [key for key in facts if key not in set(met)]
+    weakest = tuple(sorted(missing, key=lambda k: recall_at(reviews.get(k, ()), cutoff, due_at))[:5])
+    if now < due_at:
+        if now < starts_at:
+            status = Status.UPCOMING
+        elif not missing:
+            status = Status.ON_TRACK
+        elif any(r.at >= starts_at for key in facts for r in reviews.get(key, ())):
+            status = Status.IN_PROGRESS
+        else:
+            status = Status.NOT_STARTED
+        return Progress(status, len(met), len(facts), 0, None, weakest)
+    if not missing:
+        return Progress(Status.DONE, len(met), len(facts), 0, None, ())
+    late_met = [key for key in facts if at_target(key, now, now)]
+    if len(late_met) == len(facts):
+        return Progress(Status.DONE_LATE, len(late_met), len(facts), len(late_met) - len(met), None, ())
+    return Progress(Status.OVERDUE, len(met), len(facts), 0, None, weakest)
