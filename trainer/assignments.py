@@ -291,13 +291,10 @@ def recall_progress(
     now from every review tells whether it was reached late (P-A3).
     """
     cutoff = min(now, due_at)
-
-    def at_target(key: str, cut: dt.datetime, when: dt.datetime) -> bool:
-        return recall_at(reviews.get(key, ()), cut, when) >= target
-
-    met = [key for key in facts if at_target(key, cutoff, due_at)]
-    missing = [key for key in facts if key not in set(met)]
-    weakest = tuple(sorted(missing, key=lambda k: recall_at(reviews.get(k, ()), cutoff, due_at))[:5])
+    on_due = {key: recall_at(reviews.get(key, ()), cutoff, due_at) for key in facts}
+    met = [key for key in facts if on_due[key] >= target]
+    missing = [key for key in facts if on_due[key] < target]
+    weakest = tuple(sorted(missing, key=lambda k: on_due[k])[:5])
     if now < due_at:
         if now < starts_at:
             status = Status.UPCOMING
@@ -310,7 +307,7 @@ def recall_progress(
         return Progress(status, len(met), len(facts), 0, None, weakest)
     if not missing:
         return Progress(Status.DONE, len(met), len(facts), 0, None, ())
-    late_met = [key for key in facts if at_target(key, now, now)]
+    late_met = [key for key in facts if recall_at(reviews.get(key, ()), now, now) >= target]
     if len(late_met) == len(facts):
         return Progress(Status.DONE_LATE, len(late_met), len(facts), len(late_met) - len(met), None, ())
     return Progress(Status.OVERDUE, len(met), len(facts), 0, None, weakest)
