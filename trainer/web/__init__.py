@@ -86,6 +86,7 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """Mount each feature's blueprint."""
+    from .assign import bp as assign_bp
     from .auth import bp as auth_bp
     from .deck import bp as deck_bp
     from .main import bp as main_bp
@@ -99,6 +100,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(study_bp)
     app.register_blueprint(play_bp)
     app.register_blueprint(teach_bp)
+    app.register_blueprint(assign_bp)
 
 
 def register_cli(app: Flask) -> None:

@@ -385,3 +385,64 @@ class ClassMembership(db.Model):
     class_id: Mapped[int] = mapped_column(ForeignKey("school_class.id", ondelete="CASCADE"))
     student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
     joined_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+ASSIGNMENT_TITLE_MAX = 80
+
+
+class Assignment(db.Model):
+    """Practice a teacher sets a class (or some of its students): activities, scope, amount, dates.
+
+    Progress is never stored: it is computed from the review log and the round records.
+    """
+
+    __tablename__ = "assignment"
+    __table_args__ = (Index("ix_assignment_class_due", "class_id", "due_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    class_id: Mapped[int] = mapped_column(ForeignKey("school_class.id", ondelete="CASCADE"))
+    title: Mapped[str] = mapped_column(String(ASSIGNMENT_TITLE_MAX))
+    #: Activity slugs (trainer.assignments.ACTIVITIES), in the order the teacher sees them.
+    activities: Mapped[list[str]] = mapped_column(JSON)
+    #: {"facets": [...], "area": "region:west" or "", "states": ["TX", ...]} (trainer.assignments.Scope).
+    scope: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: "rounds", "reviews" or "recall".
+    amount: Mapped[str] = mapped_column(String(8))
+    #: How many rounds or reviews (None for a recall goal).
+    quantity: Mapped[int | None] = mapped_column(Integer)
+    #: The predicted recall every fact in scope must reach on the due date (a recall goal).
+    target: Mapped[float | None] = mapped_column(Float)
+    starts_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    #: The end of the due day: work after it counts as late.
+    due_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    #: The time zone the dates were chosen in, so they read back as the teacher chose them.
+    time_zone: Mapped[str] = mapped_column(String(64))
+    #: True: every student of the class, now or later; False: the students listed.
+    everyone: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class AssignmentStudent(db.Model):
+    """A student an assignment was set for, when it is not for the whole class."""
+
+    __tablename__ = "assignment_student"
+    __table_args__ = (UniqueConstraint("assignment_id", "student_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignment.id", ondelete="CASCADE"))
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+
+
+class AssignmentRound(db.Model):
+    """A round or game a student started from an assignment, so it was dealt from its scope."""
+
+    __tablename__ = "assignment_round"
+    __table_args__ = (Index("ix_assignment_round_assignment_student", "assignment_id", "student_id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignment.id", ondelete="CASCADE"))
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
+    activity: Mapped[str] = mapped_column(String(24))
+    #: The round's token as the review log names it ("state_iq:<token>", "game:<token>", ...).
+    round_token: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)

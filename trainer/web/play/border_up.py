@@ -28,7 +28,7 @@ from trainer.quiz.race import SAME_MOMENT, race
 from .. import get_deck
 from ..extensions import db
 from ..memory import queue, record
-from ..models import BorderUpRound, utcnow
+from ..models import BorderUpRound, User, utcnow
 from ..security import student_required
 from .forms import BorderUpForm, NewBorderUpForm
 from .common import current_student, history, own_or_404
@@ -57,15 +57,25 @@ def border_up_new() -> str | Response | tuple[str, int]:
     form = NewBorderUpForm()
     if not form.validate():
         return _render_index(form), 400
-    student = current_student()
+    row = new_border_up(current_student(), form.level.data)
+    db.session.commit()
+    return redirect(url_for("play.border_up_round", token=row.token))
+
+
+def new_border_up(student: User, level: str, postals: set[str] | None = None) -> BorderUpRound:
+    """Deal 18 cards each (added to the session, not committed); the student's hand leans on their
+    weakest border facts, within ``postals`` if given."""
     deck = get_deck()
     seed = secrets.randbits(62)
-    weak = [Fact.from_key(key).postal for key in queue(student, deck, size=10, facets={Facet.BORDERS})]
-    dealt = deal(deck, random.Random(f"border-up:{seed}"), lean_on=weak)
+    rng = random.Random(f"border-up:{seed}")
+    weak = [Fact.from_key(key).postal for key in queue(student, deck, size=10, facets={Facet.BORDERS}, postals=postals)]
+    if postals:
+        weak += random.Random(f"lean:{seed}").sample(sorted(postals), len(postals))
+    dealt = deal(deck, rng, lean_on=weak)
     row = BorderUpRound(
         token=secrets.token_urlsafe(18),
         student_id=student.id,
-        level=form.level.data,
+        level=level,
         seed=seed,
         hand=list(dealt.student),
         computer_hand=list(dealt.computer),
@@ -73,8 +83,7 @@ def border_up_new() -> str | Response | tuple[str, int]:
         result="dealt",
     )
     db.session.add(row)
-    db.session.commit()
-    return redirect(url_for("play.border_up_round", token=row.token))
+    return row
 
 
 def _computer(row: BorderUpRound) -> ComputerRun:

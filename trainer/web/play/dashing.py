@@ -27,7 +27,7 @@ from trainer.quiz.race import SAME_MOMENT, race
 from .. import get_deck
 from ..extensions import db
 from ..memory import queue, record
-from ..models import DashingRound, utcnow
+from ..models import DashingRound, User, utcnow
 from ..security import student_required
 from .forms import DashingForm, NewDashingForm
 from .common import current_student, history, own_or_404
@@ -57,23 +57,32 @@ def dashing_new() -> str | Response | tuple[str, int]:
     form = NewDashingForm()
     if not form.validate():
         return _render_index(form), 400
-    student = current_student()
+    row = new_dashing(current_student(), form.level.data)
+    db.session.commit()
+    return redirect(url_for("play.dashing_round", token=row.token))
+
+
+def new_dashing(student: User, level: str, facets: set[Facet] | None = None, postals: set[str] | None = None) -> DashingRound:
+    """Deal five Map cards (added to the session, not committed) from the student's due and
+    weakest map and capital facts, within ``facets`` and ``postals`` if given, those states first."""
     deck = get_deck()
     seed = secrets.randbits(62)
-    keys = queue(student, deck, size=20, facets={Facet.MAP, Facet.CAPITAL})
-    cards = deal([Fact.from_key(key).postal for key in keys], deck, random.Random(f"dashing:{seed}"))
+    rng = random.Random(f"dashing:{seed}")
+    asked = ({Facet.MAP, Facet.CAPITAL} & facets) if facets else {Facet.MAP, Facet.CAPITAL}
+    preferred = [Fact.from_key(key).postal for key in queue(student, deck, size=20, facets=asked, postals=postals)]
+    if postals:
+        preferred += rng.sample(sorted(postals), len(postals))
     row = DashingRound(
         token=secrets.token_urlsafe(18),
         student_id=student.id,
-        level=form.level.data,
+        level=level,
         seed=seed,
-        cards=cards,
+        cards=deal(preferred, deck, rng),
         created_at=utcnow(),
         result="playing",
     )
     db.session.add(row)
-    db.session.commit()
-    return redirect(url_for("play.dashing_round", token=row.token))
+    return row
 
 
 def _computer(row: DashingRound) -> ComputerRun | None:

@@ -128,23 +128,33 @@ def games_new() -> str | Response | tuple[str, int]:
     if REGISTRY[slug].max_players == 2:
         players, team_size = 2, 1  # a game for two sides; the form says so
     try:
-        game = make_game(slug, get_deck(), Params(players, team_size))
+        row = new_card_game(current_user.id, slug, players, team_size, form.level.data, bool(form.drill.data))
     except GameError as refused:
         form.team_size.errors = [str(refused)]
         return _render_index(form), 400
+    db.session.commit()
+    return redirect(url_for("play.game_table", token=row.token, since=0))
+
+
+def new_card_game(student_id: int, slug: str, players: int, team_size: int, level: str, drill: bool) -> CardGame:
+    """Deal a game and play the computer seats up to the student's turn (added to the session, not committed).
+
+    Raises:
+        GameError: the game cannot be played with these players and teams.
+    """
+    game = make_game(slug, get_deck(), Params(players, team_size))
     seed = new_seed()
     row = CardGame(
-        token=secrets.token_urlsafe(12), student_id=current_user.id, game=slug, players=players,
-        team_size=team_size, level=form.level.data, drill=bool(form.drill.data), seed=seed, actions=[], ply=0,
+        token=secrets.token_urlsafe(12), student_id=student_id, game=slug, players=players,
+        team_size=team_size, level=level, drill=drill, seed=seed, actions=[], ply=0,
     )
     state = game.new_initial_state(seed)
     _computer_turns(row, state)
     for key, value in _stored(state).items():
         setattr(row, key, value)
     db.session.add(row)
-    db.session.commit()
     _remember(row.token, state)
-    return redirect(url_for("play.game_table", token=row.token, since=0))
+    return row
 
 
 def new_seed() -> int:

@@ -67,18 +67,28 @@ def state_iq_new() -> str | Response | tuple[str, int]:
     form = NewStateIqForm()
     if not form.validate():
         return _render_index(form), 400
-    student = current_student()
+    row = new_state_iq(current_student(), form.level.data, form.show_aid.data)
+    db.session.commit()
+    after_deal(row)
+    return redirect(url_for("play.state_iq_game", token=row.token))
+
+
+def new_state_iq(
+    student: User, level: str, show_aid: bool, facets: set[Facet] | None = None, postals: set[str] | None = None
+) -> StateIqGame:
+    """Deal a game (added to the session, not committed): the computer's card is the student's
+    most due, weakest postal, border or capital fact, within ``facets`` and ``postals`` if given."""
     deck = get_deck()
     seed = secrets.randbits(62)
     rng = random.Random(f"deal:{seed}")
-    computer_card = _computer_card(student, deck, rng)
+    computer_card = _computer_card(student, deck, rng, (FACETS & facets) if facets else FACETS, postals)
     student_card = rng.choice([s.postal for s in deck if s.postal != computer_card])
     first, _, _ = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"))
     power = rng.choice(deck.power_cards)
     row = StateIqGame(
         token=secrets.token_urlsafe(18),
         student_id=student.id,
-        level=form.level.data,
+        level=level,
         power_card=power.id,
         student_card=student_card,
         computer_card=computer_card,
@@ -88,21 +98,24 @@ def state_iq_new() -> str | Response | tuple[str, int]:
         move_count=0,
         recorded=[],
         result="playing",
-        show_aid=form.show_aid.data,
+        show_aid=show_aid,
         created_at=utcnow(),
     )
     db.session.add(row)
-    db.session.commit()
-    _after_move(row, _rebuild(row))  # the computer may guess first
-    return redirect(url_for("play.state_iq_game", token=row.token))
+    return row
 
 
-def _computer_card(student: User, deck: Deck, rng: random.Random) -> str:
-    """The state of the student's most due, weakest (else newest) postal/border/capital fact, else any."""
-    keys = queue(student, deck, size=1, facets=FACETS)
+def after_deal(row: StateIqGame) -> None:
+    """Once the deal is saved: the computer may guess first."""
+    _after_move(row, _rebuild(row))
+
+
+def _computer_card(student: User, deck: Deck, rng: random.Random, facets: set[Facet], postals: set[str] | None) -> str:
+    """The state of the student's most due, weakest (else newest) fact of ``facets``, else any (in ``postals``)."""
+    keys = queue(student, deck, size=1, facets=facets, postals=postals)
     if keys:
         return Fact.from_key(keys[0]).postal
-    return rng.choice([s.postal for s in deck])
+    return rng.choice(sorted(postals) if postals else [s.postal for s in deck])
 
 
 def _rebuild(row: StateIqGame) -> StateIQ:

@@ -14,13 +14,31 @@ from sqlalchemy.engine import Row
 from werkzeug.wrappers import Response
 
 from trainer import srs
-from trainer.facts import Facet, Fact, Form, Judgement, Question, UnreadableAnswer, dont_know, judge
+from trainer.facts import (
+    Facet,
+    Fact,
+    Form,
+    Judgement,
+    Question,
+    UnreadableAnswer,
+    dont_know,
+    judge,
+)
 from trainer.review import ROUND_SIZE, Item, deal, question
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import RecordError, memories_of, memory_of, queue, record, settings_for, summary
+from ..memory import (
+    RecordError,
+    memories_of,
+    memory_of,
+    queue,
+    record,
+    settings_for,
+    summary,
+)
 from ..models import ReviewLog, StudyRound, User, utcnow
+from ..progress import my_assignments
 from ..security import student_required
 from .forms import AnswerForm, SettingsForm, StartForm
 
@@ -45,8 +63,14 @@ def home() -> str:
 def _render_home(student: User, form: StartForm) -> str:
     stats = summary(student)
     settings = settings_for(student)
+    # Assignments come first: the unfinished ones, and those finished in the last week.
+    week_ago = utcnow() - dt.timedelta(days=7)
+    assignments = my_assignments(student)
+    shown = [m for m in assignments if not m.progress.status.finished or m.assignment.due_at >= week_ago]
     return render_template(
         "study/home.html",
+        assignments=shown,
+        finished_hidden=len(assignments) - len(shown),
         stats=stats,
         form=form,
         facets=list(Facet),
@@ -67,12 +91,29 @@ def start() -> str | Response | tuple[str, int]:
         return _render_home(student, form), 400
     deck = get_deck()
     facets = {Facet(value) for value in form.facets.data or []} or None
-    postals = form.states(deck)
-    now = utcnow()
-    keys = queue(student, deck, size=ROUND_SIZE, now=now, facets=facets, postals=postals)
-    if not keys:
+    round_ = new_study_round(student, facets, form.states(deck), form.area.data or "")
+    if round_ is None:
         flash("Nothing to study in that choice right now. Well done! Try another choice, or come back later.", "info")
         return redirect(url_for("study.home"))
+    db.session.commit()
+    return redirect(url_for("study.item", token=round_.token, index=1))
+
+
+def new_study_round(
+    student: User, facets: set[Facet] | None, postals: set[str] | None, area: str, *, extra: list[str] | None = None
+) -> StudyRound | None:
+    """Deal a round from the queue within the focus (added to the session, not committed).
+
+    When nothing is due or new there, the ``extra`` facts (already answered ones, weakest first)
+    are practised early instead; None when there is nothing at all.
+    """
+    deck = get_deck()
+    now = utcnow()
+    keys = queue(student, deck, size=ROUND_SIZE, now=now, facets=facets, postals=postals)
+    if not keys and extra:
+        keys = extra[:ROUND_SIZE]
+    if not keys:
+        return None
     memories = memories_of(student, keys)
     seed = secrets.randbits(62)
     items = deal(keys, memories, deck, seed, multiple_choice=settings_for(student).multiple_choice)
@@ -81,12 +122,11 @@ def start() -> str | Response | tuple[str, int]:
         student_id=student.id,
         seed=seed,
         items=[[item.fact.key, item.form.value] for item in items],
-        focus={"facets": sorted(f.value for f in facets) if facets else [], "area": form.area.data or ""},
+        focus={"facets": sorted(f.value for f in facets) if facets else [], "area": area},
         created_at=now,
     )
     db.session.add(round_)
-    db.session.commit()
-    return redirect(url_for("study.item", token=round_.token, index=1))
+    return round_
 
 
 _ROUND = StudyRound.__table__

@@ -2,15 +2,46 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from flask_wtf import FlaskForm
 from sqlalchemy import select
-from wtforms import DecimalField, HiddenField, IntegerField, StringField, SubmitField, TextAreaField
-from wtforms.validators import AnyOf, DataRequired, Length, NumberRange, Optional, ValidationError
+from wtforms import (
+    DateField,
+    DecimalField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from trainer import srs
+from trainer.assignments import (
+    ACTIVITIES,
+    DEFAULT_TARGET,
+    MAX_REVIEWS,
+    MAX_ROUNDS,
+    MAX_TARGET,
+    MIN_TARGET,
+    Activity,
+    Amount,
+    Scope,
+    scope_problems,
+)
+from trainer.cards import Deck
+from trainer.facts import Facet
+from trainer.quiz.state_iq import guess_from_text
 
 from ..extensions import db
-from ..models import CLASS_NAME_MAX, JOIN_CODE_LENGTH, SchoolClass
+from ..models import ASSIGNMENT_TITLE_MAX, CLASS_NAME_MAX, JOIN_CODE_LENGTH, SchoolClass
+from ..study.forms import CheckboxListField, StartForm
+
+_AREA_CHOICES = StartForm.area.kwargs["choices"]
 from .accounts import MAX_NAMES, NameListError, StudentName, normalise_code, parse_names
 
 
@@ -149,3 +180,177 @@ class JoiningForm(FlaskForm):
 
     joining = HiddenField(validators=[AnyOf(["open", "closed"], message="Choose open or closed.")])
     submit = SubmitField("Save")
+
+
+# --- Assignments ---------------------------------------------------------------------------------
+
+#: How far ahead an assignment may start, and how long it may run.
+MAX_DAYS_AHEAD = 366
+MAX_STATES_TEXT = 2000
+
+
+class AssignmentForm(FlaskForm):
+    """Practice for a class: activities, an optional scope, an amount or a goal, dates, and who.
+
+    ``validate`` also checks the scope against the activities (P-A1) and the dates against today
+    in the teacher's time zone; the parsed scope and students are left in ``scope`` and ``chosen``.
+    """
+
+    title = StringField(
+        "Title (optional)",
+        validators=[Optional(), Length(max=ASSIGNMENT_TITLE_MAX, message=f"Keep the title under {ASSIGNMENT_TITLE_MAX} characters.")],
+        description="Students see it on their home page. Left empty, it says what to do, e.g. “5 rounds of State IQ”.",
+    )
+    activities = CheckboxListField(
+        "Activities",
+        choices=[SelectChoice(a.slug, a.title) for a in ACTIVITIES.values()],
+        validate_choice=True,
+        description="Any of them counts towards the assignment.",
+    )
+    facets = CheckboxListField(
+        "Facts",
+        choices=[SelectChoice(f.value, f.label) for f in Facet],
+        validate_choice=True,
+        description="None ticked: every fact the activities ask about.",
+    )
+    area = SelectField("Part of the country", choices=_AREA_CHOICES, default="", validate_choice=True)
+    states = TextAreaField(
+        "Hand-picked states (optional)",
+        validators=[Length(max=MAX_STATES_TEXT, message="That list is too long.")],
+        description="State names or postal codes, separated by commas or new lines. They are added to the part of the country.",
+        render_kw={"rows": 2},
+    )
+    amount = RadioField(
+        "What finishes it",
+        choices=[
+            SelectChoice(Amount.ROUNDS.value, "A number of rounds or games"),
+            SelectChoice(Amount.REVIEWS.value, "A number of answers (reviews)"),
+            SelectChoice(Amount.RECALL.value, "A goal: every fact in scope remembered on the due date"),
+        ],
+        default=Amount.ROUNDS.value,
+        validators=[InputRequired(message="Choose what finishes the assignment.")],
+    )
+    quantity = IntegerField(
+        "How many",
+        validators=[Optional()],
+        description=f"Rounds: 1 to {MAX_ROUNDS}. Answers: 1 to {MAX_REVIEWS}.",
+        render_kw={"inputmode": "numeric", "min": 1, "max": MAX_REVIEWS},
+    )
+    target = IntegerField(
+        "Goal: predicted recall on the due date (%)",
+        default=round(DEFAULT_TARGET * 100),
+        validators=[Optional()],
+        description=f"From {round(MIN_TARGET * 100)} to {round(MAX_TARGET * 100)}. 90 means each fact is 90% likely to be remembered.",
+        render_kw={"inputmode": "numeric", "min": round(MIN_TARGET * 100), "max": round(MAX_TARGET * 100)},
+    )
+    starts_on = DateField("Starts on", validators=[InputRequired(message="Choose the day it starts.")])
+    due_on = DateField("Due on", validators=[InputRequired(message="Choose the day it is due.")])
+    who = RadioField(
+        "For",
+        choices=[
+            SelectChoice("everyone", "Everyone in the class (and anyone who joins later)"),
+            SelectChoice("some", "Only the students ticked below"),
+        ],
+        default="everyone",
+        validators=[InputRequired(message="Choose who the assignment is for.")],
+    )
+    students = CheckboxListField("Students", coerce=int, validate_choice=True)
+    submit = SubmitField("Set the assignment")
+
+    def __init__(self, deck: Deck, students: list[tuple[int, str]], today: dt.date, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.deck = deck
+        self.today = today
+        self.students.choices = students
+        self.scope = Scope()
+        self.chosen: list[int] = []
+
+    def chosen_activities(self) -> list[Activity]:
+        return [ACTIVITIES[slug] for slug in self.activities.data or [] if slug in ACTIVITIES]
+
+    def validate(self, extra_validators: object = None) -> bool:  # type: ignore[override]
+        ok = super().validate(extra_validators)  # type: ignore[arg-type]
+        if not self.activities.data:
+            self.activities.errors = [*self.activities.errors, "Choose at least one activity."]
+            ok = False
+        amount = self.amount.data
+        if amount == Amount.ROUNDS.value and not (self.quantity.data and 1 <= self.quantity.data <= MAX_ROUNDS):
+            self.quantity.errors = [*self.quantity.errors, f"Type how many rounds, from 1 to {MAX_ROUNDS}."]
+            ok = False
+        if amount == Amount.REVIEWS.value and not (self.quantity.data and 1 <= self.quantity.data <= MAX_REVIEWS):
+            self.quantity.errors = [*self.quantity.errors, f"Type how many answers, from 1 to {MAX_REVIEWS}."]
+            ok = False
+        low, high = round(MIN_TARGET * 100), round(MAX_TARGET * 100)
+        if amount == Amount.RECALL.value and not (self.target.data is not None and low <= self.target.data <= high):
+            self.target.errors = [*self.target.errors, f"Type a goal from {low} to {high} (%)."]
+            ok = False
+        ok = self._check_dates() and ok
+        ok = self._check_scope() and ok
+        if self.who.data == "some":
+            self.chosen = list(dict.fromkeys(self.students.data or []))
+            if not self.chosen:
+                self.students.errors = [*self.students.errors, "Tick at least one student, or set it for everyone."]
+                ok = False
+        return ok
+
+    def _check_dates(self) -> bool:
+        start, due = self.starts_on.data, self.due_on.data
+        if start is None or due is None:
+            return False
+        if due < start:
+            self.due_on.errors = [*self.due_on.errors, "The due date is before the start date. Choose a due date on or after the start."]
+            return False
+        if due < self.today:
+            self.due_on.errors = [*self.due_on.errors, "That due date has passed. Choose today or a later day."]
+            return False
+        if start > self.today + dt.timedelta(days=MAX_DAYS_AHEAD) or (due - start).days > MAX_DAYS_AHEAD:
+            self.due_on.errors = [*self.due_on.errors, "An assignment can start and run for up to a year."]
+            return False
+        return True
+
+    def _check_scope(self) -> bool:
+        postals, unknown = parse_states(self.states.data or "", self.deck)
+        if unknown:
+            shown = ", ".join(f"“{name}”" for name in unknown[:5])
+            self.states.errors = [*self.states.errors, f"These are not US states: {shown}. Check the spelling, or use postal codes."]
+            return False
+        facets = frozenset(Facet(value) for value in self.facets.data or [])
+        self.scope = Scope(facets, self.area.data or "", frozenset(postals))
+        activities = self.chosen_activities()
+        if not activities:
+            return False
+        problems = scope_problems(activities, self.scope, self.deck)
+        if problems:
+            self.facets.errors = [*self.facets.errors, *problems]
+            return False
+        return True
+
+
+def parse_states(text: str, deck: Deck) -> tuple[list[str], list[str]]:
+    """The postal codes a typed list of states names (names or codes, any case and accents), and the
+    entries that name no state."""
+    postals: list[str] = []
+    unknown: list[str] = []
+    for raw in text.replace(";", ",").replace("\n", ",").split(","):
+        entry = " ".join(raw.split())
+        if not entry:
+            continue
+        postal = guess_from_text(entry, deck)
+        if postal is None:
+            unknown.append(entry)
+        elif postal not in postals:
+            postals.append(postal)
+    return postals, unknown
+
+
+class StartActivityForm(FlaskForm):
+    """A student starts one of an assignment's activities."""
+
+    activity = HiddenField(validators=[DataRequired()])
+    level = SelectField(
+        "Computer level",
+        choices=[SelectChoice("easy", "Easy"), SelectChoice("medium", "Medium"), SelectChoice("hard", "Hard")],
+        default="medium",
+        validate_choice=True,
+    )
+    submit = SubmitField("Start")

@@ -7,18 +7,27 @@ theirs is "not found" (404), whatever the id in the URL or form.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import secrets
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, session, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, stream_with_context, url_for
 from flask_login import current_user
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
+from trainer import srs
+from trainer.facts import Facet
+
+from .. import get_deck
 from ..extensions import db, limiter
+from ..memory import browser_time_zone, valid_time_zone
 from ..models import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, ClassMembership, Role, SchoolClass, User, utcnow
+from ..progress import class_progress, dates_of
 from ..security import student_required, teacher_required
+from . import insights
 from .accounts import make_password, normalise_code, usernames_for
 from .forms import ClassSettingsForm, ConfirmForm, JoinForm, JoiningForm, NewClassForm, NewStudentsForm
 
@@ -126,12 +135,18 @@ def _students_of(klass: SchoolClass) -> list[ClassStudent]:
 def class_page(class_id: int) -> str:
     """A class: its students, its join code and link, and what the teacher can change."""
     klass = _own_class(class_id)
+    students = _students_of(klass)
+    assignments, progress_table = class_progress(klass, [s.id for s in students])
     return render_template(
         "teach/class.html",
         klass=klass,
-        students=_students_of(klass),
+        students=students,
         join_url=url_for("teach.join_link", code=klass.join_code, _external=True),
         confirm=ConfirmForm(),
+        assignments=assignments,
+        progress_table=progress_table,
+        due_dates={a.id: dates_of(a)[1] for a in assignments},
+        **_class_insights(students),
     )
 
 
@@ -267,10 +282,20 @@ def new_students(class_id: int) -> str | Response | tuple[str, int]:
 @bp.get("/classes/<int:class_id>/students/<int:student_id>")
 @teacher_required
 def student_page(class_id: int, student_id: int) -> str:
-    """One student of the class: a new password, or taking them out of the class."""
+    """One student of the class: their progress, a new password, or taking them out of the class."""
     klass = _own_class(class_id)
     student, membership = _class_student(klass, student_id)
-    return render_template("teach/student.html", klass=klass, student=student, membership=membership, confirm=ConfirmForm())
+    assignments, progress_table = class_progress(klass, [student.id])
+    return render_template(
+        "teach/student.html",
+        klass=klass,
+        student=student,
+        membership=membership,
+        confirm=ConfirmForm(),
+        assignments=assignments,
+        progress_table=progress_table,
+        **_student_progress(student),
+    )
 
 
 @bp.post("/classes/<int:class_id>/students/<int:student_id>/password")
@@ -419,3 +444,104 @@ def join_link(code: str) -> str | Response | tuple[str, int]:
             return redirect(url_for("teach.join"))
         status = 400
     return render_template("teach/join_link.html", code=klass.join_code, klass=klass, teacher_name=teacher_name, form=form, problem=problem), status
+
+
+# --- Teachers: a student's progress and the review log export ---
+
+
+def _teacher_zone() -> ZoneInfo:
+    """The teacher's own time zone (their setting, else their browser's, else UTC): "today" is theirs."""
+    teacher = _user()
+    return ZoneInfo(valid_time_zone(teacher.time_zone) or browser_time_zone() or "UTC")
+
+
+def _class_insights(students: list[ClassStudent]) -> dict[str, object]:
+    """What the class page shows beside its students: when each last practised, and who needs help."""
+    now = utcnow()
+    zone = _teacher_zone()
+    ids = [s.id for s in students]
+    active = insights.last_active(ids)
+    reasons = insights.needs_help(ids, now)
+    today = now.astimezone(zone).date()
+    return {
+        "last_active": active,
+        "last_active_text": {sid: insights.last_active_text(when, now, zone) for sid, when in active.items()},
+        "help_reasons": reasons,
+        "helped": [s for s in students if reasons[s.id]],
+        "export_start": today - dt.timedelta(days=29),
+        "export_end": today,
+    }
+
+
+def _student_progress(student: User) -> dict[str, object]:
+    """What the student page shows of a student's learning."""
+    now = utcnow()
+    return {
+        "zone": _teacher_zone(),
+        "help": insights.needs_help([student.id], now)[student.id],
+        "active": insights.last_active([student.id])[student.id],
+        "activity": insights.student_activity(student.id, now),
+        "facts": insights.facts_by_state(student.id, now),
+        "facets": list(Facet),
+        "rounds": insights.recent_rounds(student.id),
+        "leech_lapses": srs.LEECH_LAPSES,
+    }
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+class ExportRangeError(ValueError):
+    """The dates asked for cannot be exported; the message says why, for the teacher."""
+
+
+def export_range(start: str | None, end: str | None) -> tuple[dt.date, dt.date]:
+    """The first and last study day of an export, from the form's two dates (YYYY-MM-DD).
+
+    Raises:
+        ExportRangeError: a date is missing or not a date, the last day is before the first, or
+            the range is longer than :data:`insights.MAX_EXPORT_DAYS`.
+    """
+    days = []
+    for label, text in (("first", start), ("last", end)):
+        text = (text or "").strip()
+        if not text:
+            raise ExportRangeError(f"Choose the {label} day of the answers to download.")
+        try:
+            if not _ISO_DATE.fullmatch(text):
+                raise ValueError(text)
+            days.append(dt.date.fromisoformat(text))
+        except ValueError:
+            raise ExportRangeError(f"The {label} day “{text[:20]}” is not a date; use the form (year-month-day).") from None
+    first, last = days
+    if last < first:
+        raise ExportRangeError(f"The last day ({last.isoformat()}) is before the first day ({first.isoformat()}).")
+    length = (last - first).days + 1
+    if length > insights.MAX_EXPORT_DAYS:
+        raise ExportRangeError(f"Download at most {insights.MAX_EXPORT_DAYS} days at a time; those dates cover {length} days.")
+    return first, last
+
+
+def _file_slug(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
+    return slug or "class"
+
+
+@bp.get("/classes/<int:class_id>/reviews.csv")
+@teacher_required
+def export_reviews(class_id: int) -> Response:
+    """Download the class's answers between two study days as a CSV file (one row per answer)."""
+    klass = _own_class(class_id)
+    try:
+        first, last = export_range(request.args.get("start"), request.args.get("end"))
+    except ExportRangeError as problem:
+        flash(f"{problem} Nothing was downloaded.", "error")
+        return redirect(url_for("teach.class_page", class_id=klass.id) + "#export-title")
+    rows = insights.review_log_rows(klass.id, first, last)
+    body = stream_with_context(insights.csv_lines(rows, get_deck()))
+    filename = f"{_file_slug(klass.name)}-answers-{first.isoformat()}-to-{last.isoformat()}.csv"
+    response = current_app.response_class(body, mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    # Students' answers: never kept by a shared computer's browser or a proxy.
+    response.headers["Cache-Control"] = "no-store"
+    return response
