@@ -94,7 +94,7 @@ def test_a_teacher_creates_a_class_makes_accounts_and_a_student_joins(page, brow
     page.get_by_role("button", name="Log in").click()
     page.get_by_role("link", name="Room 12").click()
     expect(page.get_by_role("heading", name=re.compile(r"Students \(3\)"))).to_be_visible()
-    expect(page.get_by_role("link", name="river_otter")).to_be_visible()
+    expect(page.get_by_role("region", name=re.compile(r"Students")).get_by_role("link", name="river_otter")).to_be_visible()
 
     # On a 360 px phone the class page and the nav fit the screen.
     context = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)

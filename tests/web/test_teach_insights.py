@@ -55,7 +55,7 @@ def answer(
             mode,
             Form.TYPED,
             f"{mode}:{round_id or student.username}",
-            item or f"{fact_key}@{at.isoformat()}",
+            item or f"{fact_key}@{int(at.timestamp())}",
             answer=given,
         )
         record(student, outcome, now=at)
