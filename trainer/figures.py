@@ -1,0 +1,841 @@
+"""The charts of the progress dashboards: pure functions from :mod:`trainer.dashboard_data` values
+to plotly figures, each with a text alternative.
+
+Every function returns a :class:`Chart`: the figure, one plain sentence with the key numbers (shown
+with the chart, read by screen readers), and a :class:`Table` of the numbers behind it (the page
+shows it behind a toggle). Empty input gives an empty chart with a message, never an error.
+:func:`personal_bests` is a table only: its :class:`Chart` has no figure.
+
+Conventions:
+
+* colours: Okabe-Ito for categories, viridis for sequential scales (brighter is more, on every
+  chart); both stay distinguishable with the common colour-vision deficiencies;
+* layout (:func:`_figure`): small margins, no fixed width, the legend horizontal below the plot, so
+  a chart fits a 360 px phone; no zooming or panning (a finger scrolling the page must not zoom a
+  chart). The plotly config (mode bar, responsiveness) is set in the browser;
+* percentages are whole and rounded down (:func:`_pct`), so a value below a target never reads as
+  the target ("89%", not "90%", for 0.896 against 90%);
+* text from users (usernames, assignment titles) is HTML-escaped inside the figure, where plotly
+  renders a little HTML; summaries and tables are plain text (the page template escapes them);
+* a figure carries its own small template: its JSON (:func:`chart_json`) needs nothing from a CDN.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+from plotly.colors import sample_colorscale, sequential
+
+from trainer.dashboard_data import (
+    CellRecall,
+    CompletionPoint,
+    ConfusedPair,
+    DayCount,
+    FacetCounts,
+    GameRecord,
+    PersonalBest,
+    StateRecall,
+    StudentRisk,
+    WeekAccuracy,
+)
+from trainer.facts import Facet
+
+__all__ = [
+    "Chart",
+    "Table",
+    "accuracy",
+    "at_risk",
+    "chart_json",
+    "class_heatmap",
+    "completion",
+    "confused_pairs",
+    "facet_stages",
+    "forecast",
+    "game_records",
+    "mastery_map",
+    "personal_bests",
+    "recall_colour",
+    "retention",
+    "review_calendar",
+]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A chart's numbers as text: the chart's text alternative."""
+
+    caption: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A figure (None for a table-only chart), a sentence that says what it shows, and its table."""
+
+    figure: go.Figure | None
+    summary: str
+    table: Table
+
+
+def chart_json(chart: Chart) -> str:
+    """The figure as JSON for ``Plotly.newPlot`` in the browser (data and layout, template included).
+
+    Raises ValueError for a table-only chart (:func:`personal_bests`).
+    """
+    if chart.figure is None:
+        raise ValueError("this chart is a table only")
+    return chart.figure.to_json()
+
+
+# --- Colours -----------------------------------------------------------------------------------
+
+#: The Okabe-Ito palette (Okabe & Ito 2008), distinguishable with colour-vision deficiencies.
+BLUE = "#0072B2"
+ORANGE = "#E69F00"
+SKY_BLUE = "#56B4E9"
+GREEN = "#009E73"
+YELLOW = "#F0E442"
+VERMILLION = "#D55E00"
+PURPLE = "#CC79A7"
+BLACK = "#000000"
+#: Neutral greys: "new", "drawn", and days without reviews.
+GREY = "#999999"
+LIGHT_GREY = "#E6E6E6"
+#: Colours for lines of separate things (assignments), in order; yellow last (faint on white).
+CATEGORY_COLOURS = (BLUE, ORANGE, GREEN, PURPLE, SKY_BLUE, VERMILLION, BLACK, YELLOW)
+#: The viridis colours from dark (least) to bright (most).
+VIRIDIS: tuple[str, ...] = tuple(sequential.Viridis)
+#: Viridis as a plotly colour scale over 0..1.
+VIRIDIS_SCALE: tuple[tuple[float, str], ...] = tuple(
+    (i / (len(VIRIDIS) - 1), colour) for i, colour in enumerate(VIRIDIS)
+)
+
+# --- Layout ------------------------------------------------------------------------------------
+
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
+_AXIS = {"automargin": True, "fixedrange": True, "gridcolor": "#E5E5E5", "zerolinecolor": "#BBBBBB"}
+#: Replaces plotly's default template (which would be copied into every figure's JSON).
+TEMPLATE = go.layout.Template(
+    layout={
+        "font": {"family": FONT, "size": 13, "color": "#222222"},
+        "colorway": list(CATEGORY_COLOURS),
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "xaxis": _AXIS,
+        "yaxis": _AXIS,
+        "hoverlabel": {"font": {"family": FONT, "size": 14}},
+    }
+)
+#: The layout every chart starts from (plotly.js does not take the legend or margins from a template).
+LAYOUT = {
+    "template": TEMPLATE,
+    "autosize": True,
+    "margin": {"l": 8, "r": 8, "t": 28, "b": 8},
+    # Horizontal, at the bottom of the figure (the plot shrinks to make room), wrapping on a phone.
+    "legend": {
+        "orientation": "h",
+        "traceorder": "normal",
+        "x": 0,
+        "xanchor": "left",
+        "yref": "container",
+        "y": 0,
+        "yanchor": "bottom",
+    },
+    "dragmode": False,
+}
+#: Height of a chart with one plot area of ordinary size (px); width follows the page.
+HEIGHT = 320
+
+
+def _figure(traces: Iterable[go.BaseTraceType], *, height: int = HEIGHT, **layout: object) -> go.Figure:
+    """A figure with the shared layout: autosized to the page's width, ``height`` px high."""
+    figure = go.Figure(data=list(traces))
+    figure.update_layout(LAYOUT, height=height)
+    figure.update_layout(layout)  # merged into the shared layout: margin={"t": 0} keeps the other margins
+    return figure
+
+
+def _empty(message: str, caption: str, headers: Sequence[str], *, height: int = 160) -> Chart:
+    """A chart with nothing to draw: the message in place of the plot, an empty table."""
+    hidden = {"visible": False}
+    figure = _figure([], height=height, xaxis=hidden, yaxis=hidden)
+    figure.add_annotation(
+        text=message, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False, font={"size": 15, "color": "#555555"}
+    )
+    return Chart(figure, message, Table(caption, tuple(headers), ()))
+
+
+def _colorbar(title: str, tickformat: str, **more: object) -> dict[str, object]:
+    """A colour bar lying under the plot (a phone has no room beside it); the x axis goes on top."""
+    return {
+        "orientation": "h",
+        "thickness": 10,
+        "y": 0,
+        "yanchor": "top",
+        "ypad": 8,
+        "tickformat": tickformat,
+        "title": {"text": title, "side": "top"},
+        "ticklabeloverflow": "allow",  # the last label may stick out past the bar's end
+        **more,
+    }
+
+
+def _date_axis(days: Sequence[dt.date], step: int = 1) -> dict[str, object]:
+    """An axis of days ("3 Mar"), or of weeks with ``step=7``: a tick on each when there are few
+    (plotly would otherwise tick hours between them)."""
+    axis: dict[str, object] = {"type": "date", "tickformat": "%-d %b"}
+    if days and (max(days) - min(days)).days <= 6 * step:
+        axis |= {"tick0": min(days).isoformat(), "dtick": step * 86_400_000}
+    return axis
+
+
+def _count_axis(largest: float, **more: object) -> dict[str, object]:
+    """An axis of counts: from zero, whole-number ticks when the counts are small."""
+    axis: dict[str, object] = {"rangemode": "tozero", "tickformat": ",d", **more}
+    if largest <= 5:
+        axis["dtick"] = 1
+    return axis
+
+
+_SHARE_AXIS = {"range": [0, 1.02], "tickformat": ".0%"}
+
+# --- Words -------------------------------------------------------------------------------------
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def _date(day: dt.date) -> str:
+    """The day as "3 Mar 2026", whatever the locale."""
+    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
+
+
+def _pct(share: float) -> str:
+    """A share as a whole percentage, rounded down: 0.896 -> "89%"."""
+    return f"{math.floor(share * 100 + 1e-9)}%"
+
+
+def _count(n: int, noun: str, plural: str | None = None) -> str:
+    """The count with its noun: "1 review", "1,234 reviews"."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+def _num(n: int) -> str:
+    return f"{n:,}"
+
+
+def _esc(text: str) -> str:
+    """Text from data for inside a figure, where plotly renders tags (``<a>``, ``<b>``) and entities."""
+    return html.escape(text, quote=False)
+
+
+def _hover(texts: Sequence[object]) -> dict[str, object]:
+    """Trace settings that show the given text, and only it, on hover."""
+    return {"hovertext": list(texts), "hovertemplate": "%{hovertext}<extra></extra>"}
+
+
+# --- A student's dashboard ---------------------------------------------------------------------
+
+#: The stages of :class:`FacetCounts`, as shown, with their colours.
+STAGES = (
+    ("mastered", "Mastered", GREEN),
+    ("learning", "Learning", SKY_BLUE),
+    ("leeches", "Keep slipping", VERMILLION),
+    ("new", "New", GREY),
+)
+
+
+def facet_stages(counts: Sequence[FacetCounts]) -> Chart:
+    """Horizontal stacked bars, one per facet (first at the top): mastered, learning, keep slipping
+    (leeches), new."""
+    caption = "Facts in each stage, by topic"
+    headers = ("Topic", *(name for _, name, _ in STAGES))
+    total = sum(c.mastered + c.learning + c.leeches + c.new for c in counts)
+    if not counts or total == 0:
+        return _empty("No facts yet.", caption, headers)
+    labels = [c.facet.label for c in counts]
+    traces = [
+        go.Bar(
+            name=name,
+            y=labels,
+            x=[getattr(c, field) for c in counts],
+            orientation="h",
+            marker_color=colour,
+            **_hover([f"{c.facet.label}: {getattr(c, field)} of {_sum(c)} {name.lower()}" for c in counts]),
+        )
+        for field, name, colour in STAGES
+    ]
+    figure = _figure(
+        traces,
+        height=140 + 32 * len(counts),
+        barmode="stack",
+        xaxis=_count_axis(max(_sum(c) for c in counts)),
+        yaxis={"autorange": "reversed"},
+    )
+    mastered = sum(c.mastered for c in counts)
+    if mastered:
+        best = max(counts, key=lambda c: c.mastered)  # the first of equals
+        summary = (
+            f"You have mastered {mastered:,} of {total:,} facts; "
+            f"your strongest topic is {best.facet.label} ({best.mastered} mastered)."
+        )
+    elif started := total - sum(c.new for c in counts):
+        summary = f"You have not mastered any of the {total:,} facts yet; you have started {started:,}."
+    else:
+        summary = f"You have not started any of the {total:,} facts yet."
+    rows = [(c.facet.label, *(_num(getattr(c, field)) for field, _, _ in STAGES)) for c in counts]
+    rows.append(("All topics", *(_num(sum(getattr(c, field) for c in counts)) for field, _, _ in STAGES)))
+    return Chart(figure, summary, Table(caption, headers, tuple(rows)))
+
+
+def _sum(c: FacetCounts) -> int:
+    return c.mastered + c.learning + c.leeches + c.new
+
+
+def forecast(days: Sequence[DayCount], today: dt.date | None = None, horizon: int = 30) -> Chart:
+    """Bars of the reviews due each day.
+
+    With ``today``: the ``horizon`` days from today, days without reviews filled in, reviews due
+    before today counted today (they are overdue) and those after the horizon left out. Without it:
+    the given days (meant to be the next 30 from today) from the first to the last, gaps filled in.
+    """
+    caption = "Reviews due each day"
+    headers = ("Day", "Reviews due")
+    due: dict[dt.date, int] = defaultdict(int)
+    if today is not None:
+        last = today + dt.timedelta(days=horizon - 1)
+        for d in days:
+            if d.day <= last:
+                due[max(d.day, today)] += d.count
+        first = today
+    else:
+        for d in days:
+            due[d.day] += d.count
+        if not due:
+            return _empty("No reviews are due.", caption, headers)
+        first, last = min(due), max(due)
+    span = [first + dt.timedelta(days=i) for i in range((last - first).days + 1)]
+    total = sum(due[day] for day in span)
+    if total == 0:
+        return _empty(f"No reviews are due in the next {_count(len(span), 'day')}.", caption, headers)
+    counts = [due[day] for day in span]
+    figure = _figure(
+        [
+            go.Bar(
+                x=span,
+                y=counts,
+                marker_color=BLUE,
+                name="Reviews due",
+                **_hover([f"{_date(day)}: {_count(n, 'review')} due" for day, n in zip(span, counts, strict=True)]),
+            )
+        ],
+        xaxis=_date_axis(span),
+        yaxis=_count_axis(max(counts), title={"text": "Reviews due"}),
+    )
+    busiest = max(span, key=lambda day: due[day])  # the first of equals
+    today_part = f", {due[today]:,} of them today" if today is not None and due[today] else ""
+    summary = (
+        f"{_count(total, 'review')} {'is' if total == 1 else 'are'} due in the next {_count(len(span), 'day')}"
+        f"{today_part}; the busiest day is {_date(busiest)} ({_count(due[busiest], 'review')})."
+    )
+    rows = tuple((_date(day), _num(due[day])) for day in span)
+    return Chart(figure, summary, Table(caption, headers, rows))
+
+
+def review_calendar(days: Sequence[DayCount], today: dt.date) -> Chart:
+    """A calendar of the reviews given each day of the past year (the 365 days up to today): columns
+    are weeks (Monday first), rows weekdays Mon..Sun, days without reviews grey, others viridis
+    (brighter is more). Days outside the year are left out; a day given twice is added up."""
+    caption = "Days with reviews in the past year"
+    headers = ("Day", "Reviews")
+    start = today - dt.timedelta(days=364)
+    given: dict[dt.date, int] = defaultdict(int)
+    for d in days:
+        if start <= d.day <= today:
+            given[d.day] += d.count
+    total = sum(given.values())
+    if total == 0:
+        message = "No reviews in the past year." if any(d.count for d in days) else "No reviews yet."
+        return _empty(message, caption, headers)
+    first_monday = start - dt.timedelta(days=start.weekday())
+    weeks = (today - first_monday).days // 7 + 1
+    z: list[list[int | None]] = [[None] * weeks for _ in _WEEKDAYS]
+    text = [[""] * weeks for _ in _WEEKDAYS]
+    for offset in range(365):
+        day = start + dt.timedelta(days=offset)
+        row, column = day.weekday(), (day - first_monday).days // 7
+        z[row][column] = given.get(day, 0)
+        text[row][column] = f"{_date(day)}: {_count(given.get(day, 0), 'review')}"
+    most = max(given.values())
+    figure = _figure(
+        [
+            go.Heatmap(
+                x=[first_monday + dt.timedelta(weeks=i) for i in range(weeks)],
+                y=list(_WEEKDAYS),
+                z=z,
+                zmin=0,
+                zmax=most,
+                colorscale=calendar_scale(most),
+                xgap=2,
+                ygap=2,
+                hoverongaps=False,
+                colorbar=_colorbar("Reviews a day", ",d"),
+                **_hover(text),
+            )
+        ],
+        height=250,
+        xaxis={"type": "date", "tickformat": "%b", "showgrid": False, "ticklabelmode": "period", "side": "top"},
+        yaxis={"autorange": "reversed", "showgrid": False},
+    )
+    busiest = max(sorted(given), key=given.__getitem__)  # the earliest of equals
+    active = sum(1 for n in given.values() if n)
+    summary = (
+        f"You did {_count(total, 'review')} on {_count(active, 'day')} in the past year; "
+        f"your busiest day was {_date(busiest)} ({_count(given[busiest], 'review')})."
+    )
+    rows = tuple((_date(day), _num(given[day])) for day in sorted(given) if given[day])
+    return Chart(figure, summary, Table(caption, headers, rows))
+
+
+def calendar_scale(most: int) -> list[tuple[float, str]]:
+    """The calendar's colour scale over 0..``most`` reviews: 0 light grey, 1..most viridis."""
+    if most <= 0:
+        return [(0.0, LIGHT_GREY), (1.0, LIGHT_GREY)]
+    edge = 0.5 / most  # halfway between 0 and 1 review
+    return [(0.0, LIGHT_GREY), (edge, LIGHT_GREY)] + [(edge + (1 - edge) * at, colour) for at, colour in VIRIDIS_SCALE]
+
+
+def accuracy(weeks: Sequence[WeekAccuracy]) -> Chart:
+    """A line of the share of answers right (or nearly right) each week; weeks without answers are
+    gaps."""
+    caption = "Answers right each week"
+    headers = ("Week of", "Right", "Answers")
+    answered = [w for w in weeks if w.answered]
+    if not answered:
+        return _empty("No answers yet.", caption, headers)
+    figure = _figure(
+        [
+            go.Scatter(
+                x=[w.week_start for w in weeks],
+                y=[w.right / w.answered if w.answered else None for w in weeks],
+                mode="lines+markers",
+                line_color=BLUE,
+                name="Right",
+                connectgaps=False,
+                **_hover(
+                    [
+                        f"Week of {_date(w.week_start)}: {_pct(w.right / w.answered)} right "
+                        f"({w.right:,} of {_count(w.answered, 'answer')})"
+                        if w.answered
+                        else ""
+                        for w in weeks
+                    ]
+                ),
+            )
+        ],
+        xaxis=_date_axis([w.week_start for w in weeks], step=7),
+        yaxis=_SHARE_AXIS,
+    )
+    latest = answered[-1]
+    summary = (
+        f"In the week of {_date(latest.week_start)} you got {_pct(latest.right / latest.answered)} right "
+        f"({latest.right:,} of {_count(latest.answered, 'answer')})"
+    )
+    if len(answered) > 1:
+        right, total = sum(w.right for w in answered), sum(w.answered for w in answered)
+        summary += f"; over {len(weeks)} weeks, {_pct(right / total)} ({right:,} of {total:,})"
+    rows = tuple(
+        (_date(w.week_start), _pct(w.right / w.answered) if w.answered else "–", _num(w.answered)) for w in weeks
+    )
+    return Chart(figure, summary + ".", Table(caption, headers, rows))
+
+
+def retention(weeks: Sequence[WeekAccuracy], desired: float) -> Chart:
+    """A line of true retention each week (the share of answers about facts learned on an earlier
+    day that were recalled) against the desired retention, a dashed line; weeks without such answers
+    are gaps."""
+    caption = "Facts from earlier days remembered each week"
+    headers = ("Week of", "Remembered", "Answers")
+    counted = [w for w in weeks if w.recall_answers]
+    if not counted:
+        return _empty("No answers about facts from earlier days yet.", caption, headers)
+    figure = _figure(
+        [
+            go.Scatter(
+                x=[w.week_start for w in weeks],
+                y=[w.recalled / w.recall_answers if w.recall_answers else None for w in weeks],
+                mode="lines+markers",
+                line_color=BLUE,
+                name="Remembered",
+                connectgaps=False,
+                **_hover(
+                    [
+                        f"Week of {_date(w.week_start)}: remembered {_pct(w.recalled / w.recall_answers)} "
+                        f"({w.recalled:,} of {w.recall_answers:,})"
+                        if w.recall_answers
+                        else ""
+                        for w in weeks
+                    ]
+                ),
+            )
+        ],
+        xaxis=_date_axis([w.week_start for w in weeks], step=7),
+        yaxis=_SHARE_AXIS,
+    )
+    figure.add_hline(
+        y=desired,
+        line={"dash": "dash", "color": BLACK, "width": 1.5},
+        annotation_text=f"Goal {_pct(desired)}",
+        annotation_position="bottom right",
+    )
+    latest = counted[-1]
+    share = latest.recalled / latest.recall_answers
+    verdict = "meeting" if share >= desired else "below"
+    summary = (
+        f"In the week of {_date(latest.week_start)} you remembered {_pct(share)} of the facts you had learned on "
+        f"earlier days ({latest.recalled:,} of {latest.recall_answers:,}), {verdict} the {_pct(desired)} goal."
+    )
+    rows = tuple(
+        (_date(w.week_start), _pct(w.recalled / w.recall_answers) if w.recall_answers else "–", _num(w.recall_answers))
+        for w in weeks
+    )
+    return Chart(figure, summary, Table(caption, headers, rows))
+
+
+#: The outcomes of :class:`GameRecord`, as shown, with their colours.
+OUTCOMES = (("won", "Won", GREEN), ("lost", "Lost", VERMILLION), ("drawn", "Drawn", GREY))
+
+
+def game_records(records: Sequence[GameRecord]) -> Chart:
+    """Horizontal stacked bars, one per game and level (in the given order, first at the top): won,
+    lost, drawn."""
+    caption = "Games against the computer"
+    headers = ("Game", "Level", "Won", "Lost", "Drawn")
+    played = sum(r.won + r.lost + r.drawn for r in records)
+    if played == 0:
+        return _empty("No games played yet.", caption, headers)
+    labels = [_esc(f"{r.game} · {r.level}") for r in records]
+    traces = [
+        go.Bar(
+            name=name,
+            y=labels,
+            x=[getattr(r, field) for r in records],
+            orientation="h",
+            marker_color=colour,
+            **_hover(
+                [f"{label}: {getattr(r, field)} {name.lower()}" for label, r in zip(labels, records, strict=True)]
+            ),
+        )
+        for field, name, colour in OUTCOMES
+    ]
+    figure = _figure(
+        traces,
+        height=140 + 32 * len(records),
+        barmode="stack",
+        xaxis=_count_axis(max(r.won + r.lost + r.drawn for r in records)),
+        yaxis={"autorange": "reversed"},
+    )
+    won, lost, drawn = (sum(getattr(r, field) for r in records) for field, _, _ in OUTCOMES)
+    summary = f"You played {_count(played, 'game')} against the computer: {won:,} won, {lost:,} lost, {drawn:,} drawn"
+    if won:
+        best = max(records, key=lambda r: r.won)  # the first of equals
+        summary += f"; most wins in {best.game} · {best.level} ({best.won:,})"
+    rows = tuple((r.game, r.level, _num(r.won), _num(r.lost), _num(r.drawn)) for r in records)
+    return Chart(figure, summary + ".", Table(caption, headers, rows))
+
+
+def personal_bests(bests: Sequence[PersonalBest]) -> Chart:
+    """A table only (the Chart's figure is None): the fastest winning call per race and level."""
+    caption = "Personal bests: fastest wins"
+    headers = ("Race", "Level", "Fastest win")
+    if not bests:
+        return Chart(None, "No personal bests yet.", Table(caption, headers, ()))
+    fastest = min(bests, key=lambda b: b.seconds)  # the first of equals
+    where = f"{fastest.seconds:.1f} seconds, in {fastest.mode} · {fastest.level}"
+    if len(bests) == 1:
+        summary = f"Your fastest win is {where}."
+    else:
+        summary = f"You have {len(bests)} personal bests; the fastest is {where}."
+    rows = tuple((b.mode, b.level, f"{b.seconds:.1f} s") for b in bests)
+    return Chart(None, summary, Table(caption, headers, rows))
+
+
+# --- A class's dashboard -----------------------------------------------------------------------
+
+#: The weakest states listed per facet in the class heatmap's table.
+WEAKEST_LISTED = 5
+
+
+def class_heatmap(cells: Sequence[CellRecall], target: float) -> Chart:
+    """A heatmap of states (rows, by name, A at the top) by facets (columns, in :class:`Facet` order,
+    those given): the mean predicted recall, blank where no student has started the fact, viridis
+    fixed over 0..100%."""
+    caption = f"The weakest states in each topic (mean predicted recall); the target is {_pct(target)}"
+    headers = ("Topic", "Weakest states", "Not started")
+    if not any(c.mean_recall is not None for c in cells):
+        return _empty("No one in the class has started any facts yet.", caption, headers)
+    names = sorted({c.name for c in cells})
+    facets = [f for f in Facet if any(c.facet is f for c in cells)]
+    by_cell = {(c.name, c.facet): c for c in cells}
+    z: list[list[float | None]] = []
+    text: list[list[str]] = []
+    for name in names:
+        z.append([])
+        text.append([])
+        for facet in facets:
+            cell = by_cell.get((name, facet))
+            recall = cell.mean_recall if cell else None
+            z[-1].append(recall)
+            where = f"{_esc(name)} · {facet.label}"
+            if cell is None or recall is None:
+                text[-1].append(f"{where}: no one has started it")
+            else:
+                at_target = f"{_pct(cell.share_at_target)} of students at or above {_pct(target)}"
+                text[-1].append(f"{where}: {_pct(recall)} mean recall, {at_target}")
+    figure = _figure(
+        [
+            go.Heatmap(
+                x=[f.label for f in facets],
+                y=[_esc(n) for n in names],
+                z=z,
+                zmin=0,
+                zmax=1,
+                colorscale=VIRIDIS_SCALE,
+                xgap=1,
+                ygap=1,
+                hoverongaps=True,
+                colorbar=_colorbar("Mean predicted recall", ".0%", tickvals=[0, 0.25, 0.5, 0.75, 1]),
+                **_hover(text),
+            )
+        ],
+        height=160 + 18 * len(names),
+        xaxis={"side": "top", "showgrid": False},
+        yaxis={"autorange": "reversed", "showgrid": False, "dtick": 1},
+        margin={"t": 8},
+    )
+    started = [c for c in cells if c.mean_recall is not None]
+    means = {f: _weighted_mean([c for c in started if c.facet is f]) for f in facets}
+    means = {f: m for f, m in means.items() if m is not None}
+    weakest_facet = min(means, key=means.__getitem__)
+    strongest_facet = max(means, key=means.__getitem__)
+    weakest = min(started, key=lambda c: (c.mean_recall, c.name, list(Facet).index(c.facet)))
+    summary = f"The class is weakest on {weakest_facet.label} (mean recall {_pct(means[weakest_facet])})"
+    if strongest_facet is not weakest_facet:
+        summary += f" and strongest on {strongest_facet.label} ({_pct(means[strongest_facet])})"
+    summary += f"; the weakest fact is {weakest.name} · {weakest.facet.label} ({_pct(weakest.mean_recall or 0)})."
+    rows = []
+    for facet in facets:
+        ranked = sorted((c for c in started if c.facet is facet), key=lambda c: (c.mean_recall, c.name))
+        listed = ", ".join(f"{c.name} {_pct(c.mean_recall or 0)}" for c in ranked[:WEAKEST_LISTED])
+        rows.append((facet.label, listed or "–", _num(len(names) - len(ranked))))
+    return Chart(figure, summary, Table(caption, headers, tuple(rows)))
+
+
+def _weighted_mean(cells: Sequence[CellRecall]) -> float | None:
+    """The mean recall over the student-facts of the cells (each cell weighed by its students)."""
+    weight = sum(c.started for c in cells)
+    if weight == 0:
+        return sum(c.mean_recall or 0 for c in cells) / len(cells) if cells else None
+    return sum((c.mean_recall or 0) * c.started for c in cells) / weight
+
+
+def confused_pairs(pairs: Sequence[ConfusedPair], limit: int = 10) -> Chart:
+    """Horizontal bars of the ``limit`` most common mix-ups ("Vermont for New Hampshire"), most at
+    the top (equals by the state asked, then the one answered)."""
+    caption = "States mixed up most often"
+    headers = ("Asked", "Answered", "Times")
+    if not any(p.count for p in pairs):
+        return _empty("No mix-ups yet.", caption, headers)
+    ranked = sorted((p for p in pairs if p.count), key=lambda p: (-p.count, p.asked_name, p.answered_name))
+    shown = ranked[: max(limit, 1)]
+    labels = [_esc(f"{p.answered_name} for {p.asked_name}") for p in shown]
+    figure = _figure(
+        [
+            go.Bar(
+                y=labels,
+                x=[p.count for p in shown],
+                orientation="h",
+                marker_color=ORANGE,
+                name="Mix-ups",
+                **_hover([f"{label}: {_count(p.count, 'time')}" for label, p in zip(labels, shown, strict=True)]),
+            )
+        ],
+        height=100 + 28 * len(shown),
+        xaxis=_count_axis(shown[0].count),
+        yaxis={"autorange": "reversed"},
+    )
+    top = shown[0]
+    wrong = sum(p.count for p in ranked)
+    summary = (
+        f"The most common mix-up is {top.answered_name} for {top.asked_name} ({_count(top.count, 'time')}); "
+        f"{_count(wrong, 'wrong answer')} named another state."
+    )
+    rows = tuple((p.asked_name, p.answered_name, _num(p.count)) for p in shown)
+    return Chart(figure, summary, Table(caption, headers, rows))
+
+
+def at_risk(students: Sequence[StudentRisk], target: float, test_date: dt.date) -> Chart:
+    """Horizontal bars of each student's mean predicted recall on the test date, worst at the top,
+    below the target in vermillion, at or above it in blue; the target a dashed line."""
+    caption = f"Predicted recall on {_date(test_date)}, worst first"
+    headers = ("Student", f"Predicted recall on {_date(test_date)}", f"Facts below {_pct(target)}")
+    if not students:
+        return _empty("No students yet.", caption, headers)
+    ranked = sorted(students, key=lambda s: (s.mean_recall, s.username))
+    below = [s for s in ranked if s.mean_recall < target]
+    names = [_esc(s.username) for s in ranked]
+    figure = _figure(
+        [
+            go.Bar(
+                y=names,
+                x=[s.mean_recall for s in ranked],
+                orientation="h",
+                name="Predicted recall",
+                marker_color=[VERMILLION if s.mean_recall < target else BLUE for s in ranked],
+                **_hover(
+                    [
+                        f"{name}: {_pct(s.mean_recall)} on {_date(test_date)}; "
+                        f"{s.below_target} of {_count(s.facts, 'fact')} below {_pct(target)}"
+                        for name, s in zip(names, ranked, strict=True)
+                    ]
+                ),
+            )
+        ],
+        height=120 + 24 * len(ranked),
+        xaxis=_SHARE_AXIS,
+        yaxis={"autorange": "reversed"},
+    )
+    figure.add_vline(
+        x=target,
+        line={"dash": "dash", "color": BLACK, "width": 1.5},
+        annotation_text=f"Target {_pct(target)}",
+        annotation_position="top left",
+    )
+    lowest = ranked[0]
+    if below:
+        start = f"{len(below)} of {_count(len(ranked), 'student')} {'is' if len(below) == 1 else 'are'} below"
+    else:
+        start = "The student is at or above" if len(ranked) == 1 else f"All {len(ranked)} students are at or above"
+    summary = (
+        f"{start} the {_pct(target)} target for {_date(test_date)}; "
+        f"the lowest is {lowest.username} ({_pct(lowest.mean_recall)})."
+    )
+    rows = tuple((s.username, _pct(s.mean_recall), f"{s.below_target:,} of {s.facts:,}") for s in ranked)
+    return Chart(figure, summary, Table(caption, headers, rows))
+
+
+def completion(points: Sequence[CompletionPoint]) -> Chart:
+    """Lines of the students who had finished each assignment by the end of each day, one line per
+    assignment (in the order they first appear), as steps."""
+    caption = "Students finished, by day"
+    headers = ("Assignment", "Day", "Finished")
+    if not points:
+        return _empty("No assignments yet.", caption, headers)
+    lines: dict[str, list[CompletionPoint]] = defaultdict(list)
+    for p in points:
+        lines[p.assignment].append(p)
+    for line in lines.values():
+        line.sort(key=lambda p: p.day)
+    traces = [
+        go.Scatter(
+            x=[p.day for p in line],
+            y=[p.finished for p in line],
+            name=_esc(title),
+            mode="lines+markers",
+            line={"shape": "hv", "color": CATEGORY_COLOURS[i % len(CATEGORY_COLOURS)]},
+            **_hover([f"{_esc(title)}: {p.finished} of {p.assigned} finished by {_date(p.day)}" for p in line]),
+        )
+        for i, (title, line) in enumerate(lines.items())
+    ]
+    figure = _figure(
+        traces,
+        xaxis=_date_axis([p.day for p in points]),
+        yaxis=_count_axis(max(p.assigned for p in points), title={"text": "Students finished"}),
+        showlegend=True,
+    )
+    latest = {title: line[-1] for title, line in lines.items()}
+    if len(latest) == 1:
+        ((title, p),) = latest.items()
+        verb = "has" if p.finished == 1 else "have"
+        summary = f"{p.finished} of {_count(p.assigned, 'student')} {verb} finished {title}."
+    else:
+        done = sum(1 for p in latest.values() if p.finished >= p.assigned)
+        behind = min(latest.values(), key=lambda p: p.finished / p.assigned if p.assigned else 1.0)
+        summary = f"Every student has finished {done} of the {len(latest)} assignments"
+        if behind.finished < behind.assigned:
+            summary += f"; the furthest behind is {behind.assignment} ({behind.finished} of {behind.assigned})"
+        summary += "."
+    rows = tuple(
+        (title, _date(p.day), f"{p.finished:,} of {p.assigned:,}") for title, line in lines.items() for p in line
+    )
+    return Chart(figure, summary, Table(caption, headers, rows))
+
+
+# --- The mastery map (an SVG of the project's own state outlines, coloured here) ----------------
+
+
+@dataclass(frozen=True)
+class MapState:
+    """One state on a mastery map: its colour and what it says to a screen reader."""
+
+    postal: str
+    name: str
+    recall: float | None
+    colour: str
+    label: str
+
+
+@dataclass(frozen=True)
+class MasteryMap:
+    """Every state coloured by mean predicted recall (viridis, 0..100%; not started is light grey),
+    the legend's steps, a sentence and the table (the map's text alternative)."""
+
+    states: tuple[MapState, ...]
+    legend: tuple[tuple[str, str], ...]
+    summary: str
+    table: Table
+
+
+def recall_colour(recall: float | None) -> str:
+    """The viridis colour of a predicted recall (0 dark purple .. 1 yellow); light grey for None."""
+    if recall is None:
+        return LIGHT_GREY
+    return sample_colorscale("Viridis", [min(1.0, max(0.0, recall))], colortype="rgb")[0]  # type: ignore[no-any-return]
+
+
+def mastery_map(states: Sequence[StateRecall], *, who: str = "You") -> MasteryMap:
+    """The mastery map of one student (``who="You"``) or a class (``who="The class"``)."""
+    shown = []
+    facts = {state.postal: state.facts for state in states}
+    for state in sorted(states, key=lambda s: s.name):
+        if state.recall is None:
+            label = f"{state.name}: not started"
+        else:
+            label = f"{state.name}: {_pct(state.recall)} likely remembered ({_count(state.facts, 'fact')} started)"
+        shown.append(MapState(state.postal, state.name, state.recall, recall_colour(state.recall), label))
+    started = [s for s in shown if s.recall is not None]
+    if not started:
+        summary = f"{who} {'have' if who == 'You' else 'has'} not started any state yet."
+    else:
+        best = max(started, key=lambda s: (s.recall, s.name))
+        worst = min(started, key=lambda s: (s.recall, s.name))
+        summary = (
+            f"{who} {'are' if who == 'You' else 'is'} most likely to remember {best.name} ({_pct(best.recall or 0)}) "
+            f"and least likely {worst.name} ({_pct(worst.recall or 0)})"
+        )
+        missing = len(shown) - len(started)
+        summary += f"; {_count(missing, 'state')} not started yet." if missing else "."
+    legend = tuple((_pct(step / 4), recall_colour(step / 4)) for step in range(5)) + (("Not started", LIGHT_GREY),)
+    table = Table(
+        "Predicted recall today, state by state",
+        ("State", "Likely remembered", "Facts started"),
+        tuple((s.name, "—" if s.recall is None else _pct(s.recall), _num(facts[s.postal])) for s in shown),
+    )
+    return MasteryMap(tuple(shown), legend, summary, table)
