@@ -23,6 +23,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
     func,
+    text,
     true,
 )
 from sqlalchemy.engine import Dialect, Row
@@ -183,6 +184,15 @@ class ReviewLog(db.Model):
         Index("ix_review_log_student_reviewed_at", "student_id", "reviewed_at"),
         Index("ix_review_log_student_facet_reviewed_at", "student_id", "facet", "reviewed_at"),
         Index("ix_review_log_student_study_day", "student_id", "study_day"),
+        # The dashboards' most-confused states: wrong answers that named a state.
+        Index(
+            "ix_review_log_confusions",
+            "student_id",
+            "fact_key",
+            "answered_postal",
+            sqlite_where=text("correct = 0 AND answered_postal IS NOT NULL"),
+            postgresql_where=text("NOT correct AND answered_postal IS NOT NULL"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True)

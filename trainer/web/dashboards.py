@@ -1,0 +1,673 @@
+"""The numbers behind the progress dashboards, computed by SQL aggregates (issue #10).
+
+Every function reads a few grouped rows, never a student's whole history: the database does the
+counting, and predicted recall (FSRS's forgetting curve) is an SQL expression, :func:`recall_expr`,
+equal to :func:`trainer.srs.recall` on SQLite and on PostgreSQL. Python only names the rows and
+fills in the days, weeks and states that have none. The values are the plain types of
+:mod:`trainer.dashboard_data`.
+
+Every function takes the student ids and times explicitly: the caller has checked that the
+students are the signed-in student, or belong to the signed-in teacher's class.
+
+Statements are built by the ``_*_sql`` functions and run as they are by both the dashboard
+functions and :func:`raw_student_queries` / :func:`raw_teacher_queries`, which the benchmark
+times as the floor a dashboard is compared against. A class dashboard reads its cells, map and
+students at risk with :func:`class_overview` (one pass over the memory cards), plus
+:func:`confused_pairs`; :func:`class_cells`, :func:`state_recall` and :func:`students_at_risk`
+give the same numbers one at a time.
+
+Indexes used: memory_card (student_id, fact_key) and (student_id, due); review_log
+(student_id, study_day) and (student_id, reviewed_at); and, for :func:`confused_pairs` over a
+big class, a partial index on review_log (student_id, fact_key, answered_postal) WHERE NOT
+correct AND answered_postal IS NOT NULL, so only the wrong answers that named a state are read.
+
+GROUP BY is always over a subquery's plain columns: on PostgreSQL an expression with bound
+parameters (``substr(fact_key, $1, $2)``) in SELECT and GROUP BY is not recognised as the same.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import (
+    ColumnElement,
+    Float,
+    Integer,
+    Select,
+    String,
+    and_,
+    case,
+    cast,
+    false,
+    func,
+    literal,
+    literal_column,
+    null,
+    or_,
+    select,
+    tuple_,
+    union_all,
+)
+from sqlalchemy.engine import Row
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.functions import FunctionElement
+
+from trainer import srs
+from trainer.assignments import Amount, Status, local_dates
+from trainer.dashboard_data import (
+    MASTERED_STABILITY_DAYS,
+    CellRecall,
+    CompletionPoint,
+    ConfusedPair,
+    DayCount,
+    FacetCounts,
+    GameRecord,
+    PersonalBest,
+    StateRecall,
+    StudentRisk,
+    WeekAccuracy,
+)
+from trainer.facts import Facet, Fact
+from trainer.games import REGISTRY, Level
+
+from . import get_deck
+from .extensions import db
+from .models import (
+    Assignment,
+    BorderUpRound,
+    CardGame,
+    DashingRound,
+    MemoryCard,
+    ReviewLog,
+    StateIqGame,
+    User,
+    UTCDateTime,
+)
+from .progress import assigned_students, progress
+
+#: Facts of one facet (one a state).
+FACTS_PER_FACET = 50
+#: Every fact of the deck: 50 states x 8 facets.
+ALL_FACTS = FACTS_PER_FACET * len(Facet)
+#: The race level that is no race (Dashing States' untimed rounds).
+PRACTICE = "practice"
+STATE_IQ = "State IQ"
+DASHING_STATES = "Dashing States"
+BORDER_UP = "Border-Up"
+
+_UTC = dt.UTC
+#: julianday('YYYY-MM-DD') - date.toordinal(): SQLite's day number of a date is exact (x.5).
+_JULIAN_ORDINAL = 1721424.5
+
+
+# --- Predicted recall in SQL ----------------------------------------------------------------------
+
+
+class _elapsed_days(FunctionElement[int]):
+    """Whole days from a stored UTC datetime to a fixed time, floored like ``timedelta.days`` and
+    clamped at 0. Arguments: the column, then the time as (julian day of its date, its time of
+    day as text, itself); each dialect uses the ones it needs."""
+
+    type = Integer()
+    name = "elapsed_days"
+    inherit_cache = True
+
+
+@compiles(_elapsed_days, "sqlite")
+def _elapsed_days_sqlite(element: _elapsed_days, compiler: SQLCompiler, **kw: Any) -> str:
+    # SQLite keeps a UTC datetime as text, 'YYYY-MM-DD HH:MM:SS.ffffff'. Whole days elapsed are
+    # the days between the two dates, less one when the column's time of day is later than the
+    # time's: exact to the microsecond, where a difference of julianday() values (milliseconds,
+    # in floating point) can fall a hair short of a whole day. Only the arguments rendered are
+    # processed: a processed bind parameter takes a position among the statement's parameters.
+    column, at_julian, at_time = (compiler.process(arg, **kw) for arg in list(element.clauses)[:3])
+    return (
+        f"max(0, CAST({at_julian} - julianday(substr({column}, 1, 10)) AS INTEGER)"
+        f" - (substr({column}, 12, 15) > {at_time}))"
+    )
+
+
+@compiles(_elapsed_days)
+def _elapsed_days_default(element: _elapsed_days, compiler: SQLCompiler, **kw: Any) -> str:
+    # PostgreSQL: the difference of two timestamptz is an interval whose day field holds the
+    # whole days (24-hour periods, counted in integer microseconds) when it is positive.
+    column, _julian, _time, at = list(element.clauses)
+    return f"GREATEST(0, CAST(date_part('day', {compiler.process(at, **kw)} - {compiler.process(column, **kw)}) AS INTEGER))"
+
+
+def recall_expr(stability_col: Any, last_review_col: Any, at: dt.datetime) -> ColumnElement[float]:
+    """SQL for :func:`trainer.srs.recall`: ``(1 + F * days / S) ** D`` at ``at``, 0 when never reviewed.
+
+    ``days`` is the whole days from the last review to ``at`` (0 if ``at`` is earlier); F and D are
+    FSRS's, as ``srs.recall`` takes them. The same floating-point operations in the same order,
+    so the value is the one Python computes.
+    """
+    if at.tzinfo is None or at.utcoffset() != dt.timedelta(0):
+        raise ValueError("times must be timezone-aware UTC")
+    scheduler = srs._scheduler(srs.DEFAULT_RETENTION)
+    days = _elapsed_days(
+        last_review_col,
+        literal(at.date().toordinal() + _JULIAN_ORDINAL, Float),
+        literal(at.strftime("%H:%M:%S.%f"), String),
+        literal(at, UTCDateTime()),
+    )
+    base = literal(1.0, Float) + literal(float(scheduler._FACTOR), Float) * cast(days, Float) / stability_col
+    curve = func.power(base, literal(float(scheduler._DECAY), Float), type_=Float)
+    return case((or_(stability_col.is_(None), last_review_col.is_(None)), 0.0), else_=curve)
+
+
+class _day_number(FunctionElement[int]):
+    """A date column's ``date.toordinal()``: day numbers, so weeks can be counted in integers."""
+
+    type = Integer()
+    name = "day_number"
+    inherit_cache = True
+
+
+@compiles(_day_number, "sqlite")
+def _day_number_sqlite(element: _day_number, compiler: SQLCompiler, **kw: Any) -> str:
+    (column,) = list(element.clauses)
+    return f"CAST(julianday({compiler.process(column, **kw)}) - {_JULIAN_ORDINAL} AS INTEGER)"
+
+
+@compiles(_day_number)
+def _day_number_default(element: _day_number, compiler: SQLCompiler, **kw: Any) -> str:
+    (column,) = list(element.clauses)
+    return f"(({compiler.process(column, **kw)}) - DATE '0001-01-01' + 1)"
+
+
+def _week_index(date_column: Any) -> ColumnElement[int]:
+    """The week (Monday to Sunday) of a date, as ``(ordinal - 1) // 7``: 1 January 1 was a Monday."""
+    return (_day_number(date_column) - 1) // 7
+
+
+def _monday(day: dt.date) -> dt.date:
+    return day - dt.timedelta(days=day.weekday())
+
+
+def _fenced(query: Select[Any]) -> Any:
+    """``query`` as a subquery the database computes on its own, row by row, before the outer
+    query aggregates it. Else both SQLite and PostgreSQL merge it into the outer query, and an
+    expression used twice there (the recall, averaged and compared with a target) is computed
+    twice. OFFSET 0 is the customary fence on both."""
+    return query.offset(0).subquery()
+
+
+def _postal(fact_key: Any) -> ColumnElement[str]:
+    return func.substr(fact_key, 1, 2)
+
+
+def _count_if(condition: Any) -> ColumnElement[int]:
+    return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
+
+
+# --- A student ------------------------------------------------------------------------------------
+
+
+def _facet_counts_sql(student_id: int) -> Select[Any]:
+    leech = MemoryCard.lapses >= srs.LEECH_LAPSES
+    return (
+        select(
+            MemoryCard.facet,
+            func.count(),
+            _count_if(and_(MemoryCard.lapses < srs.LEECH_LAPSES, MemoryCard.stability >= MASTERED_STABILITY_DAYS)),
+            _count_if(leech),
+        )
+        .where(MemoryCard.student_id == student_id)
+        .group_by(MemoryCard.facet)
+    )
+
+
+def facet_counts(student_id: int) -> list[FacetCounts]:
+    """Each facet's 50 facts by stage, in :class:`Facet` order: mastered (stability of at least
+    :data:`MASTERED_STABILITY_DAYS` days, not a leech), learning, leeches (at least
+    :data:`srs.LEECH_LAPSES` lapses) and new (never answered)."""
+    found = {facet: (started, mastered, leeches) for facet, started, mastered, leeches in db.session.execute(_facet_counts_sql(student_id))}
+    out = []
+    for facet in Facet:
+        started, mastered, leeches = found.get(facet.value, (0, 0, 0))
+        out.append(FacetCounts(facet, mastered, started - mastered - leeches, leeches, FACTS_PER_FACET - started))
+    return out
+
+
+def _study_days(now: dt.datetime, time_zone: str, days: int) -> list[srs.StudyDay]:
+    """The student's next ``days`` study days, today first (each one's end is the next one's start)."""
+    day = srs.study_day(now, time_zone)
+    out = [day]
+    while len(out) < days:
+        out.append(srs.study_day(out[-1].end, time_zone))
+    return out
+
+
+def _forecast_sql(student_id: int, ends: Sequence[dt.datetime]) -> Select[Any]:
+    day = case(*[(MemoryCard.due < end, index) for index, end in enumerate(ends)]).label("day")
+    due = select(day).where(MemoryCard.student_id == student_id, MemoryCard.due < ends[-1]).subquery()
+    return select(due.c.day, func.count()).group_by(due.c.day)
+
+
+def forecast(student_id: int, now: dt.datetime, time_zone: str, days: int = 30) -> list[DayCount]:
+    """Facts coming due on each of the student's next ``days`` study days (days start at 4 a.m. in
+    ``time_zone``), today first; facts already overdue count today. Every day is present."""
+    study_days = _study_days(now, time_zone, days)
+    counts = dict(db.session.execute(_forecast_sql(student_id, [d.end for d in study_days])).all())
+    return [DayCount(d.date, counts.get(index, 0)) for index, d in enumerate(study_days)]
+
+
+def _calendar_sql(student_id: int, first: dt.date, today: dt.date) -> Select[Any]:
+    return (
+        select(ReviewLog.study_day, func.count())
+        .where(ReviewLog.student_id == student_id, ReviewLog.study_day >= first, ReviewLog.study_day <= today)
+        .group_by(ReviewLog.study_day)
+    )
+
+
+def review_calendar(student_id: int, today: dt.date, days: int = 365) -> list[DayCount]:
+    """Answers given on each of the ``days`` study days up to ``today``, oldest first, zeros included."""
+    first = today - dt.timedelta(days=days - 1)
+    counts = dict(db.session.execute(_calendar_sql(student_id, first, today)).all())
+    return [DayCount(day, counts.get(day, 0)) for day in (first + dt.timedelta(days=n) for n in range(days))]
+
+
+def _weekly_sql(student_id: int, first: dt.date, today: dt.date) -> Select[Any]:
+    # The study day each fact was first answered on: its memory card's introduction.
+    introduced = (
+        select(ReviewLog.fact_key, func.min(ReviewLog.study_day).label("day"))
+        .where(ReviewLog.student_id == student_id)
+        .group_by(ReviewLog.fact_key)
+        .subquery()
+    )
+    answers = (
+        select(
+            _week_index(ReviewLog.study_day).label("week"),
+            ReviewLog.correct.label("correct"),
+            (ReviewLog.study_day > introduced.c.day).label("later"),
+        )
+        .join(introduced, introduced.c.fact_key == ReviewLog.fact_key)
+        .where(ReviewLog.student_id == student_id, ReviewLog.study_day >= first, ReviewLog.study_day <= today)
+        .subquery()
+    )
+    return select(
+        answers.c.week,
+        func.count(),
+        _count_if(answers.c.correct),
+        _count_if(answers.c.later),
+        _count_if(and_(answers.c.later, answers.c.correct)),
+    ).group_by(answers.c.week)
+
+
+def weekly_accuracy(student_id: int, today: dt.date, weeks: int = 26) -> list[WeekAccuracy]:
+    """The student's answers in each of the ``weeks`` weeks (Monday to Sunday, by study day) up to
+    the one holding ``today``, oldest first, zeros included.
+
+    Right means right or nearly right (the review log's ``correct``). The recall answers are
+    those about a fact first answered on an earlier study day (true retention: not the same
+    day's learning steps); recalled are those right.
+    """
+    first = _monday(today) - dt.timedelta(weeks=weeks - 1)
+    found = {week: rest for week, *rest in db.session.execute(_weekly_sql(student_id, first, today))}
+    out = []
+    for n in range(weeks):
+        start = first + dt.timedelta(weeks=n)
+        answered, right, recall_answers, recalled = found.get((start.toordinal() - 1) // 7, (0, 0, 0, 0))
+        out.append(WeekAccuracy(start, answered, right, recall_answers, recalled))
+    return out
+
+
+def _results(model: Any, won: str, lost: str, drawn: str) -> tuple[ColumnElement[int], ...]:
+    return (
+        func.sum(case((model.result == won, 1), else_=0)),
+        func.sum(case((model.result == lost, 1), else_=0)),
+        func.sum(case((model.result == drawn, 1), else_=0)),
+    )
+
+
+def _games_sql(student_id: int) -> Any:
+    card_games = (
+        select(literal_column("0").label("kind"), CardGame.game.label("game"), CardGame.level.label("level"), *_results(CardGame, "won", "lost", "drawn"))
+        .where(CardGame.student_id == student_id, CardGame.result.in_(("won", "lost", "drawn")))
+        .group_by(CardGame.game, CardGame.level)
+    )
+    parts = [card_games]
+    for kind, model in ((1, StateIqGame), (2, DashingRound), (3, BorderUpRound)):
+        parts.append(
+            select(literal_column(str(kind)), literal_column("''"), model.level, *_results(model, "won", "lost", "tied"))
+            .where(model.student_id == student_id, model.result.in_(("won", "lost", "tied")), model.level != PRACTICE)
+            .group_by(model.level)
+        )
+    return union_all(*parts)
+
+
+_GAME_NAMES = {1: STATE_IQ, 2: DASHING_STATES, 3: BORDER_UP}
+
+
+def _level_order(level: str) -> tuple[int, str]:
+    order = [lvl.value for lvl in Level]
+    return (order.index(level), "") if level in order else (len(order), level)
+
+
+def game_records(student_id: int) -> list[GameRecord]:
+    """The student's finished games against the computer, by game and level: the card games (by
+    their titles, drills included), State IQ and the Dashing States and Border-Up races (not
+    practice). A tie counts as drawn. Games in the games page's order, levels easy to hard."""
+    slugs = list(REGISTRY.games)
+    rows = db.session.execute(_games_sql(student_id)).all()
+
+    def order(row: Row[Any]) -> tuple[Any, ...]:
+        kind, slug, level = row[0], row[1], row[2]
+        within = slugs.index(slug) if slug in slugs else len(slugs)
+        return (int(kind), within, slug, *_level_order(level))
+
+    out = []
+    for kind, slug, level, won, lost, drawn in sorted(rows, key=order):
+        name = _GAME_NAMES.get(int(kind)) or (REGISTRY[slug].title if slug in REGISTRY else slug)
+        out.append(GameRecord(name, level, int(won), int(lost), int(drawn)))
+    return out
+
+
+def _bests_sql(student_id: int) -> Any:
+    parts = [
+        select(literal_column(str(kind)).label("kind"), model.level, func.min(model.seconds))
+        .where(model.student_id == student_id, model.seconds.is_not(None), model.level != PRACTICE)
+        .group_by(model.level)
+        for kind, model in ((2, DashingRound), (3, BorderUpRound))
+    ]
+    return union_all(*parts)
+
+
+def personal_bests(student_id: int) -> list[PersonalBest]:
+    """The student's fastest successful call at each race level of Dashing States and Border-Up
+    (a round's ``seconds`` is kept only for a successful call; practice is no race)."""
+    rows = db.session.execute(_bests_sql(student_id)).all()
+    rows.sort(key=lambda row: (int(row[0]), *_level_order(row[1])))
+    return [PersonalBest(_GAME_NAMES[int(kind)], level, float(seconds)) for kind, level, seconds in rows]
+
+
+# --- The mastery map (a student's, or a class's) --------------------------------------------------
+
+
+def _state_recall_sql(student_ids: Collection[int], at: dt.datetime) -> Select[Any]:
+    cards = select(
+        _postal(MemoryCard.fact_key).label("postal"),
+        recall_expr(MemoryCard.stability, MemoryCard.last_review, at).label("recall"),
+    ).where(MemoryCard.student_id.in_(list(student_ids)))
+    cards = _fenced(cards)
+    return select(cards.c.postal, func.avg(cards.c.recall), func.count()).group_by(cards.c.postal)
+
+
+def state_recall(student_ids: Collection[int], at: dt.datetime) -> list[StateRecall]:
+    """Each of the 50 states (by name): the mean predicted recall at ``at`` of its facts the
+    students have started, and how many student-facts that is (None and 0: none started)."""
+    found = {postal: (mean, count) for postal, mean, count in db.session.execute(_state_recall_sql(student_ids, at))}
+    out = []
+    for state in get_deck().sorted_by(None):
+        mean, count = found.get(state.postal, (None, 0))
+        out.append(StateRecall(state.postal, state.name, None if mean is None else float(mean), count))
+    return out
+
+
+def _state_facts_sql(student_id: int, postal: str, at: dt.datetime) -> Select[Any]:
+    return select(
+        MemoryCard.facet, recall_expr(MemoryCard.stability, MemoryCard.last_review, at), MemoryCard.lapses
+    ).where(MemoryCard.student_id == student_id, MemoryCard.fact_key.in_([Fact(postal, f).key for f in Facet]))
+
+
+def state_facts(student_id: int, postal: str, at: dt.datetime) -> list[tuple[Facet, float | None, int]]:
+    """One state's 8 facts for the student, in :class:`Facet` order: predicted recall at ``at``
+    (None: not started) and lapses."""
+    found = {facet: (recall, lapses) for facet, recall, lapses in db.session.execute(_state_facts_sql(student_id, postal, at))}
+    out: list[tuple[Facet, float | None, int]] = []
+    for facet in Facet:
+        recall, lapses = found.get(facet.value, (None, 0))
+        out.append((facet, None if recall is None else float(recall), int(lapses)))
+    return out
+
+
+# --- A class ---------------------------------------------------------------------------------------
+
+
+def _cells_sql(student_ids: Collection[int], at: dt.datetime, target: float) -> Select[Any]:
+    cards = select(
+        MemoryCard.fact_key.label("fact_key"),
+        recall_expr(MemoryCard.stability, MemoryCard.last_review, at).label("recall"),
+    ).where(MemoryCard.student_id.in_(list(student_ids)))
+    cards = _fenced(cards)
+    return select(
+        cards.c.fact_key, func.avg(cards.c.recall), func.count(), _count_if(cards.c.recall >= target)
+    ).group_by(cards.c.fact_key)
+
+
+def class_cells(student_ids: Collection[int], at: dt.datetime, target: float) -> list[CellRecall]:
+    """Every state x facet cell of a class (states by name, then facets in order): the mean
+    predicted recall at ``at`` over the students who started the fact, how many did, and the
+    share of all ``student_ids`` at or above ``target`` (not started counts below)."""
+    found = {key: (mean, count, at_target) for key, mean, count, at_target in db.session.execute(_cells_sql(student_ids, at, target))}
+    size = len(set(student_ids))
+    out = []
+    for state in get_deck().sorted_by(None):
+        for facet in Facet:
+            mean, count, at_target = found.get(Fact(state.postal, facet).key, (None, 0, 0))
+            share = at_target / size if size else 0.0
+            out.append(CellRecall(state.postal, state.name, facet, None if mean is None else float(mean), share, count))
+    return out
+
+
+def class_map(cells: Sequence[CellRecall]) -> list[StateRecall]:
+    """A class's mastery map from its cells (:func:`class_cells`), with no query: each state's
+    mean predicted recall over the student-facts started, as :func:`state_recall` gives it."""
+    states: dict[str, tuple[str, float, int]] = {}
+    for cell in cells:
+        name, total, count = states.get(cell.postal, (cell.name, 0.0, 0))
+        if cell.started and cell.mean_recall is not None:
+            total, count = total + cell.mean_recall * cell.started, count + cell.started
+        states[cell.postal] = (name, total, count)
+    return [StateRecall(postal, name, total / count if count else None, count) for postal, (name, total, count) in states.items()]
+
+
+def _confused_sql(student_ids: Collection[int], limit: int) -> Select[Any]:
+    wrong = (
+        select(_postal(ReviewLog.fact_key).label("asked"), ReviewLog.answered_postal.label("answered"))
+        .where(
+            ReviewLog.student_id.in_(list(student_ids)),
+            ReviewLog.correct == false(),
+            ReviewLog.answered_postal.is_not(None),
+            ReviewLog.answered_postal != _postal(ReviewLog.fact_key),
+        )
+        .subquery()
+    )
+    count = func.count().label("n")
+    return (
+        select(wrong.c.asked, wrong.c.answered, count)
+        .group_by(wrong.c.asked, wrong.c.answered)
+        .order_by(count.desc(), wrong.c.asked, wrong.c.answered)
+        .limit(limit)
+    )
+
+
+def confused_pairs(student_ids: Collection[int], limit: int = 10) -> list[ConfusedPair]:
+    """The class's most frequent confusions: wrong answers that named another state than the one
+    asked ("Vermont for New Hampshire"), most frequent first (then by postal codes)."""
+    deck = get_deck()
+
+    def name(postal: str) -> str:
+        state = deck.get(postal)
+        return state.name if state is not None else postal
+
+    return [
+        ConfusedPair(asked, name(asked), answered, name(answered), count)
+        for asked, answered, count in db.session.execute(_confused_sql(student_ids, limit))
+    ]
+
+
+def _risk_sql(
+    student_ids: Collection[int], at: dt.datetime, target: float, fact_keys: Collection[str] | None
+) -> Select[Any]:
+    cards = select(
+        MemoryCard.student_id.label("student_id"),
+        recall_expr(MemoryCard.stability, MemoryCard.last_review, at).label("recall"),
+    ).where(MemoryCard.student_id.in_(list(student_ids)))
+    if fact_keys is not None:
+        cards = cards.where(MemoryCard.fact_key.in_(sorted(fact_keys)))
+    per_card = _fenced(cards)
+    per_student = (
+        select(
+            per_card.c.student_id,
+            func.sum(per_card.c.recall).label("total"),
+            func.count().label("started"),
+            _count_if(per_card.c.recall < target).label("below"),
+        )
+        .group_by(per_card.c.student_id)
+        .subquery()
+    )
+    total = func.coalesce(per_student.c.total, 0.0)
+    return (
+        select(User.id, User.username, total, func.coalesce(per_student.c.started, 0), func.coalesce(per_student.c.below, 0))
+        .outerjoin(per_student, per_student.c.student_id == User.id)
+        .where(User.id.in_(list(student_ids)))
+        .order_by(total, User.username_key, User.id)
+    )
+
+
+def students_at_risk(
+    student_ids: Collection[int], at: dt.datetime, target: float, fact_keys: Collection[str] | None = None
+) -> list[StudentRisk]:
+    """Each student's mean predicted recall at ``at`` (a test date) over every fact (or over
+    ``fact_keys``), facts never started counting as 0, and how many facts are below ``target``
+    then; the weakest first (then by username)."""
+    facts = ALL_FACTS if fact_keys is None else len(set(fact_keys))
+    out = []
+    for student_id, username, total, started, below in db.session.execute(_risk_sql(student_ids, at, target, fact_keys)):
+        unstarted_below = facts - started if target > 0 else 0
+        mean = float(total) / facts if facts else 0.0
+        out.append(StudentRisk(student_id, username, mean, int(below) + unstarted_below, facts))
+    return out
+
+
+def _overview_sql(student_ids: Collection[int], at: dt.datetime, target: float, dialect: str) -> Any:
+    cards = select(
+        MemoryCard.student_id.label("student_id"),
+        MemoryCard.fact_key.label("fact_key"),
+        recall_expr(MemoryCard.stability, MemoryCard.last_review, at).label("recall"),
+    ).where(MemoryCard.student_id.in_(list(student_ids)))
+
+    def sums(rows: Any) -> tuple[Any, ...]:
+        return (func.sum(rows.c.recall), func.count(), _count_if(rows.c.recall >= target), _count_if(rows.c.recall < target))
+
+    if dialect == "postgresql":
+        # One scan, two hash aggregates: by fact, and by student.
+        fenced = _fenced(cards)
+        return select(fenced.c.fact_key, fenced.c.student_id, *sums(fenced)).group_by(
+            func.grouping_sets(tuple_(fenced.c.fact_key), tuple_(fenced.c.student_id))
+        )
+    # SQLite has no grouping sets: the recall is computed once into a table both groupings read.
+    computed = cards.cte("cards").prefix_with("MATERIALIZED")
+    by_fact = select(computed.c.fact_key, null(), *sums(computed)).group_by(computed.c.fact_key)
+    by_student = select(null(), computed.c.student_id, *sums(computed)).group_by(computed.c.student_id)
+    return union_all(by_fact, by_student)
+
+
+def _usernames_sql(student_ids: Collection[int]) -> Select[Any]:
+    return select(User.id, User.username).where(User.id.in_(list(student_ids))).order_by(User.username_key, User.id)
+
+
+def class_overview(
+    student_ids: Collection[int], at: dt.datetime, target: float
+) -> tuple[list[CellRecall], list[StateRecall], list[StudentRisk]]:
+    """:func:`class_cells`, the class map (:func:`state_recall`) and :func:`students_at_risk` at
+    one time ``at``, from one pass over the class's memory cards: the class dashboard's numbers
+    with each fact's recall computed once."""
+    rows = db.session.execute(_overview_sql(student_ids, at, target, db.engine.dialect.name)).all()
+    names = db.session.execute(_usernames_sql(student_ids)).all()
+    by_fact = {key: (total, count, above) for key, sid, total, count, above, _below in rows if key is not None}
+    by_student = {sid: (total, count, below) for key, sid, total, count, _above, below in rows if key is None and sid is not None}
+    size = len(names)
+    cells = []
+    for state in get_deck().sorted_by(None):
+        for facet in Facet:
+            total, count, above = by_fact.get(Fact(state.postal, facet).key, (None, 0, 0))
+            mean = None if total is None or not count else float(total) / count
+            cells.append(CellRecall(state.postal, state.name, facet, mean, above / size if size else 0.0, count))
+    risks = []
+    for student_id, username in names:
+        total, count, below = by_student.get(student_id, (0.0, 0, 0))
+        unstarted_below = ALL_FACTS - count if target > 0 else 0
+        risks.append(StudentRisk(student_id, username, float(total) / ALL_FACTS, int(below) + unstarted_below, ALL_FACTS))
+    risks.sort(key=lambda risk: risk.mean_recall)  # stable: ties stay by username
+    return cells, class_map(cells), risks
+
+
+def completion_over_time(
+    assignments: Iterable[Assignment], student_ids: Collection[int], now: dt.datetime
+) -> list[CompletionPoint]:
+    """For each assignment, how many of its students (among ``student_ids``) had finished it by
+    the end of each day from its start date to today or its due date, whichever is first (days
+    in the time zone the assignment's dates were chosen in).
+
+    Rounds and answers count a student from the moment the amount was reached. A recall goal has
+    no such moment before its due date: it gets one point, on that last day, counting the
+    students on track (every fact predicted at the target on the due date) or done.
+    """
+    ids = set(student_ids)
+    out: list[CompletionPoint] = []
+    for assignment in assignments:
+        assigned = [sid for sid in assigned_students(assignment) if sid in ids]
+        found = progress(assignment, assigned, now)
+        tz = ZoneInfo(assignment.time_zone)
+        first, due_on = local_dates(assignment.starts_at, assignment.due_at, assignment.time_zone)
+        last = min(now.astimezone(tz).date(), due_on)
+        if last < first:
+            continue
+        if Amount(assignment.amount) is Amount.RECALL:
+            finished = sum(1 for p in found.values() if p.status.finished or p.status is Status.ON_TRACK)
+            out.append(CompletionPoint(assignment.title, last, finished, len(assigned)))
+            continue
+        completed = [p.completed_at for p in found.values() if p.completed_at is not None]
+        day = first
+        while day <= last:
+            end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), tzinfo=tz).astimezone(_UTC)
+            out.append(CompletionPoint(assignment.title, day, sum(1 for t in completed if t < end), len(assigned)))
+            day += dt.timedelta(days=1)
+    return out
+
+
+# --- The bare queries, for the benchmark ------------------------------------------------------------
+
+
+def student_statements(student_id: int, now: dt.datetime, time_zone: str) -> list[Any]:
+    """The statements of a student's dashboard, as :func:`facet_counts`, :func:`forecast`,
+    :func:`review_calendar`, :func:`weekly_accuracy`, :func:`game_records`,
+    :func:`personal_bests` and :func:`state_recall` (the student's map) run them."""
+    today = srs.study_day(now, time_zone).date
+    ends = [d.end for d in _study_days(now, time_zone, 30)]
+    return [
+        _facet_counts_sql(student_id),
+        _forecast_sql(student_id, ends),
+        _calendar_sql(student_id, today - dt.timedelta(days=364), today),
+        _weekly_sql(student_id, _monday(today) - dt.timedelta(weeks=25), today),
+        _games_sql(student_id),
+        _bests_sql(student_id),
+        _state_recall_sql([student_id], now),
+    ]
+
+
+def teacher_statements(student_ids: Collection[int], at: dt.datetime, target: float) -> list[Any]:
+    """The statements of a class dashboard, as :func:`class_overview` (cells, class map and
+    students at risk) and :func:`confused_pairs` run them."""
+    return [
+        _overview_sql(student_ids, at, target, db.engine.dialect.name),
+        _usernames_sql(student_ids),
+        _confused_sql(student_ids, 10),
+    ]
+
+
+def raw_student_queries(student_id: int, now: dt.datetime, time_zone: str) -> list[list[Row[Any]]]:
+    """Run a student dashboard's statements and fetch their rows, nothing more (the benchmark's floor)."""
+    return [list(db.session.execute(statement).all()) for statement in student_statements(student_id, now, time_zone)]
+
+
+def raw_teacher_queries(student_ids: Collection[int], at: dt.datetime, target: float) -> list[list[Row[Any]]]:
+    """Run a class dashboard's statements and fetch their rows, nothing more (the benchmark's floor)."""
+    return [list(db.session.execute(statement).all()) for statement in teacher_statements(student_ids, at, target)]
