@@ -39,6 +39,7 @@ from werkzeug.routing import Rule
 
 from tests.conftest import database_params, make_test_config, make_user
 from trainer.web import create_app
+from trainer.web.charts import plotly_version
 from trainer.web.extensions import db
 from trainer.web.models import (
     Assignment,
@@ -148,6 +149,9 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "assign.index": STUDENTS,
     "assign.page": STUDENT_OWN,
     "assign.start": STUDENT_OWN,
+    "dashboard.plotly_js": PUBLIC,  # a static asset: plotly.js from the plotly package
+    "dashboard.student": STUDENTS,  # always the signed-in student's own progress
+    "dashboard.class_dashboard": TEACHER_OWN,
 }
 
 #: Endpoints that are not the app's own pages.
@@ -158,6 +162,7 @@ NOT_TESTED = {"static"}
 #: then the argument's name alone. A new argument fails with a message naming it.
 ARGS_BY_ENDPOINT: dict[str, dict[str, str]] = {
     "deck.card": {"code": "co"},
+    "dashboard.plotly_js": {"version": plotly_version()},
     "teach.join_link": {"code": "join_code"},
 }
 TOKEN_BY_PATH = {

@@ -88,6 +88,7 @@ def register_blueprints(app: Flask) -> None:
     """Mount each feature's blueprint."""
     from .assign import bp as assign_bp
     from .auth import bp as auth_bp
+    from .dashboard import bp as dashboard_bp
     from .deck import bp as deck_bp
     from .main import bp as main_bp
     from .play import bp as play_bp
@@ -101,6 +102,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(play_bp)
     app.register_blueprint(teach_bp)
     app.register_blueprint(assign_bp)
+    app.register_blueprint(dashboard_bp)
 
 
 def register_cli(app: Flask) -> None:
