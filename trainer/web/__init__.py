@@ -106,7 +106,10 @@ def register_blueprints(app: Flask) -> None:
 
 
 def register_cli(app: Flask) -> None:
-    """Command-line helpers (``flask --app app check-data``)."""
+    """Command-line helpers (``flask --app app check-data``, ``flask --app app seed-demo``)."""
+    from . import demo
+
+    demo.init_app(app)
 
     @app.cli.command("check-data")
     def check_data() -> None:

@@ -1,0 +1,165 @@
+"""``flask seed-demo``: a whole demo school with consistent histories, or nothing at all."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from tests.conftest import AuthActions
+from trainer.web import demo
+from trainer.web.extensions import db
+from trainer.web.models import (
+    JOIN_CODE_ALPHABET,
+    Assignment,
+    AssignmentRound,
+    BorderUpRound,
+    CardGame,
+    ClassMembership,
+    DashingRound,
+    MemoryCard,
+    ReviewLog,
+    Role,
+    SchoolClass,
+    StateIqGame,
+    StudyRound,
+    User,
+)
+
+MODELS = (User, SchoolClass, ClassMembership, Assignment, AssignmentRound, ReviewLog, MemoryCard, StudyRound, StateIqGame, DashingRound, BorderUpRound, CardGame)
+
+
+@pytest.fixture
+def cli(app: Flask):
+    """The app's command-line runner, with seed-demo registered (create_app may not do it yet)."""
+    if "seed-demo" not in app.cli.commands:
+        demo.init_app(app)
+    return app.test_cli_runner()
+
+
+def _counts(app: Flask) -> dict[str, int]:
+    with app.app_context():
+        return {model.__name__: db.session.execute(select(func.count()).select_from(model)).scalar_one() for model in MODELS}
+
+
+def _seed(cli, *args: str):  # type: ignore[no-untyped-def]
+    result = cli.invoke(args=["seed-demo", "--students", "4", "--days", "10", *args])
+    assert result.exit_code == 0, result.output + repr(result.exception)
+    return result
+
+
+def test_seed_demo_creates_a_consistent_school(app: Flask, cli) -> None:
+    result = _seed(cli)
+    out = result.output
+    teacher_password = re.search(r"Teacher: demo_teacher\s+password: (\S+)", out).group(1)
+    student_password = re.search(r"all with the same password: (\S+)", out).group(1)
+    assert "demo001 to demo004" in out and "Demo class 1" in out and " s." in out
+    with app.app_context():
+        teacher = db.session.execute(select(User).where(User.username == "demo_teacher")).scalar_one()
+        assert teacher.role is Role.TEACHER and teacher.email is None and teacher.check_password(teacher_password)
+        students = db.session.execute(select(User).where(User.role == Role.STUDENT).order_by(User.username)).scalars().all()
+        assert [s.username for s in students] == ["demo001", "demo002", "demo003", "demo004"]
+        assert all(s.check_password(student_password) and s.email is None and s.time_zone for s in students)
+        classes = db.session.execute(select(SchoolClass)).scalars().all()
+        assert [(k.name, k.teacher_id) for k in classes] == [("Demo class 1", teacher.id)]
+        code = classes[0].join_code
+        assert len(code) == 8 and set(code) <= set(JOIN_CODE_ALPHABET) and code in out
+        members = db.session.execute(select(ClassMembership.student_id)).scalars().all()
+        assert sorted(members) == [s.id for s in students]
+        assignments = db.session.execute(select(Assignment).order_by(Assignment.id)).scalars().all()
+        assert len(assignments) == 3 and {a.class_id for a in assignments} == {classes[0].id}
+        assert {a.amount for a in assignments} == {"rounds", "recall", "reviews"}
+        # Every review is in a memory card's count, student by student.
+        logs = dict(db.session.execute(select(ReviewLog.student_id, func.count()).group_by(ReviewLog.student_id)).all())
+        reps = dict(db.session.execute(select(MemoryCard.student_id, func.sum(MemoryCard.reps)).group_by(MemoryCard.student_id)).all())
+        assert logs == reps and sum(logs.values()) > 0
+        assert set(logs) <= {s.id for s in students}
+        review_tokens = set(db.session.execute(select(ReviewLog.round_token).where(ReviewLog.mode == "review")).scalars())
+        rounds = {f"review:{t}" for t in db.session.execute(select(StudyRound.token)).scalars()}
+        assert review_tokens <= rounds
+        linked = db.session.execute(select(AssignmentRound.assignment_id, AssignmentRound.student_id)).all()
+        assert all(a in {x.id for x in assignments} and s in members for a, s in linked)
+        last_seen = {s.id: s.last_login_at for s in students}
+        for sid, seen in last_seen.items():
+            latest = db.session.execute(select(func.max(ReviewLog.reviewed_at)).where(ReviewLog.student_id == sid)).scalar_one()
+            assert seen == latest
+    totals = _counts(app)
+    assert f"{totals['ReviewLog']:,} reviews" in out
+
+
+def test_a_second_run_with_the_same_teacher_is_refused_and_changes_nothing(app: Flask, cli) -> None:
+    _seed(cli)
+    before = _counts(app)
+    again = cli.invoke(args=["seed-demo", "--students", "4", "--days", "10"])
+    assert again.exit_code != 0
+    assert "already a user called demo_teacher" in again.output and "nothing was created" in again.output
+    assert _counts(app) == before
+    # Another teacher, but students who exist already: refused too, before anything is written.
+    clash = cli.invoke(args=["seed-demo", "--students", "2", "--days", "3", "--teacher", "other_teacher"])
+    assert clash.exit_code != 0 and "demo001" in clash.output
+    assert _counts(app) == before
+    with app.app_context():
+        assert db.session.execute(select(User).where(User.username == "other_teacher")).first() is None
+
+
+def test_another_school_beside_the_first(app: Flask, cli) -> None:
+    _seed(cli)
+    first = _counts(app)
+    # The same seed: the same learners, but their own round tokens (the unique keys do not clash).
+    result = _seed(cli, "--teacher", "ms_rivera", "--prefix", "riv", "--classes", "2")
+    assert "riv001 to riv004" in result.output
+    second = _counts(app)
+    assert second["User"] == first["User"] + 5 and second["SchoolClass"] == 3 and second["Assignment"] == 9
+    with app.app_context():
+        sizes = db.session.execute(
+            select(SchoolClass.name, func.count(ClassMembership.id))
+            .join(ClassMembership, ClassMembership.class_id == SchoolClass.id)
+            .join(User, User.id == SchoolClass.teacher_id)
+            .where(User.username == "ms_rivera")
+            .group_by(SchoolClass.name)
+        ).all()
+    assert sorted(sizes) == [("Demo class 1", 2), ("Demo class 2", 2)]
+
+
+def test_bad_options_are_refused(app: Flask, cli) -> None:
+    assert cli.invoke(args=["seed-demo", "--students", "2", "--classes", "3"]).exit_code != 0
+    assert cli.invoke(args=["seed-demo", "--time-zone", "Mars/Olympus"]).exit_code != 0
+    assert cli.invoke(args=["seed-demo", "--teacher", "a b"]).exit_code != 0
+    assert _counts(app)["User"] == 0
+
+
+def test_worker_processes_write_the_same_kind_of_school(app: Flask, cli) -> None:
+    _seed(cli, "--workers", "1", "--students", "2", "--days", "6")
+    with app.app_context():
+        logs = dict(db.session.execute(select(ReviewLog.student_id, func.count()).group_by(ReviewLog.student_id)).all())
+        reps = dict(db.session.execute(select(MemoryCard.student_id, func.sum(MemoryCard.reps)).group_by(MemoryCard.student_id)).all())
+    assert logs == reps and len(logs) == 2
+
+
+def test_the_teacher_sees_the_class(app: Flask, cli, client, auth: AuthActions) -> None:
+    result = _seed(cli)
+    password = re.search(r"Teacher: demo_teacher\s+password: (\S+)", result.output).group(1)
+    auth.login("demo_teacher", password)
+    with app.app_context():
+        class_id = db.session.execute(select(SchoolClass.id)).scalar_one()
+    page = client.get(f"/teach/classes/{class_id}")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "demo001" in text and "5 rounds of State IQ" in text
+
+
+def test_a_failure_half_way_leaves_no_partial_school(app: Flask, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = demo.simulate
+
+    def failing(deck, index, **kwargs):  # type: ignore[no-untyped-def]
+        if index == 3:
+            raise RuntimeError("the power went out")
+        return real(deck, index, **kwargs)
+
+    monkeypatch.setattr(demo, "simulate", failing)
+    monkeypatch.setattr(demo, "BATCH_REVIEWS", 10)  # the first students' histories are written before it fails
+    result = cli.invoke(args=["seed-demo", "--students", "4", "--days", "10"])
+    assert result.exit_code != 0 and isinstance(result.exception, RuntimeError)
+    assert all(count == 0 for count in _counts(app).values())
