@@ -24,13 +24,16 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import json
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import plotly.graph_objects as go
-from plotly.colors import sample_colorscale, sequential
+from plotly.colors import hex_to_rgb, sequential
+from plotly.utils import PlotlyJSONEncoder
 
 from trainer.dashboard_data import (
     CellRecall,
@@ -91,7 +94,11 @@ def chart_json(chart: Chart) -> str:
     """
     if chart.figure is None:
         raise ValueError("this chart is a table only")
-    return chart.figure.to_json()
+    # The figure's own data and layout, encoded as plotly encodes them, without the deep copy
+    # ``Figure.to_json`` makes first (a tenth of a class dashboard's time); the tests check that the
+    # result is what ``to_json`` gives.
+    figure = chart.figure
+    return json.dumps({"data": figure._data, "layout": figure._layout}, cls=PlotlyJSONEncoder, separators=(",", ":"))
 
 
 # --- Colours -----------------------------------------------------------------------------------
@@ -150,26 +157,53 @@ LAYOUT = {
     },
     "dragmode": False,
 }
+#: Whether plotly checks each trace's properties as it is made. Off: the checks cost a class
+#: dashboard most of its time (14 ms for one heatmap), and the tests check every figure instead
+#: (its JSON must load back into plotly with checking on).
+CHECK_TRACES = False
 #: Height of a chart with one plot area of ordinary size (px); width follows the page.
 HEIGHT = 320
 
 
 def _figure(traces: Iterable[go.BaseTraceType], *, height: int = HEIGHT, **layout: object) -> go.Figure:
     """A figure with the shared layout: autosized to the page's width, ``height`` px high."""
-    figure = go.Figure(data=list(traces))
-    figure.update_layout(LAYOUT, height=height)
-    figure.update_layout(layout)  # merged into the shared layout: margin={"t": 0} keeps the other margins
-    return figure
+    # The traces were checked as they were made; the layout is this module's own and is checked by
+    # the tests (every figure's JSON must load back into plotly with validation), not again on every
+    # page view: plotly's property-by-property checks made up most of a dashboard's time.
+    # ``layout`` is merged into the shared layout: margin={"t": 0} keeps the other margins.
+    return go.Figure(data=list(traces), layout=_merged(LAYOUT, {"height": height, **layout}), _validate=False)
+
+
+def _merged(base: dict[str, object], extra: dict[str, object]) -> dict[str, object]:
+    """``base`` updated by ``extra``, nested dicts merged key by key (as plotly's update_layout)."""
+    out = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merged(out[key], value)  # type: ignore[arg-type]
+        else:
+            out[key] = value
+    return out
 
 
 def _empty(message: str, caption: str, headers: Sequence[str], *, height: int = 160) -> Chart:
     """A chart with nothing to draw: the message in place of the plot, an empty table."""
     hidden = {"visible": False}
-    figure = _figure([], height=height, xaxis=hidden, yaxis=hidden)
-    figure.add_annotation(
-        text=message, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False, font={"size": 15, "color": "#555555"}
-    )
+    note = {"text": message, "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper", "showarrow": False, "font": {"size": 15, "color": "#555555"}}
+    figure = _figure([], height=height, xaxis=hidden, yaxis=hidden, annotations=[note])
     return Chart(figure, message, Table(caption, tuple(headers), ()))
+
+
+def _target_line(axis: str, value: float, text: str) -> dict[str, object]:
+    """Layout for a dashed line across the plot at ``value`` on ``axis`` ("x" or "y"), labelled at
+    its end (as plotly's add_hline / add_vline draw it, without their per-call checks)."""
+    line = {"dash": "dash", "color": BLACK, "width": 1.5}
+    if axis == "y":
+        shape = {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": value, "y1": value, "yref": "y", "line": line}
+        note = {"x": 1, "xref": "x domain", "y": value, "yref": "y"}
+    else:
+        shape = {"type": "line", "x0": value, "x1": value, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain", "line": line}
+        note = {"x": value, "xref": "x", "y": 1, "yref": "y domain"}
+    return {"shapes": [shape], "annotations": [{"showarrow": False, "text": text, "xanchor": "right", "yanchor": "top", **note}]}
 
 
 def _colorbar(title: str, tickformat: str, **more: object) -> dict[str, object]:
@@ -263,6 +297,7 @@ def facet_stages(counts: Sequence[FacetCounts]) -> Chart:
     labels = [c.facet.label for c in counts]
     traces = [
         go.Bar(
+            _validate=CHECK_TRACES,
             name=name,
             y=labels,
             x=[getattr(c, field) for c in counts],
@@ -329,6 +364,7 @@ def forecast(days: Sequence[DayCount], today: dt.date | None = None, horizon: in
     figure = _figure(
         [
             go.Bar(
+                _validate=CHECK_TRACES,
                 x=span,
                 y=counts,
                 marker_color=BLUE,
@@ -377,6 +413,7 @@ def review_calendar(days: Sequence[DayCount], today: dt.date) -> Chart:
     figure = _figure(
         [
             go.Heatmap(
+                _validate=CHECK_TRACES,
                 x=[first_monday + dt.timedelta(weeks=i) for i in range(weeks)],
                 y=list(_WEEKDAYS),
                 z=z,
@@ -412,6 +449,34 @@ def calendar_scale(most: int) -> list[tuple[float, str]]:
     return [(0.0, LIGHT_GREY), (edge, LIGHT_GREY)] + [(edge + (1 - edge) * at, colour) for at, colour in VIRIDIS_SCALE]
 
 
+def _weekly_share(
+    weeks: Sequence[WeekAccuracy],
+    share: Callable[[WeekAccuracy], tuple[int, int]],
+    name: str,
+    hover: Callable[[WeekAccuracy], str],
+    **layout: object,
+) -> go.Figure:
+    """A line of a share (part, whole) week by week, 0..100%; weeks whose whole is 0 are gaps."""
+    parts = [share(w) for w in weeks]
+    return _figure(
+        [
+            go.Scatter(
+                _validate=CHECK_TRACES,
+                x=[w.week_start for w in weeks],
+                y=[part / whole if whole else None for part, whole in parts],
+                mode="lines+markers",
+                line_color=BLUE,
+                name=name,
+                connectgaps=False,
+                **_hover([hover(w) if whole else "" for w, (_part, whole) in zip(weeks, parts, strict=True)]),
+            )
+        ],
+        xaxis=_date_axis([w.week_start for w in weeks], step=7),
+        yaxis=_SHARE_AXIS,
+        **layout,
+    )
+
+
 def accuracy(weeks: Sequence[WeekAccuracy]) -> Chart:
     """A line of the share of answers right (or nearly right) each week; weeks without answers are
     gaps."""
@@ -420,28 +485,11 @@ def accuracy(weeks: Sequence[WeekAccuracy]) -> Chart:
     answered = [w for w in weeks if w.answered]
     if not answered:
         return _empty("No answers yet.", caption, headers)
-    figure = _figure(
-        [
-            go.Scatter(
-                x=[w.week_start for w in weeks],
-                y=[w.right / w.answered if w.answered else None for w in weeks],
-                mode="lines+markers",
-                line_color=BLUE,
-                name="Right",
-                connectgaps=False,
-                **_hover(
-                    [
-                        f"Week of {_date(w.week_start)}: {_pct(w.right / w.answered)} right "
-                        f"({w.right:,} of {_count(w.answered, 'answer')})"
-                        if w.answered
-                        else ""
-                        for w in weeks
-                    ]
-                ),
-            )
-        ],
-        xaxis=_date_axis([w.week_start for w in weeks], step=7),
-        yaxis=_SHARE_AXIS,
+    figure = _weekly_share(
+        weeks,
+        lambda w: (w.right, w.answered),
+        "Right",
+        lambda w: f"Week of {_date(w.week_start)}: {_pct(w.right / w.answered)} right ({w.right:,} of {_count(w.answered, 'answer')})",
     )
     latest = answered[-1]
     summary = (
@@ -466,34 +514,12 @@ def retention(weeks: Sequence[WeekAccuracy], desired: float) -> Chart:
     counted = [w for w in weeks if w.recall_answers]
     if not counted:
         return _empty("No answers about facts from earlier days yet.", caption, headers)
-    figure = _figure(
-        [
-            go.Scatter(
-                x=[w.week_start for w in weeks],
-                y=[w.recalled / w.recall_answers if w.recall_answers else None for w in weeks],
-                mode="lines+markers",
-                line_color=BLUE,
-                name="Remembered",
-                connectgaps=False,
-                **_hover(
-                    [
-                        f"Week of {_date(w.week_start)}: remembered {_pct(w.recalled / w.recall_answers)} "
-                        f"({w.recalled:,} of {w.recall_answers:,})"
-                        if w.recall_answers
-                        else ""
-                        for w in weeks
-                    ]
-                ),
-            )
-        ],
-        xaxis=_date_axis([w.week_start for w in weeks], step=7),
-        yaxis=_SHARE_AXIS,
-    )
-    figure.add_hline(
-        y=desired,
-        line={"dash": "dash", "color": BLACK, "width": 1.5},
-        annotation_text=f"Goal {_pct(desired)}",
-        annotation_position="bottom right",
+    figure = _weekly_share(
+        weeks,
+        lambda w: (w.recalled, w.recall_answers),
+        "Remembered",
+        lambda w: f"Week of {_date(w.week_start)}: remembered {_pct(w.recalled / w.recall_answers)} ({w.recalled:,} of {w.recall_answers:,})",
+        **_target_line("y", desired, f"Goal {_pct(desired)}"),
     )
     latest = counted[-1]
     share = latest.recalled / latest.recall_answers
@@ -524,6 +550,7 @@ def game_records(records: Sequence[GameRecord]) -> Chart:
     labels = [_esc(f"{r.game} · {r.level}") for r in records]
     traces = [
         go.Bar(
+            _validate=CHECK_TRACES,
             name=name,
             y=labels,
             x=[getattr(r, field) for r in records],
@@ -602,6 +629,7 @@ def class_heatmap(cells: Sequence[CellRecall], target: float) -> Chart:
     figure = _figure(
         [
             go.Heatmap(
+                _validate=CHECK_TRACES,
                 x=[f.label for f in facets],
                 y=[_esc(n) for n in names],
                 z=z,
@@ -659,6 +687,7 @@ def confused_pairs(pairs: Sequence[ConfusedPair], limit: int = 10) -> Chart:
     figure = _figure(
         [
             go.Bar(
+                _validate=CHECK_TRACES,
                 y=labels,
                 x=[p.count for p in shown],
                 orientation="h",
@@ -694,6 +723,7 @@ def at_risk(students: Sequence[StudentRisk], target: float, test_date: dt.date) 
     figure = _figure(
         [
             go.Bar(
+                _validate=CHECK_TRACES,
                 y=names,
                 x=[s.mean_recall for s in ranked],
                 orientation="h",
@@ -711,12 +741,7 @@ def at_risk(students: Sequence[StudentRisk], target: float, test_date: dt.date) 
         height=120 + 24 * len(ranked),
         xaxis=_SHARE_AXIS,
         yaxis={"autorange": "reversed"},
-    )
-    figure.add_vline(
-        x=target,
-        line={"dash": "dash", "color": BLACK, "width": 1.5},
-        annotation_text=f"Target {_pct(target)}",
-        annotation_position="top left",
+        **_target_line("x", target, f"Target {_pct(target)}"),
     )
     lowest = ranked[0]
     if below:
@@ -745,6 +770,7 @@ def completion(points: Sequence[CompletionPoint]) -> Chart:
         line.sort(key=lambda p: p.day)
     traces = [
         go.Scatter(
+            _validate=CHECK_TRACES,
             x=[p.day for p in line],
             y=[p.finished for p in line],
             name=_esc(title),
@@ -807,7 +833,18 @@ def recall_colour(recall: float | None) -> str:
     """The viridis colour of a predicted recall (0 dark purple .. 1 yellow); light grey for None."""
     if recall is None:
         return LIGHT_GREY
-    return sample_colorscale("Viridis", [min(1.0, max(0.0, recall))], colortype="rgb")[0]  # type: ignore[no-any-return]
+    return _viridis(round(min(1.0, max(0.0, recall)), 3))
+
+
+@cache
+def _viridis(x: float) -> str:
+    """Viridis at ``x`` (0..1), interpolated between its stops as plotly's own scale would be."""
+    stops = [hex_to_rgb(colour) for colour in sequential.Viridis]
+    position = x * (len(stops) - 1)
+    i = min(int(position), len(stops) - 2)
+    t = position - i
+    rgb = [round(a + (b - a) * t) for a, b in zip(stops[i], stops[i + 1], strict=True)]
+    return f"rgb({rgb[0]}, {rgb[1]}, {rgb[2]})"
 
 
 def mastery_map(states: Sequence[StateRecall], *, who: str = "You") -> MasteryMap:

@@ -561,6 +561,7 @@ def test_chart_json_round_trips_and_needs_nothing_from_the_web(name: str) -> Non
     data = json.loads(text)
     assert set(data) == {"data", "layout"}
     assert json.loads(go.Figure(data).to_json()) == data  # valid plotly, unchanged by a second trip
+    assert data == json.loads(chart.figure.to_json())  # what plotly's own encoding gives
     assert "http" not in text  # no CDN, no schema URL
     assert "mapbox" not in text and "topojson" not in text
     assert data["layout"]["template"]["layout"]["font"]["family"].startswith("system-ui")
@@ -605,3 +606,12 @@ def test_the_mastery_map_colours_each_state_by_its_recall():
     assert chart.table.rows == (("Colorado", "90%", "3"), ("Rhode Island", "31%", "2"), ("Utah", "—", "0"))
     assert [label for label, _ in chart.legend] == ["0%", "25%", "50%", "75%", "100%", "Not started"]
     assert mastery_map([StateRecall("UT", "Utah", None, 0)], who="The class").summary == "The class has not started any state yet."
+
+
+@given(st.floats(min_value=0, max_value=1, allow_nan=False))
+def test_recall_colours_are_plotlys_viridis(x):
+    from plotly.colors import sample_colorscale
+
+    from trainer.figures import recall_colour
+
+    assert recall_colour(x) == sample_colorscale("Viridis", [round(x, 3)], colortype="rgb")[0]

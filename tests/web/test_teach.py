@@ -21,7 +21,14 @@ from trainer import srs
 from trainer.facts import Form, Verdict
 from trainer.web.extensions import db
 from trainer.web.memory import new_allowed_today, record, settings_for, today_for
-from trainer.web.models import JOIN_CODE_ALPHABET, ClassMembership, ReviewLog, Role, SchoolClass, User
+from trainer.web.models import (
+    JOIN_CODE_ALPHABET,
+    ClassMembership,
+    ReviewLog,
+    Role,
+    SchoolClass,
+    User,
+)
 from trainer.web.teach import accounts
 from trainer.web.teach.accounts import (
     MAX_NAMES,
@@ -143,19 +150,6 @@ class World:
             client.get("/")  # shows (and so clears) the "Hello" message
         return client
 
-
-@pytest.fixture
-def world(app: Flask) -> World:
-    teacher = make_user(app, "ms_lee", role=Role.TEACHER)
-    other_teacher = make_user(app, "mr_park", role=Role.TEACHER)
-    student = make_user(app, "river")
-    other_student = make_user(app, "otter")
-    loner = make_user(app, "heron")
-    class_a = make_class(app, teacher.id, "Room 12", CODE_A)
-    class_b = make_class(app, other_teacher.id, "Room 7", CODE_B)
-    add_member(app, class_a, student.id)
-    add_member(app, class_b, other_student.id)
-    return World(app, teacher, other_teacher, student, other_student, loner, class_a, class_b)
 
 
 # --- Access: every teacher route, every role -----------------------------------------------------

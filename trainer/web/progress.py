@@ -219,24 +219,31 @@ class CardRow:
     lapses: int
 
 
-def memory_rows(student_ids: Iterable[int]) -> list[CardRow]:
-    """The reviewed memory cards of the students, read once per request (a class page needs them
-    for every recall goal and for who needs help)."""
+def memory_rows(
+    student_ids: Iterable[int], facets: Iterable[str] | None = None, postals: Iterable[str] | None = None
+) -> list[CardRow]:
+    """The reviewed memory cards of the students (of some facets and states, if given), read once
+    per request: a class page needs them for every recall goal and for who needs help."""
     ids = tuple(sorted(set(student_ids)))
+    facet_key = None if facets is None else tuple(sorted(facets))
+    postal_key = None if postals is None else tuple(sorted(postals))
     cache = g.setdefault("_memory_rows", {})
-    if ids not in cache:
-        rows = db.session.execute(
-            select(
-                MemoryCard.student_id,
-                MemoryCard.fact_key,
-                MemoryCard.facet,
-                MemoryCard.last_review,
-                MemoryCard.stability,
-                MemoryCard.lapses,
-            ).where(MemoryCard.student_id.in_(ids), MemoryCard.last_review.is_not(None))
-        )
-        cache[ids] = [CardRow(*row) for row in rows]
-    return cache[ids]  # type: ignore[no-any-return]
+    key = (ids, facet_key, postal_key)
+    if key not in cache:
+        query = select(
+            MemoryCard.student_id,
+            MemoryCard.fact_key,
+            MemoryCard.facet,
+            MemoryCard.last_review,
+            MemoryCard.stability,
+            MemoryCard.lapses,
+        ).where(MemoryCard.student_id.in_(ids), MemoryCard.last_review.is_not(None))
+        if facet_key is not None:
+            query = query.where(MemoryCard.facet.in_(facet_key))
+        if postal_key is not None:
+            query = query.where(func.substr(MemoryCard.fact_key, 1, 2).in_(postal_key))
+        cache[key] = [CardRow(*row) for row in db.session.execute(query)]
+    return cache[key]  # type: ignore[no-any-return]
 
 
 # --- Progress ------------------------------------------------------------------------------------
@@ -291,10 +298,8 @@ def _recall_progress(assignment: Assignment, ids: list[int], now: dt.datetime) -
     postals = scope.postals(get_deck())
     # The memory is one: a goal counts reviews from every mode, before the assignment too.
     history: dict[int, dict[str, list[Review]]] = defaultdict(lambda: defaultdict(list))
-    wanted = set(facets)
-    for card in memory_rows(ids):
-        if card.facet in wanted and (postals is None or card.fact_key[:2] in postals):
-            history[card.student_id][card.fact_key].append(Review(card.last_review, card.stability))
+    for card in memory_rows(ids, facets, postals):
+        history[card.student_id][card.fact_key].append(Review(card.last_review, card.stability))
     if now >= assignment.due_at:
         last = (
             select(ReviewLog.student_id, ReviewLog.fact_key, func.max(ReviewLog.reviewed_at).label("at"))
