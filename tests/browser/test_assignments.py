@@ -17,6 +17,7 @@ def log_in(page, username: str, password: str = "maps are fun") -> None:
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
 def test_a_teacher_sets_an_assignment_a_student_plays_it_and_the_teacher_sees_it_done(page, browser, live_server, live_app):
@@ -67,7 +68,9 @@ def test_a_teacher_sets_an_assignment_a_student_plays_it_and_the_teacher_sees_it
     # The round holds the two capitals of the scope; the student answers them by keyboard.
     for index in (1, 2):
         answer_with_keyboard(page, live_app, index)
-    page.goto("/study/")
+    # The last "Next" leads to the round's summary; from there, back to the Study page.
+    expect(page).to_have_url(re.compile(r"/study/rounds/[^/]+/done$"))
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Study").click()
     expect(page.get_by_role("region", name="Your assignments")).to_contain_text("1 of 1 rounds")
     expect(page.get_by_role("region", name="Your assignments")).to_contain_text("Done")
     log_out(page)

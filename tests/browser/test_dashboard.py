@@ -110,7 +110,7 @@ def test_the_dashboards_draw_with_no_network(page, browser, live_server, live_ap
         phone.goto(page.url.replace(live_server, ""))
         expect(phone.locator(".chart--drawn").first).to_be_visible()
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360
-        phone.get_by_role("button", name="Log out").click()
+        log_out(phone)
         log_in(phone, "river_otter")
         phone.goto("/progress/")
         expect(phone.locator(".chart--drawn")).to_have_count(6)
