@@ -155,6 +155,15 @@ class AuthActions:
         )
 
 
+def client_for(app: Flask, username: str | None) -> FlaskClient:
+    """A new client of ``app``, logged in as ``username`` through the real form (None: anonymous)."""
+    client = app.test_client()
+    if username is not None:
+        assert AuthActions(client).login(username).status_code == 302
+        client.get("/")  # shows (and so clears) the "Hello" message
+    return client
+
+
 @pytest.fixture
 def auth(client: FlaskClient) -> AuthActions:
     return AuthActions(client)

@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, func, select
 
-from tests.conftest import AuthActions, csrf_token, make_user
+from tests.conftest import AuthActions, client_for, csrf_token, make_user
 from tests.web.test_security import assert_strict_page
 from trainer import srs
 from trainer.facts import Form, Verdict
@@ -144,11 +144,7 @@ class World:
     class_b: int
 
     def client(self, who: str | None) -> FlaskClient:
-        client = self.app.test_client()
-        if who is not None:
-            assert AuthActions(client).login(getattr(self, who).username).status_code == 302
-            client.get("/")  # shows (and so clears) the "Hello" message
-        return client
+        return client_for(self.app, None if who is None else getattr(self, who).username)
 
 
 

@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import delete, select, update
 
-from tests.conftest import AuthActions, make_user
+from tests.conftest import client_for, make_user
 from tests.web.test_security import assert_strict_page
 from tests.web.test_teach import add_member, main_of, make_class
 from trainer import srs
@@ -92,11 +92,7 @@ class World:
     class_b: int
 
     def client(self, who: str | None) -> FlaskClient:
-        client = self.app.test_client()
-        if who is not None:
-            assert AuthActions(client).login(getattr(self, who).username).status_code == 302
-            client.get("/")  # shows (and so clears) the "Hello" message
-        return client
+        return client_for(self.app, None if who is None else getattr(self, who).username)
 
     def student_url(self, student: User, class_id: int | None = None) -> str:
         return f"/teach/classes/{class_id or self.class_a}/students/{student.id}"
