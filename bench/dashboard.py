@@ -6,7 +6,8 @@ students (about 990,000 review log rows with the default 190 days), ``ANALYZE``s
 in-process with Flask's test client, signed in as a teacher and as a student:
 
 - the teacher's class dashboard, ``GET /progress/classes/<id>``, against
-  ``dashboards.raw_teacher_queries`` (the same SQL statements, executed and fetched, nothing else);
+  ``dashboards.raw_teacher_queries`` (the same SQL statements, executed and fetched, nothing else:
+  the overview, the confused pairs, and each assignment's students and completion rows);
 - the student's dashboard, ``GET /progress/``, against ``dashboards.raw_student_queries``;
 - the whole district as one class (every student), against its raw queries, as a stress case.
 
@@ -77,6 +78,7 @@ def measure(name: str, url: str, repeat: int) -> None:
     from trainer.web.extensions import db
     from trainer.web.memory import settings_for
     from trainer.web.models import ClassMembership, ReviewLog, SchoolClass, User, utcnow
+    from trainer.web.progress import class_assignments
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False})
     with app.app_context():
@@ -121,7 +123,7 @@ def measure(name: str, url: str, repeat: int) -> None:
     now = utcnow()
     cases = [
         (f"teacher: class of {len(ids)}", page(teacher_client, f"/progress/classes/{class_id}"),
-         raw(lambda: dashboards.raw_teacher_queries(ids, now, target)), 300.0),
+         raw(lambda: dashboards.raw_teacher_queries(ids, now, target, class_assignments(db.session.get(SchoolClass, class_id)), now)), 300.0),
         ("student", page(student_client, "/progress/"), raw(lambda: dashboards.raw_student_queries(student_id, now, zone)), 100.0),
         (f"district as one class ({len(everyone)}), raw queries only", None,
          raw(lambda: dashboards.raw_teacher_queries(everyone, now, target)), None),

@@ -16,6 +16,7 @@ from flask import Flask
 from sqlalchemy import insert, select, update
 
 from trainer import srs
+from trainer.assignments import Status, local_dates
 from trainer.dashboard_data import (
     CellRecall,
     CompletionPoint,
@@ -589,6 +590,49 @@ def test_completion_over_time(app: Flask) -> None:
         assert dashboards.completion_over_time([answers], [ana], day(3, 20))[-1] == CompletionPoint("Two answers", dt.date(2024, 3, 10), 1, 1)
         assert len(dashboards.completion_over_time([answers], [ana], day(3, 20))) == 10
         assert dashboards.completion_over_time([], [ana], now) == []
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_completion_counts_what_progress_counts(app: Flask, seed: int) -> None:
+    """The database's counts of answers and goals (finished, on track, done late after the due
+    date) are the ones progress() computes from the rows, on a seeded random history."""
+    from trainer.web.progress import progress
+
+    rng = random.Random(seed)
+    with app.app_context():
+        teacher = new_user("teach", role=Role.TEACHER)
+        klass = SchoolClass(teacher_id=teacher, name="Room 9", join_code="ABCDEFGH")
+        db.session.add(klass)
+        db.session.commit()
+        students = [new_user(f"s{i}") for i in range(6)]
+        db.session.add_all([ClassMembership(class_id=klass.id, student_id=s) for s in students])
+        window = {"starts_at": day(3, 3, 0), "due_at": day(3, 9, 0), "time_zone": "UTC", "everyone": True}
+        capitals = {"facets": ["capital"], "area": "", "states": ["CO", "UT"]}
+        answers = Assignment(class_id=klass.id, title="Three", activities=["review"], scope=capitals, amount="reviews", quantity=3, **window)
+        goal = Assignment(class_id=klass.id, title="Goal", activities=["review"], scope=capitals, amount="recall", target=0.8, **window)
+        db.session.add_all([answers, goal])
+        db.session.commit()
+        keys = ["CO:capital", "UT:capital", "CO:map"]
+        for student in students:
+            for _ in range(rng.randrange(0, 8)):
+                at = day(3, 1) + dt.timedelta(hours=rng.randrange(0, 24 * 16))
+                verdict = Verdict.RIGHT if rng.random() < 0.7 else Verdict.WRONG
+                answer(student, rng.choice(keys), at, verdict)
+        for now in (day(3, 5, 12), day(3, 9, 0), day(3, 12), day(3, 17, 23)):
+            points = dashboards.completion_over_time([answers, goal], students, now)
+            by_progress = progress(answers, students, now)
+            completed = [p.completed_at for p in by_progress.values() if p.completed_at is not None]
+            last_day = min(now.date(), local_dates(window["starts_at"], window["due_at"], "UTC")[1])
+            assert [p for p in points if p.assignment == "Three"][-1] == CompletionPoint(
+                "Three", last_day, sum(1 for t in completed if t.date() <= last_day), 6
+            )
+            goal_progress = progress(goal, students, now)
+            finished = sum(1 for p in goal_progress.values() if p.status.finished or p.status is Status.ON_TRACK)
+            assert [p for p in points if p.assignment == "Goal"] == [CompletionPoint("Goal", last_day, finished, 6)]
+            # The benchmark's floor fetches the same completion rows.
+            raw = dashboards.raw_teacher_queries(students, now, 0.9, [answers, goal], now)
+            assert len(raw) == 3 + 1 + (1 if now < goal.due_at else 2)
+            assert sorted(at for _sid, at in raw[3]) == sorted(completed)
 
 
 # --- The bare queries ----------------------------------------------------------------------------

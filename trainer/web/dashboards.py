@@ -57,7 +57,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.functions import FunctionElement
 
 from trainer import srs
-from trainer.assignments import Amount, Status, local_dates
+from trainer.assignments import Amount, local_dates
 from trainer.dashboard_data import (
     MASTERED_STABILITY_DAYS,
     CellRecall,
@@ -87,7 +87,14 @@ from .models import (
     User,
     UTCDateTime,
 )
-from .progress import assigned_students, progress
+from .progress import (
+    activities_of,
+    assigned_students,
+    finished_rounds,
+    goal_facts,
+    progress,
+    scope_clause,
+)
 
 #: Facts of one facet (one a state).
 FACTS_PER_FACET = 50
@@ -599,6 +606,81 @@ def class_overview(
     return cells, class_map(cells), risks
 
 
+def _reviews_completion_sql(assignment: Assignment, student_ids: Collection[int], now: dt.datetime) -> Select[Any]:
+    """(student_id, at): when each student gave the assignment's number of answers in its scope
+    (the ``quantity``-th answer from the start to ``now``), for the students who have."""
+    ranked = (
+        select(
+            ReviewLog.student_id.label("student_id"),
+            ReviewLog.reviewed_at.label("at"),
+            func.row_number()
+            .over(partition_by=ReviewLog.student_id, order_by=(ReviewLog.reviewed_at, ReviewLog.id))
+            .label("n"),
+        )
+        .where(
+            ReviewLog.student_id.in_(list(student_ids)),
+            ReviewLog.reviewed_at >= assignment.starts_at,
+            ReviewLog.reviewed_at <= now,
+            scope_clause(assignment),
+        )
+        .subquery()
+    )
+    return select(ranked.c.student_id, ranked.c.at).where(ranked.c.n == (assignment.quantity or 1))
+
+
+def _goal_met_sql(assignment: Assignment, student_ids: Collection[int], now: dt.datetime) -> list[Select[Any]]:
+    """(student_id, facts at the target): a recall goal's facts predicted at its target on the due
+    date, from the reviews up to the due date (or now, before it); after the due date, a second
+    statement counts the facts at the target now, from every review (a goal reached late, P-A3)."""
+    facts = goal_facts(assignment)
+    ids = list(student_ids)
+    target = assignment.target or 0.9
+    due = assignment.due_at
+
+    def per_student(rows: Any) -> Select[Any]:
+        met = case((rows.c.recall >= target, rows.c.fact_key))
+        return select(rows.c.student_id, func.count(func.distinct(met))).group_by(rows.c.student_id)
+
+    def cards_at(at: dt.datetime, cutoff: dt.datetime) -> Select[Any]:
+        cards = select(
+            MemoryCard.student_id.label("student_id"),
+            MemoryCard.fact_key.label("fact_key"),
+            recall_expr(MemoryCard.stability, MemoryCard.last_review, at).label("recall"),
+        ).where(MemoryCard.student_id.in_(ids), MemoryCard.fact_key.in_(facts), MemoryCard.last_review <= cutoff)
+        return per_student(_fenced(cards))
+
+    if now < due:
+        return [cards_at(due, now)]
+    last = (
+        select(ReviewLog.student_id, ReviewLog.fact_key, func.max(ReviewLog.reviewed_at).label("at"))
+        .where(ReviewLog.student_id.in_(ids), ReviewLog.fact_key.in_(facts), ReviewLog.reviewed_at <= due)
+        .group_by(ReviewLog.student_id, ReviewLog.fact_key)
+        .subquery()
+    )
+    by_due = select(
+        last.c.student_id.label("student_id"),
+        last.c.fact_key.label("fact_key"),
+        recall_expr(ReviewLog.stability_after, last.c.at, due).label("recall"),
+    ).join(
+        ReviewLog,
+        and_(ReviewLog.student_id == last.c.student_id, ReviewLog.fact_key == last.c.fact_key, ReviewLog.reviewed_at == last.c.at),
+    )
+    return [per_student(_fenced(by_due)), cards_at(now, now)]
+
+
+def completion_statements(assignment: Assignment, student_ids: Collection[int], now: dt.datetime) -> list[Any]:
+    """The statements :func:`completion_over_time` runs for an assignment of answers or a recall
+    goal; none for rounds, whose finishing times :func:`~trainer.web.progress.progress` reads."""
+    if not student_ids:
+        return []
+    amount = Amount(assignment.amount)
+    if amount is Amount.REVIEWS:
+        return [_reviews_completion_sql(assignment, student_ids, now)]
+    if amount is Amount.RECALL:
+        return _goal_met_sql(assignment, student_ids, now)
+    return []
+
+
 def completion_over_time(
     assignments: Iterable[Assignment], student_ids: Collection[int], now: dt.datetime
 ) -> list[CompletionPoint]:
@@ -608,23 +690,33 @@ def completion_over_time(
 
     Rounds and answers count a student from the moment the amount was reached. A recall goal has
     no such moment before its due date: it gets one point, on that last day, counting the
-    students on track (every fact predicted at the target on the due date) or done.
+    students on track (every fact predicted at the target on the due date) or done. The numbers
+    are :func:`~trainer.web.progress.progress`'s, counted by the database for answers and goals.
     """
     ids = set(student_ids)
     out: list[CompletionPoint] = []
     for assignment in assignments:
         assigned = [sid for sid in assigned_students(assignment) if sid in ids]
-        found = progress(assignment, assigned, now)
         tz = ZoneInfo(assignment.time_zone)
         first, due_on = local_dates(assignment.starts_at, assignment.due_at, assignment.time_zone)
         last = min(now.astimezone(tz).date(), due_on)
         if last < first:
             continue
-        if Amount(assignment.amount) is Amount.RECALL:
-            finished = sum(1 for p in found.values() if p.status.finished or p.status is Status.ON_TRACK)
-            out.append(CompletionPoint(assignment.title, last, finished, len(assigned)))
+        amount = Amount(assignment.amount)
+        if amount is Amount.RECALL:
+            needed = len(goal_facts(assignment))
+            finished = set()
+            for statement in completion_statements(assignment, assigned, now):
+                finished |= {sid for sid, met in db.session.execute(statement) if met >= needed}
+            if not needed:
+                finished = set(assigned)
+            out.append(CompletionPoint(assignment.title, last, len(finished), len(assigned)))
             continue
-        completed = [p.completed_at for p in found.values() if p.completed_at is not None]
+        if amount is Amount.REVIEWS:
+            completed = [at for statement in completion_statements(assignment, assigned, now) for _sid, at in db.session.execute(statement)]
+        else:
+            found = progress(assignment, assigned, now)
+            completed = [p.completed_at for p in found.values() if p.completed_at is not None]
         day = first
         while day <= last:
             end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), tzinfo=tz).astimezone(_UTC)
@@ -668,6 +760,22 @@ def raw_student_queries(student_id: int, now: dt.datetime, time_zone: str) -> li
     return [list(db.session.execute(statement).all()) for statement in student_statements(student_id, now, time_zone)]
 
 
-def raw_teacher_queries(student_ids: Collection[int], at: dt.datetime, target: float) -> list[list[Row[Any]]]:
-    """Run a class dashboard's statements and fetch their rows, nothing more (the benchmark's floor)."""
-    return [list(db.session.execute(statement).all()) for statement in teacher_statements(student_ids, at, target)]
+def raw_teacher_queries(
+    student_ids: Collection[int],
+    at: dt.datetime,
+    target: float,
+    assignments: Iterable[Assignment] = (),
+    now: dt.datetime | None = None,
+) -> list[list[Any]]:
+    """Run a class dashboard's statements and fetch their rows, nothing more (the benchmark's
+    floor): the overview and confused pairs, and for each assignment its students and the rows
+    its completion is counted from (:func:`completion_statements`; for rounds, the finished
+    rounds as :func:`~trainer.web.progress.finished_rounds` fetches them)."""
+    rows: list[list[Any]] = [list(db.session.execute(statement).all()) for statement in teacher_statements(student_ids, at, target)]
+    ids = set(student_ids)
+    for assignment in assignments:
+        assigned = [sid for sid in assigned_students(assignment) if sid in ids]
+        if Amount(assignment.amount) is Amount.ROUNDS:
+            rows.append(finished_rounds(activities_of(assignment), assigned, assignment.starts_at))
+        rows += [list(db.session.execute(statement).all()) for statement in completion_statements(assignment, assigned, now or at)]
+    return rows

@@ -189,7 +189,7 @@ def _linked_tokens(assignment: Assignment) -> set[str]:
 # --- Reviews -------------------------------------------------------------------------------------
 
 
-def _scope_clause(assignment: Assignment) -> ColumnElement[bool]:
+def scope_clause(assignment: Assignment) -> ColumnElement[bool]:
     """The review log rows an assignment's reviews and goal are about: its activities' modes,
     facets and states."""
     activities = activities_of(assignment)
@@ -202,6 +202,11 @@ def _scope_clause(assignment: Assignment) -> ColumnElement[bool]:
     if postals is not None:
         clauses.append(func.substr(ReviewLog.fact_key, 1, 2).in_(sorted(postals)))
     return and_(*clauses)
+
+
+def goal_facts(assignment: Assignment) -> list[str]:
+    """The keys of the facts a recall goal is about: its scope's, for its activities."""
+    return [fact.key for fact in scope_of(assignment).facts(get_deck(), activities_of(assignment))]
 
 
 # --- Memory cards --------------------------------------------------------------------------------
@@ -260,7 +265,7 @@ def progress(assignment: Assignment, student_ids: Iterable[int], now: dt.datetim
     if amount is Amount.REVIEWS:
         rows = db.session.execute(
             select(ReviewLog.student_id, ReviewLog.reviewed_at).where(
-                ReviewLog.student_id.in_(ids), ReviewLog.reviewed_at >= assignment.starts_at, _scope_clause(assignment)
+                ReviewLog.student_id.in_(ids), ReviewLog.reviewed_at >= assignment.starts_at, scope_clause(assignment)
             )
         ).all()
         times: dict[int, list[dt.datetime]] = defaultdict(list)
@@ -293,7 +298,7 @@ def _recall_progress(assignment: Assignment, ids: list[int], now: dt.datetime) -
     has passed, its last review by the due date (one grouped query): never every review."""
     activities = activities_of(assignment)
     scope = scope_of(assignment)
-    facts = [fact.key for fact in scope.facts(get_deck(), activities)]
+    facts = goal_facts(assignment)
     facets = sorted(f.value for f in scope.facet_set(activities))
     postals = scope.postals(get_deck())
     # The memory is one: a goal counts reviews from every mode, before the assignment too.
