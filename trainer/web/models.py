@@ -356,6 +356,9 @@ class CardGame(db.Model):
     #: Drill answers so far, and how many were right.
     drill_answers: Mapped[int] = mapped_column(Integer, default=0)
     drill_right: Mapped[int] = mapped_column(Integer, default=0)
+    #: The seat that leads first when an earlier game decided it (Play the Ranks in a Combo 1
+    #: match); None: the statehood draw decides (R2).
+    first_leader: Mapped[int | None] = mapped_column(SmallInteger)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
@@ -456,3 +459,145 @@ class AssignmentRound(db.Model):
     #: The round's token as the review log names it ("state_iq:<token>", "game:<token>", ...).
     round_token: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+# --- Combo 1 -------------------------------------------------------------------------------------
+
+
+class ComboMatch(db.Model):
+    """A Combo 1 match of a student (side A) against a computer team (side B), game by game.
+
+    Each game is an ordinary round or game row of its mode (listed in :class:`ComboMatchGame`),
+    so it is played, judged and recorded in the memory model exactly as on its own.
+    """
+
+    __tablename__ = "combo_match"
+    __table_args__ = (Index("ix_combo_match_student_created", "student_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
+    #: "morning" (20 minutes, the four games in order) or "afternoon" (12 minutes, two picked games).
+    format: Mapped[str] = mapped_column(String(12))
+    #: The computer team's level: "easy", "medium" or "hard".
+    level: Mapped[str] = mapped_column(String(8))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    #: The statehood draw: {"a": postal, "b": postal, "winner": "a" or "b"}.
+    draw: Mapped[dict[str, str]] = mapped_column(JSON)
+    #: Afternoon: the two games picked, the draw winner's first; None until picked (morning: None).
+    picks: Mapped[list[str] | None] = mapped_column(JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    #: When the round clock started (the first game dealt) and when its bell rings.
+    started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    bell_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    #: "playing", then "won", "lost" or "tied" (the student's result, K1).
+    result: Mapped[str] = mapped_column(String(8), default="playing")
+
+
+class ComboMatchGame(db.Model):
+    """One game of a Combo 1 match: which mode, and the round or game row that plays it."""
+
+    __tablename__ = "combo_match_game"
+    __table_args__ = (UniqueConstraint("match_id", "position"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("combo_match.id", ondelete="CASCADE"), index=True)
+    #: 0, 1, 2, ... in the order the games were dealt.
+    position: Mapped[int] = mapped_column(SmallInteger)
+    #: "border-up", "state-iq", "dashing-states" or "play-the-ranks".
+    game: Mapped[str] = mapped_column(String(24))
+    #: The token of the game's own row (border_up_round, state_iq_game, dashing_round, card_game).
+    token: Mapped[str] = mapped_column(String(32), unique=True)
+    #: Who started (guessed first, led the first trick) and why: "a" or "b".
+    first_side: Mapped[str | None] = mapped_column(String(1))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+TOURNAMENT_NAME_MAX = 80
+TEAM_NAME_MAX = 40
+
+
+class Tournament(db.Model):
+    """A Combo 1 class tournament: teams of the class's students, eight rounds, a championship."""
+
+    __tablename__ = "tournament"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    class_id: Mapped[int] = mapped_column(ForeignKey("school_class.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(TOURNAMENT_NAME_MAX))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    #: The round under way or last paired (0: none yet; 1-8).
+    round: Mapped[int] = mapped_column(SmallInteger, default=0)
+    #: When the teacher started the current round's clock (None: not started).
+    clock_started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    #: "rounds", "playoffs", "championship", then "finished".
+    stage: Mapped[str] = mapped_column(String(12), default="rounds")
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+
+
+class TournamentTeam(db.Model):
+    """A team of a tournament (usually 3 students)."""
+
+    __tablename__ = "tournament_team"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    #: 1, 2, 3, ...: the team's number, as shown.
+    number: Mapped[int] = mapped_column(SmallInteger)
+    name: Mapped[str] = mapped_column(String(TEAM_NAME_MAX))
+
+
+class TournamentMember(db.Model):
+    """A student on a tournament team (one team per tournament)."""
+
+    __tablename__ = "tournament_member"
+    __table_args__ = (UniqueConstraint("tournament_id", "student_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"), index=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+
+
+class TournamentMatch(db.Model):
+    """A match of a tournament round: two teams, or one team's bye (K3), and its result once entered."""
+
+    __tablename__ = "tournament_match"
+    __table_args__ = (UniqueConstraint("tournament_id", "round", "a_team_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    round: Mapped[int] = mapped_column(SmallInteger)
+    a_team_id: Mapped[int] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    #: None: a bye for team A, which counts as a match win (K3).
+    b_team_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    #: Games won by each team and games tied (None until the result is entered).
+    a_games: Mapped[int | None] = mapped_column(SmallInteger)
+    b_games: Mapped[int | None] = mapped_column(SmallInteger)
+    tied_games: Mapped[int | None] = mapped_column(SmallInteger)
+    #: The match's winner (None: tied, or not yet entered: see ``entered_at``).
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    entered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+
+
+class TournamentGame(db.Model):
+    """A single game between two teams outside the rounds: a Border-Up playoff game for a place in
+    the championship, or a game of the championship match (K4)."""
+
+    __tablename__ = "tournament_game"
+    __table_args__ = (UniqueConstraint("tournament_id", "stage", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    #: "playoff" or "championship".
+    stage: Mapped[str] = mapped_column(String(12))
+    #: 1, 2, 3, ... within the stage.
+    number: Mapped[int] = mapped_column(SmallInteger)
+    game: Mapped[str] = mapped_column(String(24))
+    a_team_id: Mapped[int] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    b_team_id: Mapped[int] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    #: None: a tie.
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    entered_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)

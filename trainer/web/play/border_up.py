@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import secrets
 
@@ -99,11 +100,24 @@ def _elapsed(row: BorderUpRound) -> float:
 def border_up_round(token: str) -> str:
     """The hand (face down until "Ready, Set, GeoPlunge!"), the race, and after the call the groups judged."""
     row = own_or_404(BorderUpRound, token)
+    settle(row)
+    return _render_round(row, BorderUpForm())
+
+
+def settle(row: BorderUpRound) -> None:
+    """Decide the race once the computer's call time has passed without the student's call (B2)."""
     computer = _computer(row)
     if row.result == "playing" and _elapsed(row) > computer.call_at:
         row.result = race(None, False, computer)[0].value  # the computer called first (B2)
         db.session.commit()
-    return _render_round(row, BorderUpForm())
+
+
+def finished_at(row: BorderUpRound) -> dt.datetime | None:
+    """When the race was decided: the student's call, or the computer's first."""
+    if row.result in ("dealt", "playing") or row.revealed_at is None:
+        return None
+    computer_at = row.revealed_at + dt.timedelta(seconds=_computer(row).call_at)
+    return computer_at if row.called_at is None else min(row.called_at, computer_at)
 
 
 def _render_round(row: BorderUpRound, form: BorderUpForm, problem: str | None = None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import secrets
 
@@ -98,13 +99,29 @@ def _elapsed(row: DashingRound) -> float:
 def dashing_round(token: str) -> str:
     """The five Map cards and the call form; after the call, every card with what was said."""
     row = own_or_404(DashingRound, token)
+    settle(row)
+    return _render_round(row, DashingForm())
+
+
+def settle(row: DashingRound) -> None:
+    """Decide the race once the computer's call time has passed without the student's call (D1)."""
     computer = _computer(row)
     if row.result == "playing" and computer is not None and _elapsed(row) > computer.call_at:
         # The computer called before the student: its call decides the race (D1).
         outcome, _ = race(None, False, computer)
         row.result = outcome.value
         db.session.commit()
-    return _render_round(row, DashingForm())
+
+
+def finished_at(row: DashingRound) -> dt.datetime | None:
+    """When the race was decided: the student's call, or the computer's first."""
+    computer = _computer(row)
+    if row.result == "playing":
+        return None
+    if computer is None:
+        return row.called_at
+    computer_at = row.created_at + dt.timedelta(seconds=computer.call_at)
+    return computer_at if row.called_at is None else min(row.called_at, computer_at)
 
 
 def _render_round(row: DashingRound, form: DashingForm, problem: str | None = None) -> str:

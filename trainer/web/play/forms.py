@@ -139,3 +139,54 @@ class CardGameMoveForm(FlaskForm):
     def integer(field: HiddenField | StringField) -> int | None:
         raw = (field.data or "").strip()
         return int(raw) if raw.isdigit() and len(raw) < 7 else None
+
+
+class NewComboForm(FlaskForm):
+    """Start a Combo 1 match against a computer team."""
+
+    format = RadioField(
+        "Which round?",
+        choices=[
+            SelectChoice("morning", "Morning round: 20 minutes, the four games in order (Border-Up, State IQ, Dashing States, Play the Ranks), again while time is left"),
+            SelectChoice("afternoon", "Afternoon round: 12 minutes, two games picked after a statehood draw, taking turns while time is left"),
+        ],
+        default="morning",
+        validators=[DataRequired(message="Choose a morning or an afternoon round.")],
+    )
+    level = RadioField(
+        "How good is the computer team?",
+        choices=[
+            SelectChoice("easy", "Easy: slow in the races, forgetful in the guessing"),
+            SelectChoice("medium", "Medium"),
+            SelectChoice("hard", "Hard: fast, and it knows every state"),
+        ],
+        default="medium",
+        validators=[DataRequired(message="Choose a level.")],
+    )
+    submit = SubmitField("Start the match")
+
+
+class ComboStepForm(FlaskForm):
+    """Deal the next game of a match, or stop it: names the game it is for, so a replay changes nothing."""
+
+    position = HiddenField()
+
+    def position_number(self) -> int | None:
+        raw = (self.position.data or "").strip()
+        return int(raw) if raw.isdigit() else None
+
+
+class ComboPickForm(FlaskForm):
+    """The afternoon round's pick of a game."""
+
+    game = RadioField(
+        "Which game do you pick?",
+        choices=[
+            SelectChoice("border-up", "Border-Up"),
+            SelectChoice("state-iq", "State IQ"),
+            SelectChoice("dashing-states", "Dashing States"),
+            SelectChoice("play-the-ranks", "Play the Ranks"),
+        ],
+        validators=[DataRequired(message="Pick a game.")],
+    )
+    submit = SubmitField("Pick this game")

@@ -136,17 +136,22 @@ def games_new() -> str | Response | tuple[str, int]:
     return redirect(url_for("play.game_table", token=row.token, since=0))
 
 
-def new_card_game(student_id: int, slug: str, players: int, team_size: int, level: str, drill: bool) -> CardGame:
+def new_card_game(
+    student_id: int, slug: str, players: int, team_size: int, level: str, drill: bool, first_leader: int | None = None
+) -> CardGame:
     """Deal a game and play the computer seats up to the student's turn (added to the session, not committed).
+
+    ``first_leader`` is the seat that leads first when an earlier game decided it (Play the
+    Ranks after Dashing States in a Combo 1 match); None lets the game's own draw decide (R2).
 
     Raises:
         GameError: the game cannot be played with these players and teams.
     """
-    game = make_game(slug, get_deck(), Params(players, team_size))
+    game = make_game(slug, get_deck(), Params(players, team_size, first_leader))
     seed = new_seed()
     row = CardGame(
         token=secrets.token_urlsafe(12), student_id=student_id, game=slug, players=players,
-        team_size=team_size, level=level, drill=drill, seed=seed, actions=[], ply=0,
+        team_size=team_size, level=level, drill=drill, seed=seed, actions=[], ply=0, first_leader=first_leader,
     )
     state = game.new_initial_state(seed)
     _computer_turns(row, state)
@@ -369,7 +374,7 @@ def _feedback(answers: list[DrillAnswer]) -> None:
 
 
 def _game(row: CardGame):  # type: ignore[no-untyped-def]
-    return make_game(row.game, get_deck(), Params(row.players, row.team_size))
+    return make_game(row.game, get_deck(), Params(row.players, row.team_size, row.first_leader))
 
 
 def _load(row: CardGame) -> State:

@@ -74,16 +74,24 @@ def state_iq_new() -> str | Response | tuple[str, int]:
 
 
 def new_state_iq(
-    student: User, level: str, show_aid: bool, facets: set[Facet] | None = None, postals: set[str] | None = None
+    student: User,
+    level: str,
+    show_aid: bool,
+    facets: set[Facet] | None = None,
+    postals: set[str] | None = None,
+    first: Side | None = None,
 ) -> StateIqGame:
     """Deal a game (added to the session, not committed): the computer's card is the student's
-    most due, weakest postal, border or capital fact, within ``facets`` and ``postals`` if given."""
+    most due, weakest postal, border or capital fact, within ``facets`` and ``postals`` if given.
+    ``first`` guesses first when an earlier game decided it (the Border-Up winner in a Combo 1
+    match); otherwise the statehood draw decides (R2)."""
     deck = get_deck()
     seed = secrets.randbits(62)
     rng = random.Random(f"deal:{seed}")
     computer_card = _computer_card(student, deck, rng, (FACETS & facets) if facets else FACETS, postals)
     student_card = rng.choice([s.postal for s in deck if s.postal != computer_card])
-    first, _, _ = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"))
+    if first is None:
+        first, _, _ = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"))
     power = rng.choice(deck.power_cards)
     row = StateIqGame(
         token=secrets.token_urlsafe(18),
