@@ -7,7 +7,8 @@ says who may use it (and, if it takes a new kind of argument, until the world ca
 
 One world per database, built once for the module, in two sides. "owl": teacher T
 ("class_teacher") owns class C, with an assignment, and student S ("student"), who owns one
-record of every kind that has a URL (study round, State IQ, Dashing States, Border-Up, card game).
+record of every kind that has a URL (study round, State IQ, Dashing States, Border-Up, card game,
+Combo 1 match).
 "fox": teacher T2 ("other_teacher") owns class D, with an assignment, and student S2
 ("other_student"). Each role keeps the session cookie of one real login; every case starts a
 fresh client from it.
@@ -130,6 +131,12 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "play.games_new": STUDENTS,
     "play.game_table": STUDENT_OWN,
     "play.game_move": STUDENT_OWN,
+    "play.combo_index": STUDENTS,
+    "play.combo_new": STUDENTS,
+    "play.combo_match": STUDENT_OWN,
+    "play.combo_pick": STUDENT_OWN,
+    "play.combo_next": STUDENT_OWN,
+    "play.combo_stop": STUDENT_OWN,
     "teach.index": TEACHERS,
     "teach.class_page": TEACHER_OWN,
     "teach.class_settings": TEACHER_OWN,
@@ -171,6 +178,7 @@ TOKEN_BY_PATH = {
     "/play/dashing-states/": "dashing",
     "/play/border-up/": "border_up",
     "/play/games/": "card_game",
+    "/play/combo/": "combo",
 }
 ARGS_BY_NAME = {"class_id": "class_id", "student_id": "student_id", "assignment_id": "assignment_id", "index": "1"}
 
@@ -306,6 +314,7 @@ def _build_world(app: Flask) -> World:
     world.tokens["border_up"] = _token_of(student.post("/play/border-up/", data={"level": "easy"}), "/play/border-up/")
     game = {"game": "geoplunge-51", "players": "3", "team_size": "1", "level": "easy"}
     world.tokens["card_game"] = _token_of(student.post("/play/games/", data=game), "/play/games/")
+    world.tokens["combo"] = _token_of(student.post("/play/combo/", data={"format": "afternoon", "level": "easy"}), "/play/combo/")
 
     # The other student has answers too (in the other class's export).
     other = world.client("other_student")
