@@ -9,7 +9,7 @@ One world per database, built once for the module, in two sides. "owl": teacher 
 ("class_teacher") owns class C, with an assignment, and student S ("student"), who owns one
 record of every kind that has a URL (study round, State IQ, Dashing States, Border-Up, card game,
 Combo 1 match).
-"fox": teacher T2 ("other_teacher") owns class D, with an assignment, and student S2
+C also has a Combo 1 tournament, its first round paired. "fox": teacher T2 ("other_teacher") owns class D, with an assignment, and student S2
 ("other_student"). Each role keeps the session cookie of one real login; every case starts a
 fresh client from it.
 
@@ -49,6 +49,10 @@ from trainer.web.models import (
     Role,
     SchoolClass,
     StateIqGame,
+    Tournament,
+    TournamentMatch,
+    TournamentMember,
+    TournamentTeam,
     utcnow,
 )
 
@@ -67,6 +71,7 @@ JOIN_CODE = "QZ7WXH4R"
 OTHER_CLASS_NAME = "Fox Class Rb2"
 OTHER_JOIN_CODE = "RB2FXK9M"
 ASSIGNMENT_TITLE = "Owl Homework Kv4"
+TOURNAMENT_NAME = "Owl Cup Wq8"
 OTHER_ASSIGNMENT_TITLE = "Fox Homework Jd6"
 
 
@@ -159,6 +164,15 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "dashboard.plotly_js": PUBLIC,  # a static asset: plotly.js from the plotly package
     "dashboard.student": STUDENTS,  # always the signed-in student's own progress
     "dashboard.class_dashboard": TEACHER_OWN,
+    "teach.tournament_new": TEACHER_OWN,
+    "teach.tournament_page": TEACHER_OWN,
+    "teach.tournament_projector": TEACHER_OWN,
+    "teach.tournament_clock": TEACHER_OWN,
+    "teach.tournament_advance": TEACHER_OWN,
+    "teach.tournament_result": TEACHER_OWN,
+    "teach.tournament_playoff": TEACHER_OWN,
+    "teach.tournament_championship": TEACHER_OWN,
+    "teach.tournament_undo": TEACHER_OWN,
 }
 
 #: Endpoints that are not the app's own pages.
@@ -180,7 +194,14 @@ TOKEN_BY_PATH = {
     "/play/games/": "card_game",
     "/play/combo/": "combo",
 }
-ARGS_BY_NAME = {"class_id": "class_id", "student_id": "student_id", "assignment_id": "assignment_id", "index": "1"}
+ARGS_BY_NAME = {
+    "class_id": "class_id",
+    "student_id": "student_id",
+    "assignment_id": "assignment_id",
+    "tournament_id": "tournament_id",
+    "match_id": "match_id",
+    "index": "1",
+}
 
 
 def _export_days() -> dict[str, str]:
@@ -207,6 +228,8 @@ class World:
     other_class_id: int
     assignment_id: int
     other_assignment_id: int
+    tournament_id: int = 0
+    match_id: int = 0
     #: The student's records by kind ("study_round", "state_iq"...), and the other student's.
     tokens: dict[str, str] = field(default_factory=dict)
     other_tokens: dict[str, str] = field(default_factory=dict)
@@ -236,7 +259,13 @@ class World:
     def data_of(self, side: str) -> dict[str, str]:
         """What is one side's own: its student's username and records, its class and assignment."""
         if side == "owl":
-            names = {"the student": USERNAMES["student"], "the class": CLASS_NAME, "the join code": JOIN_CODE, "the assignment": ASSIGNMENT_TITLE}
+            names = {
+                "the student": USERNAMES["student"],
+                "the class": CLASS_NAME,
+                "the join code": JOIN_CODE,
+                "the assignment": ASSIGNMENT_TITLE,
+                "the tournament": TOURNAMENT_NAME,
+            }
             tokens = self.tokens
         else:
             names = {
@@ -299,8 +328,18 @@ def _build_world(app: Flask) -> World:
             for class_, title in ((klass, ASSIGNMENT_TITLE), (other, OTHER_ASSIGNMENT_TITLE))
         ]
         db.session.add_all(assignments)
+        # A tournament of class C with its first round paired (the student's team against another).
+        tournament = Tournament(class_id=klass.id, name=TOURNAMENT_NAME, seed=5, round=1, stage="rounds")
+        db.session.add(tournament)
+        db.session.flush()
+        teams = [TournamentTeam(tournament_id=tournament.id, number=n, name=f"Team {n}") for n in (1, 2)]
+        db.session.add_all(teams)
+        db.session.flush()
+        db.session.add(TournamentMember(tournament_id=tournament.id, team_id=teams[0].id, student_id=ids["student"]))
+        match = TournamentMatch(tournament_id=tournament.id, round=1, a_team_id=teams[0].id, b_team_id=teams[1].id)
+        db.session.add(match)
         db.session.commit()
-        ids_of = (klass.id, other.id, assignments[0].id, assignments[1].id)
+        ids_of = (klass.id, other.id, assignments[0].id, assignments[1].id, tournament.id, match.id)
     world = World(app, ids, *ids_of)
     world.cookies = {role: _login(app, name) for role, name in USERNAMES.items()}
 

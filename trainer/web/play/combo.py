@@ -264,6 +264,10 @@ def _render_index(form: NewComboForm) -> str:
         .order_by(ComboMatch.created_at.desc(), ComboMatch.id.desc())
         .limit(HISTORY)
     ).scalars().all()
+    now = utcnow()
+    for match in matches:  # a bell that rang while no one was looking: the result is decided now
+        if match.result == "playing" and match.bell_at is not None and now >= match.bell_at:
+            view(match, now)
     return render_template("play/combo_index.html", form=form, matches=matches)
 
 

@@ -354,3 +354,139 @@ class StartActivityForm(FlaskForm):
         validate_choice=True,
     )
     submit = SubmitField("Start")
+
+
+# --- Tournaments (Combo 1: K1, K3, K4) -----------------------------------------------------------
+
+from ..models import TOURNAMENT_NAME_MAX  # noqa: E402  (the tournament forms were added last)
+
+#: The most games a team can win (or tie) in one match, as the teacher types them: more than a
+#: 20-minute round holds.
+MAX_MATCH_GAMES = 20
+GAMES_MESSAGE = f"Type a whole number from 0 to {MAX_MATCH_GAMES}."
+#: Students in a team the teacher forms: 3 as the rules say, or 2 or 4 when the class does not
+#: divide into threes (as the random teams of ruling P-K4).
+MIN_TEAM_SIZE, MAX_TEAM_SIZE = 2, 4
+#: The team choice of a student who is not playing (absent, say).
+NOT_PLAYING = "0"
+
+
+class NewTournamentForm(FlaskForm):
+    """A new class tournament: its name, and teams drawn at random or formed by the teacher.
+
+    Made by :func:`new_tournament_form`, which adds one team select per student of the class. A
+    valid form leaves the teacher's teams in ``chosen`` (team number -> student ids).
+    """
+
+    name = StringField(
+        "Tournament name",
+        validators=[
+            DataRequired(message="Give the tournament a name."),
+            Length(max=TOURNAMENT_NAME_MAX, message=f"A tournament name has at most {TOURNAMENT_NAME_MAX} characters."),
+        ],
+        description="For example “Combo 1 Friday”. It shows on the projector.",
+        render_kw={"maxlength": TOURNAMENT_NAME_MAX, "autocomplete": "off"},
+    )
+    teams = RadioField(
+        "Teams",
+        choices=[
+            SelectChoice("random", "At random: teams of 3 (with one team of 4 or 2 when the class does not divide into threes)"),
+            SelectChoice("manual", "I’ll form them: choose each student’s team below"),
+        ],
+        default="random",
+        validators=[InputRequired(message="Choose random teams or your own.")],
+    )
+    submit = SubmitField("Create the tournament")
+
+    #: Each student of the class and the select of their team.
+    student_fields: list[tuple[int, SelectField]]
+    chosen: dict[int, list[int]]
+
+    def validate(self, extra_validators: object = None) -> bool:  # type: ignore[override]
+        ok = super().validate(extra_validators)  # type: ignore[arg-type]
+        self.chosen = {}
+        if self.teams.data != "manual" or not ok:
+            return ok
+        teams: dict[int, list[int]] = {}
+        for student_id, field in self.student_fields:
+            if field.data and field.data != NOT_PLAYING:
+                teams.setdefault(int(field.data), []).append(student_id)
+        problems = []
+        if len(teams) < 2:
+            problems.append("Put students in at least two teams.")
+        for number, members in sorted(teams.items()):
+            if not MIN_TEAM_SIZE <= len(members) <= MAX_TEAM_SIZE:
+                problems.append(
+                    f"Team {number} has {len(members)} student{'' if len(members) == 1 else 's'}: a team needs "
+                    f"{MIN_TEAM_SIZE} to {MAX_TEAM_SIZE} (the rules say 3). Move students, or leave a team number unused."
+                )
+        if problems:
+            self.teams.errors = [*self.teams.errors, *problems]
+            return False
+        self.chosen = dict(sorted(teams.items()))
+        return True
+
+
+def new_tournament_form(students: list[tuple[int, str]], teams: int, **kwargs: object) -> NewTournamentForm:
+    """The new-tournament form with a team select ("Team 1" to "Team ``teams``", or not playing)
+    for each of ``students`` (id, username), first set to deal them out in turn."""
+    choices = [SelectChoice(NOT_PLAYING, "Not playing")] + [SelectChoice(str(n), f"Team {n}") for n in range(1, teams + 1)]
+    fields = {
+        f"team_{student_id}": SelectField(
+            username, choices=choices, default=str(index % teams + 1) if teams else NOT_PLAYING, validate_choice=True
+        )
+        for index, (student_id, username) in enumerate(students)
+    }
+    form_class = type("NewTournamentFormForClass", (NewTournamentForm,), fields)
+    form: NewTournamentForm = form_class(**kwargs)
+    form.student_fields = [(student_id, form[f"team_{student_id}"]) for student_id, _ in students]
+    return form
+
+
+def _games_field(label: str) -> IntegerField:
+    return IntegerField(
+        label,
+        validators=[InputRequired(message=GAMES_MESSAGE), NumberRange(min=0, max=MAX_MATCH_GAMES, message=GAMES_MESSAGE)],
+        render_kw={"inputmode": "numeric", "min": 0, "max": MAX_MATCH_GAMES},
+    )
+
+
+class MatchResultForm(FlaskForm):
+    """A round's match result as the teacher enters it: games won by each team, games tied (K1).
+
+    The view names the teams in the labels and gives each match's form its own prefix.
+    """
+
+    a_games = _games_field("Games won by the first team")
+    b_games = _games_field("Games won by the second team")
+    tied_games = _games_field("Games tied")
+    submit = SubmitField("Save the result")
+
+    def validate(self, extra_validators: object = None) -> bool:  # type: ignore[override]
+        ok = super().validate(extra_validators)  # type: ignore[arg-type]
+        for field in (self.a_games, self.b_games, self.tied_games):
+            if field.errors:
+                field.errors = [GAMES_MESSAGE]  # one message, whether the text was no number or out of range
+        return ok
+
+
+class TournamentGameForm(FlaskForm):
+    """The result of the playoff or championship game due: who won, or a tie.
+
+    The hidden fields name the game the page showed (its number and teams): a form sent for a
+    game that is no longer the one due (sent twice, or from an old page) changes nothing.
+    """
+
+    number = HiddenField()
+    a_team = HiddenField()
+    b_team = HiddenField()
+    winner = RadioField("Who won?", choices=[], validators=[InputRequired(message="Choose the team that won, or a tie.")])
+    submit = SubmitField("Save the result")
+
+
+class TournamentStepForm(FlaskForm):
+    """A tournament button (start the clock, pair the next round, undo) with the state it was
+    pressed in (``expected``: the round, or the result to undo): pressed twice, it acts once."""
+
+    expected = HiddenField()
+    submit = SubmitField("Go")

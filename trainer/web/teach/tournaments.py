@@ -1,0 +1,740 @@
+"""Combo 1 class tournaments: teams of a class, eight rounds, playoffs and the championship (K1-K4).
+
+A teacher runs the tournament from one page and shows another on the projector. The rules are
+all :mod:`trainer.games.tournament`'s and :mod:`trainer.games.combo`'s (rulings P-K1 to P-K5); this
+module stores what happened and asks them what comes next. The state is all in the database: the
+rounds' matches (a bye is a match without team B, a win from the start) and the single games of
+the playoffs and the championship. Standings, pairings, the game due and the champion are worked
+out from those rows on every request, so a refresh or a second device sees the same tournament.
+
+Every change first claims the tournament's row with an UPDATE that matches only the stage and
+round the request read (a row lock on PostgreSQL, the write lock on SQLite), then reads the state
+again and checks the form against it. A form sent twice, from two tabs or two devices, finds the
+tournament moved on and changes nothing; each form also names what it was for (the round, the
+game number and teams, the result to undo), so an old page cannot act on a newer state.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import secrets
+from dataclasses import dataclass
+from functools import cached_property
+
+from flask import abort, flash, redirect, render_template, url_for
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from trainer.games.combo import (
+    ROUND_SECONDS,
+    ComboGame,
+    GameResult,
+    MatchFormat,
+    Side,
+    next_game,
+)
+from trainer.games.tournament import (
+    MIN_STUDENTS,
+    ROUNDS,
+    MatchOutcome,
+    PlayoffResult,
+    Qualification,
+    Standing,
+    champion,
+    championship_teams,
+    finalists,
+    next_playoff_game,
+    pair_round,
+    random_teams,
+    round_format,
+    standings,
+    team_sizes,
+)
+
+from ..extensions import db
+from ..models import (
+    SchoolClass,
+    Tournament,
+    TournamentGame,
+    TournamentMatch,
+    TournamentMember,
+    TournamentTeam,
+    User,
+    utcnow,
+)
+from ..security import teacher_required
+from .forms import (
+    MatchResultForm,
+    TournamentGameForm,
+    TournamentStepForm,
+    new_tournament_form,
+)
+from .routes import _own_class, _students_of, _user, bp
+
+#: The tournament's stages, in order (``Tournament.stage``).
+ROUNDS_STAGE, PLAYOFFS, CHAMPIONSHIP, FINISHED = "rounds", "playoffs", "championship", "finished"
+#: ``TournamentGame.stage`` of a playoff game and of a championship game.
+PLAYOFF_GAME, CHAMPIONSHIP_GAME = "playoff", "championship"
+#: The games of a championship before its Border-Up tie-breakers (K4).
+CHAMPIONSHIP_GAMES = 4
+TIE = "tie"
+
+
+# --- The tournament as it stands -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Team:
+    id: int
+    number: int
+    name: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DueGame:
+    """The playoff or championship game to play next."""
+
+    stage: str
+    number: int
+    a: int
+    b: int
+    game: ComboGame
+    title: str
+
+
+@dataclass(frozen=True)
+class Row:
+    """A line of the standings: the place (equal wins share it) and the record."""
+
+    rank: int
+    team: Team
+    standing: Standing
+
+
+class Board:
+    """A tournament and everything stored about it, read fresh from the database."""
+
+    def __init__(self, tournament: Tournament):
+        self.tournament = tournament
+        tid = tournament.id
+        self.klass = db.session.get(SchoolClass, tournament.class_id)
+        teams = db.session.execute(
+            select(TournamentTeam).where(TournamentTeam.tournament_id == tid).order_by(TournamentTeam.number)
+        ).scalars().all()
+        members: dict[int, list[str]] = {team.id: [] for team in teams}
+        for team_id, username in db.session.execute(
+            select(TournamentMember.team_id, User.username)
+            .join(User, User.id == TournamentMember.student_id)
+            .where(TournamentMember.tournament_id == tid)
+            .order_by(User.username_key)
+        ):
+            members[team_id].append(username)
+        self.teams = [Team(t.id, t.number, t.name, tuple(members[t.id])) for t in teams]
+        self.team = {team.id: team for team in self.teams}
+        self.matches = list(
+            db.session.execute(
+                select(TournamentMatch).where(TournamentMatch.tournament_id == tid).order_by(TournamentMatch.round, TournamentMatch.id)
+            ).scalars()
+        )
+        games = db.session.execute(
+            select(TournamentGame).where(TournamentGame.tournament_id == tid).order_by(TournamentGame.number)
+        ).scalars().all()
+        self.playoff_games = [g for g in games if g.stage == PLAYOFF_GAME]
+        self.championship_games = [g for g in games if g.stage == CHAMPIONSHIP_GAME]
+
+    # The rounds.
+
+    @property
+    def team_ids(self) -> list[int]:
+        return [team.id for team in self.teams]
+
+    def name(self, team_id: int | None) -> str:
+        return "" if team_id is None else self.team[team_id].name
+
+    def names(self, team_ids: tuple[int, ...] | list[int]) -> str:
+        """"Team 1", "Team 1 and Team 2", "Team 1, Team 2 and Team 3"."""
+        names = [self.name(t) for t in team_ids]
+        return "".join(names) if len(names) < 2 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def wins_of(self, team_id: int) -> int:
+        return next(row.standing.wins for row in self.standings() if row.team.id == team_id)
+
+    def round_matches(self, number: int) -> list[TournamentMatch]:
+        return [m for m in self.matches if m.round == number]
+
+    @property
+    def current(self) -> list[TournamentMatch]:
+        """The matches of the round under way (or last paired)."""
+        return self.round_matches(self.tournament.round)
+
+    def complete(self, number: int) -> bool:
+        matches = self.round_matches(number)
+        return bool(matches) and all(m.entered_at is not None for m in matches)
+
+    @property
+    def missing(self) -> list[TournamentMatch]:
+        """The current round's matches still without a result."""
+        return [m for m in self.current if m.entered_at is None]
+
+    @property
+    def last_complete_round(self) -> int:
+        number = self.tournament.round
+        return number if self.complete(number) else number - 1
+
+    @property
+    def rounds_done(self) -> bool:
+        return self.tournament.round == ROUNDS and self.complete(ROUNDS)
+
+    def outcomes(self, through: int | None = None) -> list[MatchOutcome]:
+        """The entered results (byes included) of rounds 1 to ``through`` (default: all)."""
+        last = self.tournament.round if through is None else through
+        return [
+            MatchOutcome(m.round, m.a_team_id, m.b_team_id, m.a_team_id if m.b_team_id is None else m.winner_id)
+            for m in self.matches
+            if m.entered_at is not None and m.round <= last
+        ]
+
+    def standings(self) -> list[Row]:
+        """The standings after the last complete round: match wins first, byes counted (K3)."""
+        table = standings(self.team_ids, self.outcomes(self.last_complete_round))
+        rows, rank, wins = [], 0, None
+        for place, standing in enumerate(table, start=1):
+            if standing.wins != wins:
+                rank, wins = place, standing.wins
+            rows.append(Row(rank, self.team[standing.team], standing))
+        return rows
+
+    def describe_match(self, match: TournamentMatch) -> str:
+        a, b = self.name(match.a_team_id), self.name(match.b_team_id)
+        if match.b_team_id is None:
+            return f"{a} has a bye (counts as a win)"
+        if match.entered_at is None:
+            return f"{a} vs {b}: no result yet"
+        tied = f", {match.tied_games} tied" if match.tied_games else ""
+        verdict = "a tied match" if match.winner_id is None else f"{self.name(match.winner_id)} wins"
+        return f"{a} {match.a_games}–{match.b_games} {b}{tied}: {verdict}"
+
+    # The playoffs and the championship.
+
+    @cached_property
+    def qualification(self) -> Qualification | None:
+        """Who is through and who plays off (K4), once every round's result is in."""
+        return finalists(self.team_ids, self.outcomes()) if self.rounds_done else None
+
+    @property
+    def playoff_results(self) -> list[PlayoffResult]:
+        return [(g.a_team_id, g.b_team_id, g.winner_id) for g in self.playoff_games]
+
+    @cached_property
+    def finals(self) -> tuple[int, int] | None:
+        """The two finalists, side A first, once the playoffs (if any) are over (K4, P-K1)."""
+        if not self.rounds_done:
+            return None
+        return championship_teams(self.team_ids, self.outcomes(), self.playoff_results, self.tournament.seed)
+
+    @property
+    def championship_results(self) -> list[GameResult]:
+        finals = self.finals
+        if finals is None:
+            return []
+        return [
+            GameResult(ComboGame(g.game), None if g.winner_id is None else (Side.A if g.winner_id == finals[0] else Side.B))
+            for g in self.championship_games
+        ]
+
+    @property
+    def champion_id(self) -> int | None:
+        finals = self.finals
+        return None if finals is None else champion(finals, self.championship_results)
+
+    @property
+    def score(self) -> tuple[int, int, int]:
+        """Championship games won by side A, by side B, and tied."""
+        finals = self.finals
+        games = self.championship_games
+        if finals is None:
+            return 0, 0, 0
+        return (
+            sum(1 for g in games if g.winner_id == finals[0]),
+            sum(1 for g in games if g.winner_id == finals[1]),
+            sum(1 for g in games if g.winner_id is None),
+        )
+
+    @cached_property
+    def due(self) -> DueGame | None:
+        """The playoff or championship game to play next, if the stage has one."""
+        stage = self.tournament.stage
+        if stage == PLAYOFFS and self.rounds_done:
+            teams = next_playoff_game(self.team_ids, self.outcomes(), self.playoff_results, self.tournament.seed)
+            if teams is None:
+                return None
+            number = len(self.playoff_games) + 1
+            return DueGame(PLAYOFF_GAME, number, teams[0], teams[1], ComboGame.BORDER_UP, f"Playoff game {number}")
+        if stage == CHAMPIONSHIP and self.finals is not None:
+            game = next_game(MatchFormat.CHAMPIONSHIP, self.championship_results)
+            if game is None:
+                return None
+            number = len(self.championship_games) + 1
+            return DueGame(CHAMPIONSHIP_GAME, number, self.finals[0], self.finals[1], game, game_title(number))
+        return None
+
+    def describe_game(self, game: TournamentGame) -> str:
+        label = ComboGame(game.game).label
+        title = f"Playoff game {game.number}" if game.stage == PLAYOFF_GAME else game_title(game.number)
+        teams = f"{self.name(game.a_team_id)} vs {self.name(game.b_team_id)}"
+        if game.winner_id is None:
+            replayed = " (replayed)" if game.stage == PLAYOFF_GAME or game.number > CHAMPIONSHIP_GAMES else ""
+            return f"{title}, {label}: {teams}, a tie{replayed}"
+        return f"{title}, {label}: {teams}, {self.name(game.winner_id)} won"
+
+    @property
+    def undoable(self) -> tuple[str, str] | None:
+        """The last result entered that may still be taken back: its key and what it was."""
+        stage = self.tournament.stage
+        if stage == ROUNDS_STAGE:
+            entered = [m for m in self.current if m.entered_at is not None and m.b_team_id is not None]
+            if not entered:
+                return None
+            last = max(entered, key=lambda m: (m.entered_at, m.id))
+            return f"match-{last.id}", f"round {last.round}, {self.describe_match(last)}"
+        if stage == CHAMPIONSHIP and self.championship_games:
+            last_game = self.championship_games[-1]
+        elif stage in (PLAYOFFS, CHAMPIONSHIP) and self.playoff_games:
+            last_game = self.playoff_games[-1]
+        else:
+            return None
+        return f"{last_game.stage}-{last_game.number}", self.describe_game(last_game)
+
+
+def game_title(number: int) -> str:
+    """A championship game's place: "Game 2 of 4", then "Tie-breaker 1" (K4)."""
+    if number <= CHAMPIONSHIP_GAMES:
+        return f"Game {number} of {CHAMPIONSHIP_GAMES}"
+    return f"Tie-breaker {number - CHAMPIONSHIP_GAMES}"
+
+
+def seconds_left(tournament: Tournament, now: dt.datetime) -> float | None:
+    """Seconds left on the round clock (may be 0 or less), or None before it starts (K2)."""
+    if tournament.stage != ROUNDS_STAGE or tournament.round == 0 or tournament.clock_started_at is None:
+        return None
+    length = ROUND_SECONDS[round_format(tournament.round)]
+    return length - (now - tournament.clock_started_at).total_seconds()
+
+
+def round_minutes(number: int) -> int:
+    return ROUND_SECONDS[round_format(number)] // 60
+
+
+def is_morning(number: int) -> bool:
+    return round_format(number) is MatchFormat.MORNING
+
+
+# --- Loading and claiming ----------------------------------------------------------------------------
+
+
+def _own_tournament(tournament_id: int) -> Tournament:
+    """The current teacher's tournament; anyone else's is not found."""
+    tournament = db.session.execute(
+        select(Tournament)
+        .join(SchoolClass, SchoolClass.id == Tournament.class_id)
+        .where(Tournament.id == tournament_id, SchoolClass.teacher_id == _user().id)
+    ).scalar_one_or_none()
+    if tournament is None:
+        abort(404)
+    return tournament
+
+
+def _claim(tournament: Tournament) -> bool:
+    """Lock the tournament's row if it is still at the stage and round read; False (and nothing
+    changed) when another request moved it on first. Everything is read again afterwards."""
+    result = db.session.execute(
+        update(Tournament)
+        .where(Tournament.id == tournament.id, Tournament.stage == tournament.stage, Tournament.round == tournament.round)
+        .values(stage=Tournament.stage)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        db.session.rollback()
+        return False
+    db.session.expire_all()
+    return True
+
+
+def _page(tournament: Tournament) -> Response:
+    return redirect(url_for("teach.tournament_page", tournament_id=tournament.id))
+
+
+def _refuse(tournament: Tournament, message: str) -> Response:
+    db.session.rollback()
+    flash(message, "error")
+    return _page(tournament)
+
+
+def _over(tournament: Tournament) -> Response:
+    return _refuse(tournament, "The tournament is over: nothing can change now.")
+
+
+def _round_rng(tournament: Tournament, number: int) -> random.Random:
+    """The seeded generator of one round's pairings (G9): the same for a retry or a replay."""
+    return random.Random(f"{tournament.seed}/round/{number}")
+
+
+@bp.app_template_global()
+def class_tournaments(class_id: int) -> list[Tournament]:
+    """The current teacher's tournaments of the class, newest first (for the class page)."""
+    return list(
+        db.session.execute(
+            select(Tournament)
+            .join(SchoolClass, SchoolClass.id == Tournament.class_id)
+            .where(Tournament.class_id == class_id, SchoolClass.teacher_id == _user().id)
+            .order_by(Tournament.created_at.desc(), Tournament.id.desc())
+        ).scalars()
+    )
+
+
+# --- Forms of the control page -----------------------------------------------------------------------
+
+
+def _result_form(board: Board, match: TournamentMatch, bound: bool) -> MatchResultForm:
+    form = MatchResultForm(prefix=f"m{match.id}", **({} if bound else {"formdata": None}))
+    form.a_games.label.text = f"Games won by {board.name(match.a_team_id)}"
+    form.b_games.label.text = f"Games won by {board.name(match.b_team_id)}"
+    return form
+
+
+def _game_form(board: Board, due: DueGame | None, bound: bool) -> TournamentGameForm:
+    form = TournamentGameForm(prefix="game", **({} if bound else {"formdata": None}))
+    if due is not None:
+        if not bound:
+            form.number.data, form.a_team.data, form.b_team.data = str(due.number), str(due.a), str(due.b)
+        replayed = due.stage == PLAYOFF_GAME or due.number > CHAMPIONSHIP_GAMES
+        form.winner.label.text = f"Who won {due.title.lower()} ({due.game.label}), {board.name(due.a)} vs {board.name(due.b)}?"
+        form.winner.choices = [
+            (str(due.a), f"{board.name(due.a)} won"),
+            (str(due.b), f"{board.name(due.b)} won"),
+            (TIE, "A tie (the game is played again)" if replayed else "A tie"),
+        ]
+    return form
+
+
+def _step_form(prefix: str, expected: object) -> TournamentStepForm:
+    form = TournamentStepForm(prefix=prefix, formdata=None)
+    form.expected.data = str(expected)
+    return form
+
+
+def _render_control(
+    board: Board,
+    failed: tuple[int, MatchResultForm] | None = None,
+    game_form: TournamentGameForm | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    tournament = board.tournament
+    result_forms = {
+        m.id: _result_form(board, m, bound=False) for m in board.current if m.b_team_id is not None and m.entered_at is None
+    }
+    if failed is not None:
+        result_forms[failed[0]] = failed[1]
+    undo = board.undoable
+    html = render_template(
+        "teach/tournament.html",
+        **_context(board),
+        result_forms=result_forms,
+        failed_match=None if failed is None else failed[0],
+        game_form=game_form or _game_form(board, board.due, bound=False),
+        clock_form=_step_form("clock", tournament.round),
+        advance_form=_step_form("advance", tournament.round),
+        undo=undo,
+        undo_form=_step_form("undo", undo[0]) if undo else None,
+    )
+    return html, status
+
+
+def _context(board: Board) -> dict[str, object]:
+    tournament = board.tournament
+    now = utcnow()
+    number = tournament.round
+    return {
+        "board": board,
+        "tournament": tournament,
+        "klass": board.klass,
+        "ROUNDS": ROUNDS,
+        "round_minutes": round_minutes(number) if number else None,
+        "morning": is_morning(number) if number else None,
+        "seconds_left": seconds_left(tournament, now),
+        "rounds": [(n, is_morning(n), board.round_matches(n)) for n in range(number, 0, -1)],
+    }
+
+
+# --- Views ---------------------------------------------------------------------------------------------
+
+
+@bp.route("/classes/<int:class_id>/tournaments/new", methods=["GET", "POST"])
+@teacher_required
+def tournament_new(class_id: int) -> str | Response | tuple[str, int]:
+    """A new Combo 1 tournament for the class: its name and its teams (P-K4). Round 1 is paired
+    later, from the control page."""
+    klass = _own_class(class_id)
+    students = _students_of(klass)
+    enough = len(students) >= MIN_STUDENTS
+    teams = len(team_sizes(len(students))) if enough else 0
+    form = new_tournament_form([(s.id, s.username) for s in students], teams)
+    if enough and form.validate_on_submit():
+        seed = secrets.randbits(62)
+        if form.teams.data == "manual":
+            numbered = list(form.chosen.items())
+        else:
+            numbered = list(enumerate(random_teams([s.id for s in students], random.Random(seed)), start=1))
+        tournament = Tournament(class_id=klass.id, name=" ".join(form.name.data.split()), seed=seed, round=0, stage=ROUNDS_STAGE)
+        db.session.add(tournament)
+        db.session.flush()
+        for number, student_ids in numbered:
+            team = TournamentTeam(tournament_id=tournament.id, number=number, name=f"Team {number}")
+            db.session.add(team)
+            db.session.flush()
+            db.session.add_all(TournamentMember(tournament_id=tournament.id, team_id=team.id, student_id=sid) for sid in student_ids)
+        db.session.commit()
+        flash(f"Tournament “{tournament.name}” created with {len(numbered)} teams. Pair round 1 when the class is ready.", "success")
+        return _page(tournament)
+    status = 400 if form.is_submitted() else 200
+    return render_template(
+        "teach/tournament_new.html", klass=klass, form=form, enough=enough, count=len(students), MIN_STUDENTS=MIN_STUDENTS
+    ), status
+
+
+@bp.get("/tournaments/<int:tournament_id>")
+@teacher_required
+def tournament_page(tournament_id: int) -> tuple[str, int]:
+    """The teacher's control page: the round, its clock and results, the standings, the finals."""
+    return _render_control(Board(_own_tournament(tournament_id)))
+
+
+@bp.get("/tournaments/<int:tournament_id>/projector")
+@teacher_required
+def tournament_projector(tournament_id: int) -> str:
+    """The big read-only view for the class: round, clock, pairings, standings, the finals."""
+    board = Board(_own_tournament(tournament_id))
+    return render_template("teach/tournament_projector.html", **_context(board))
+
+
+@bp.post("/tournaments/<int:tournament_id>/clock")
+@teacher_required
+def tournament_clock(tournament_id: int) -> Response:
+    """Start the current round's clock: 20 minutes in the morning, 12 in the afternoon (K2)."""
+    tournament = _own_tournament(tournament_id)
+    form = TournamentStepForm(prefix="clock")
+    if tournament.stage == FINISHED:
+        return _over(tournament)
+    if tournament.stage != ROUNDS_STAGE or tournament.round == 0:
+        return _refuse(tournament, "No round is under way: there is no clock to start.")
+    if form.expected.data != str(tournament.round) or not _claim(tournament):
+        return _refuse(tournament, f"That button was for another round. This is round {tournament.round}; nothing was changed.")
+    if tournament.clock_started_at is not None:
+        return _refuse(tournament, f"The clock of round {tournament.round} was already started.")
+    tournament.clock_started_at = utcnow()
+    db.session.commit()
+    flash(f"The clock of round {tournament.round} is running: {round_minutes(tournament.round)} minutes.", "success")
+    return _page(tournament)
+
+
+@bp.post("/tournaments/<int:tournament_id>/advance")
+@teacher_required
+def tournament_advance(tournament_id: int) -> Response:
+    """Pair the next round (K3, P-K5) once every result of this one is in; after round 8, go on
+    to the playoffs or straight to the championship (K4)."""
+    tournament = _own_tournament(tournament_id)
+    form = TournamentStepForm(prefix="advance")
+    if tournament.stage == FINISHED:
+        return _over(tournament)
+    if tournament.stage != ROUNDS_STAGE:
+        return _refuse(tournament, "The rounds are over: there is no round to pair.")
+    if form.expected.data != str(tournament.round) or not _claim(tournament):
+        return _refuse(tournament, "That was already done: the page you pressed it on was out of date. Nothing was changed.")
+    board = Board(tournament)
+    number = tournament.round
+    if number and board.missing:
+        left = len(board.missing)
+        return _refuse(
+            tournament,
+            f"Enter every result of round {number} first: {left} match{'' if left == 1 else 'es'} still without one.",
+        )
+    now = utcnow()
+    if number < ROUNDS:
+        pairings = pair_round(board.team_ids, board.outcomes(), number + 1, _round_rng(tournament, number + 1))
+        tournament.round = number + 1
+        tournament.clock_started_at = None
+        for p in pairings:
+            bye = p.b is None
+            db.session.add(
+                TournamentMatch(
+                    tournament_id=tournament.id,
+                    round=p.round,
+                    a_team_id=p.a,
+                    b_team_id=p.b,
+                    winner_id=p.a if bye else None,
+                    entered_at=now if bye else None,
+                )
+            )
+        db.session.commit()
+        flash(f"Round {number + 1} is paired. Start its clock when the teams are seated.", "success")
+        return _page(tournament)
+    qualification = board.qualification
+    assert qualification is not None
+    if qualification.needs_playoff:
+        tournament.stage = PLAYOFFS
+        message = "The rounds are over. Teams tied for a place in the championship play Border-Up playoff games (K4)."
+    else:
+        tournament.stage = CHAMPIONSHIP
+        first, second = qualification.advanced
+        message = f"The rounds are over: {board.name(first)} and {board.name(second)} play the championship."
+    db.session.commit()
+    flash(message, "success")
+    return _page(tournament)
+
+
+@bp.post("/tournaments/<int:tournament_id>/matches/<int:match_id>")
+@teacher_required
+def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str, int]:
+    """A match result of the current round: games won by each team and tied; more games won wins
+    the match, equal is a tied match (K1). Entered once (undo takes it back)."""
+    tournament = _own_tournament(tournament_id)
+    match = db.session.execute(
+        select(TournamentMatch).where(TournamentMatch.id == match_id, TournamentMatch.tournament_id == tournament.id)
+    ).scalar_one_or_none()
+    if match is None:
+        abort(404)
+    if tournament.stage == FINISHED:
+        return _over(tournament)
+    if tournament.stage != ROUNDS_STAGE or match.round != tournament.round:
+        return _refuse(tournament, f"Round {match.round} is over: its results can no longer change.")
+    if match.b_team_id is None:
+        return _refuse(tournament, "A bye has no result to enter: it counts as a win (K3).")
+    board = Board(tournament)
+    if match.entered_at is not None:
+        return _refuse(tournament, f"That result was already entered ({board.describe_match(match)}). Nothing was changed.")
+    form = _result_form(board, match, bound=True)
+    if not form.validate_on_submit():
+        return _render_control(board, failed=(match.id, form), status=400)
+    if not _claim(tournament):
+        return _refuse(tournament, "The tournament moved on while you typed: nothing was changed.")
+    a_games, b_games = form.a_games.data, form.b_games.data
+    winner = match.a_team_id if a_games > b_games else match.b_team_id if b_games > a_games else None
+    result = db.session.execute(
+        update(TournamentMatch)
+        .where(TournamentMatch.id == match.id, TournamentMatch.round == tournament.round, TournamentMatch.entered_at.is_(None))
+        .values(a_games=a_games, b_games=b_games, tied_games=form.tied_games.data, winner_id=winner, entered_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        return _refuse(tournament, "That result was already entered. Nothing was changed.")
+    db.session.commit()
+    flash(f"Saved: {board.describe_match(match)}.", "success")
+    return _page(tournament)
+
+
+def _enter_game(tournament_id: int, stage: str) -> Response | tuple[str, int]:
+    """A playoff game (P-K1) or a championship game (K4, P-K3): the one the core says is due."""
+    tournament = _own_tournament(tournament_id)
+    if tournament.stage == FINISHED:
+        return _over(tournament)
+    if tournament.stage != stage:
+        what = "playoff" if stage == PLAYOFFS else "championship"
+        return _refuse(tournament, f"This is not the time for a {what} game: nothing was changed.")
+    board = Board(tournament)
+    due = board.due
+    form = _game_form(board, due, bound=True)
+    stale = "That game was already entered, or it is not the game due now. Nothing was changed."
+    if due is None or (form.number.data, form.a_team.data, form.b_team.data) != (str(due.number), str(due.a), str(due.b)):
+        return _refuse(tournament, stale)
+    if not form.validate_on_submit():
+        return _render_control(board, game_form=form, status=400)
+    if not _claim(tournament):
+        return _refuse(tournament, stale)
+    board = Board(tournament)
+    if board.due != due:
+        return _refuse(tournament, stale)
+    winner = None if form.winner.data == TIE else int(form.winner.data)
+    now = utcnow()
+    db.session.add(
+        TournamentGame(
+            tournament_id=tournament.id,
+            stage=due.stage,
+            number=due.number,
+            game=due.game.value,
+            a_team_id=due.a,
+            b_team_id=due.b,
+            winner_id=winner,
+            entered_at=now,
+        )
+    )
+    try:
+        db.session.flush()
+    except IntegrityError:
+        return _refuse(tournament, stale)
+    board = Board(tournament)
+    message = f"Saved: {board.describe_game(board.playoff_games[-1] if stage == PLAYOFFS else board.championship_games[-1])}."
+    if stage == PLAYOFFS and board.finals is not None:
+        tournament.stage = CHAMPIONSHIP
+        first, second = board.finals
+        message += f" {board.name(first)} and {board.name(second)} play the championship."
+    elif stage == CHAMPIONSHIP and board.champion_id is not None:
+        tournament.stage = FINISHED
+        tournament.finished_at = now
+        message += f" {board.name(board.champion_id)} is the champion!"
+    db.session.commit()
+    flash(message, "success")
+    return _page(tournament)
+
+
+@bp.post("/tournaments/<int:tournament_id>/playoff")
+@teacher_required
+def tournament_playoff(tournament_id: int) -> Response | tuple[str, int]:
+    """The result of the Border-Up playoff game due (K4, P-K1); a tied game is played again."""
+    return _enter_game(tournament_id, PLAYOFFS)
+
+
+@bp.post("/tournaments/<int:tournament_id>/championship")
+@teacher_required
+def tournament_championship(tournament_id: int) -> Response | tuple[str, int]:
+    """The result of the championship game due; the match ends as soon as it is settled (K4)."""
+    return _enter_game(tournament_id, CHAMPIONSHIP)
+
+
+@bp.post("/tournaments/<int:tournament_id>/undo")
+@teacher_required
+def tournament_undo(tournament_id: int) -> Response:
+    """Take back the last result entered: a match of the current round, or the last playoff or
+    championship game. Earlier rounds, and a finished tournament, stay as they are."""
+    tournament = _own_tournament(tournament_id)
+    form = TournamentStepForm(prefix="undo")
+    if tournament.stage == FINISHED:
+        return _over(tournament)
+    if not _claim(tournament):
+        return _refuse(tournament, "The tournament moved on: nothing was undone.")
+    board = Board(tournament)
+    undoable = board.undoable
+    if undoable is None or form.expected.data != undoable[0]:
+        return _refuse(tournament, "That result was already taken back, or another was entered since. Nothing was undone.")
+    key, description = undoable
+    kind, _, ident = key.rpartition("-")
+    if kind == "match":
+        db.session.execute(
+            update(TournamentMatch)
+            .where(TournamentMatch.id == int(ident), TournamentMatch.tournament_id == tournament.id)
+            .values(a_games=None, b_games=None, tied_games=None, winner_id=None, entered_at=None)
+            .execution_options(synchronize_session=False)
+        )
+    else:
+        db.session.execute(
+            delete(TournamentGame)
+            .where(TournamentGame.tournament_id == tournament.id, TournamentGame.stage == kind, TournamentGame.number == int(ident))
+            .execution_options(synchronize_session=False)
+        )
+        if kind == PLAYOFF_GAME:
+            tournament.stage = PLAYOFFS
+    db.session.commit()
+    flash(f"Taken back: {description}. Enter it again.", "success")
+    return _page(tournament)
