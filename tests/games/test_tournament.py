@@ -3,6 +3,7 @@ byes, standings, finalists, Border-Up playoffs and the champion."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -179,15 +180,62 @@ class Situation:
                 difference += abs(self.wins[u] - self.wins[v])
         return repeats, bye_cost, difference
 
-    def best(self, teams: Sequence[int]) -> tuple[int, int, int]:
-        """The best objective over every allowed pairing, by brute force."""
+    def allowed(self, teams: Sequence[int]) -> list[list[tuple[int, int | None]]]:
+        """Every pairing of the round that gives the bye only to a team that may have
+        it, the bye as (team, None)."""
         nodes: list[int | None] = [*teams, *([None] if len(teams) % 2 else [])]
-        values = []
+        allowed = []
         for matching in perfect_matchings(nodes):
             pairs = [(u, v) if u is not None else (v, u) for u, v in matching]
             if all(v is not None or u in self.may_bye for u, v in pairs):
-                values.append(self.objective(pairs))  # type: ignore[arg-type]
-        return min(values)
+                allowed.append(pairs)
+        return allowed  # type: ignore[return-value]
+
+    def best(self, teams: Sequence[int]) -> tuple[int, int, int]:
+        """The best objective over every allowed pairing, by brute force."""
+        return min(self.objective(pairs) for pairs in self.allowed(teams))
+
+    def new_pairs(self, teams: Sequence[int]) -> frozenset[frozenset[int | None]]:
+        """The pairs that can still meet for the first time: two teams that have not
+        met, and a team that may have the bye with the bye (None)."""
+        pairs = {frozenset((u, v)) for u in teams for v in teams if u < v}
+        return frozenset(
+            {pair for pair in pairs if not self.met[pair]}
+            | {frozenset((team, None)) for team in self.may_bye if len(teams) % 2}
+        )
+
+
+def last_new_round(n_teams: int) -> int:
+    """The last round up to which every round can pair teams that have not met (and
+    give the bye to a team without one): n - 1 rounds for n even, n for n odd."""
+    return min(ROUNDS, n_teams - 1 if n_teams % 2 == 0 else n_teams)
+
+
+def new_matchings(
+    nodes: tuple[int | None, ...], new: frozenset[frozenset[int | None]]
+) -> Iterator[frozenset[frozenset[int | None]]]:
+    """Every way to split ``nodes`` into pairs that are all in ``new``."""
+    if not nodes:
+        yield frozenset()
+        return
+    first, rest = nodes[0], nodes[1:]
+    for i, other in enumerate(rest):
+        pair = frozenset((first, other))
+        if pair in new:
+            for matching in new_matchings(rest[:i] + rest[i + 1 :], new):
+                yield matching | {pair}
+
+
+@functools.cache
+def can_pair_afresh(
+    nodes: tuple[int | None, ...], new: frozenset[frozenset[int | None]], rounds: int
+) -> bool:
+    """Whether ``rounds`` more rounds can be paired from the pairs in ``new``, none
+    twice (brute force)."""
+    return rounds == 0 or any(
+        can_pair_afresh(nodes, new - matching, rounds - 1)
+        for matching in new_matchings(nodes, new)
+    )
 
 
 def play_tournament(
@@ -289,9 +337,7 @@ def test_k3_every_round_pairs_every_team_once_with_byes_spread(
 ) -> None:
     """Over 8 rounds with random results: each team plays once per round (or has the
     bye), never itself; byes differ by at most one; no repeat meeting in the first
-    ceil(n/2) rounds, which can always be paired afresh (the teams, and the bye as one
-    more team, that have not met form a graph of degree at least half its size, which
-    has a perfect matching)."""
+    rounds while every round can still be new (P-K5 (3))."""
     teams = set(range(1, n_teams + 1))
     history = play_tournament(n_teams, seed, random.Random(results_seed))
     byes: Counter[int] = Counter()
@@ -306,14 +352,51 @@ def test_k3_every_round_pairs_every_team_once_with_byes_spread(
         counts = [byes[t] for t in teams]
         assert max(counts) - min(counts) <= (1 if n_teams % 2 else 0)
         pairs = {frozenset((p.a, p.b)) for p in pairings if p.b is not None}
-        if round_ <= (n_teams + 1) // 2:
+        if round_ <= last_new_round(n_teams):
             assert not pairs & met, f"round {round_} repeats a meeting"
         met |= pairs
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    n_teams=st.integers(3, 12),
+    seed=st.integers(0, 2**32 - 1),
+    results_seed=st.integers(0, 2**32 - 1),
+)
+def test_p_k5_no_repeat_while_every_round_can_be_new(
+    n_teams: int, seed: int, results_seed: int
+) -> None:
+    """3 to 12 teams, 8 rounds, random results: no team meets an opponent twice (or has
+    two byes) up to round n - 1 (n even) or n (n odd), the most rounds in which that is
+    possible; later rounds have as few repeat meetings as the round allows."""
+    teams = list(range(1, n_teams + 1))
+    rng = random.Random(seed)
+    results = random.Random(results_seed)
+    outcomes: list[MatchOutcome] = []
+    met: set[frozenset[int]] = set()
+    for round_ in range(1, ROUNDS + 1):
+        situation = Situation.of(teams, outcomes)
+        pairings = pair_round(teams, outcomes, round_, rng)
+        pairs = {frozenset((p.a, p.b)) for p in pairings if p.b is not None}
+        if round_ <= last_new_round(n_teams):
+            assert not pairs & met, f"round {round_} repeats a meeting"
+            assert all(p.a in situation.may_bye for p in pairings if p.is_bye)
+            assert situation.may_bye == frozenset(teams) - {
+                o.a for o in outcomes if o.is_bye
+            }
+        else:
+            chosen = [(p.a, p.b) for p in pairings]
+            assert situation.objective(chosen)[0] == situation.best(teams)[0]
+        met |= pairs
+        for p in pairings:
+            outcomes.append(
+                MatchOutcome.from_pairing(p, results.choice([Side.A, Side.B, None]))
+            )
+
+
 @settings(max_examples=40, deadline=None)
 @given(
-    n_teams=st.integers(2, 10),
+    n_teams=st.integers(2, 9),
     seed=st.integers(0, 2**32 - 1),
     results_seed=st.integers(0, 2**32 - 1),
 )
@@ -321,9 +404,12 @@ def test_p_k5_each_round_is_the_best_pairing(
     n_teams: int, seed: int, results_seed: int
 ) -> None:
     """By brute force over every allowed pairing: the chosen one has the fewest repeat
-    meetings (none when a pairing with no repeat exists), then the lowest-placed bye,
-    then the smallest total win difference."""
+    meetings; while later rounds up to :func:`last_new_round` are left and this round
+    needs no repeat, it leaves them all pairable with new opponents (brute force again);
+    among the pairings that do: the lowest-placed bye, then the smallest total win
+    difference."""
     teams = list(range(1, n_teams + 1))
+    nodes: tuple[int | None, ...] = (*teams, *((None,) if n_teams % 2 else ()))
     rng = random.Random(seed)
     results = random.Random(results_seed)
     outcomes: list[MatchOutcome] = []
@@ -331,11 +417,69 @@ def test_p_k5_each_round_is_the_best_pairing(
         pairings = pair_round(teams, outcomes, round_, rng)
         situation = Situation.of(teams, outcomes)
         chosen = [(p.a, p.b) for p in pairings]
-        assert situation.objective(chosen) == situation.best(teams)
+        best = situation.best(teams)
+        ahead = last_new_round(n_teams) - round_
+        if best[0] == 0 and ahead > 0:
+            new = situation.new_pairs(teams)
+
+            def keeps(pairs: Sequence[tuple[int, int | None]]) -> bool:
+                taken = {frozenset(pair) for pair in pairs}
+                return can_pair_afresh(nodes, new - taken, ahead)
+
+            assert keeps(chosen), f"round {round_} leaves a later round no new pairing"
+            ranked = sorted(situation.allowed(teams), key=situation.objective)
+            best = next(situation.objective(p) for p in ranked if keeps(p))
+        assert situation.objective(chosen) == best
         for p in pairings:
             outcomes.append(
                 MatchOutcome.from_pairing(p, results.choice([Side.A, Side.B, None]))
             )
+
+
+@pytest.mark.parametrize(
+    "teams, earlier",
+    [
+        (
+            [1, 2, 3, 4, 5, 6],
+            [(1, 2, 1), (3, 4, 4), (5, 6, 5), (2, 3, 2), (4, 5, 4), (6, 1, 1)],
+        ),
+        (
+            [1, 2, 3, 4, 5],
+            [(1, 2, 1), (3, 4, 4), (5, None, 5), (2, 3, 2), (4, 5, 4), (1, None, 1)],
+        ),
+    ],
+    ids=["six teams", "five teams and the bye"],
+)
+def test_p_k5_a_round_does_not_leave_later_rounds_without_new_opponents(
+    teams: list[int], earlier: list[tuple[int, int | None, int]]
+) -> None:
+    """Teams 1-6 (6 the bye with five teams) met around the cycle 1-2-3-4-5-6. Round 3
+    could pair the equal records 1-4, 2-5 and 3-6; but the pairs not yet met would then
+    be the triangles 1-3-5 and 2-4-6, which cannot make a round. So round 3 is paired
+    otherwise, and rounds 4 and 5 still meet new opponents."""
+    outcomes = [
+        MatchOutcome(r, a, b, w)
+        for r, (a, b, w) in zip([1, 1, 1, 2, 2, 2], earlier, strict=True)
+    ]
+    sixth = 6 if 6 in teams else None
+    met = {frozenset((o.a, o.b)) for o in outcomes}
+    equal_records = {frozenset((1, 4)), frozenset((2, 5)), frozenset((3, sixth))}
+    for seed in range(5):
+        rng = random.Random(seed)
+        results = random.Random(seed)
+        played = list(outcomes)
+        seen = set(met)
+        for round_ in (3, 4, 5):
+            pairings = pair_round(teams, played, round_, rng)
+            pairs = {frozenset((p.a, p.b)) for p in pairings}
+            if round_ == 3:
+                assert pairs != equal_records
+            assert not pairs & seen, f"round {round_} repeats a meeting"
+            seen |= pairs
+            played += [
+                MatchOutcome.from_pairing(p, results.choice([Side.A, Side.B, None]))
+                for p in pairings
+            ]
 
 
 def test_k3_seven_teams_seven_rounds_one_bye_each() -> None:

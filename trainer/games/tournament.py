@@ -16,20 +16,29 @@ Rulings decided here (the project's own, for ``docs/RULINGS.md``):
 - P-K4 Class teams. Students are shuffled (seeded) into teams of 3, with one team of 4
   when the number of students leaves 1 over and one team of 2 when it leaves 2; 4
   students make two teams of 2. A tournament needs at least 4 students (2 teams).
-- P-K5 Pairings (K3). Each round is one exact minimum-cost pairing, deciding in this
-  order: (1) only the teams with the fewest byes so far can have the bye; (2) as few
-  repeat meetings as possible (none while the round can be paired with new opponents);
-  (3) the bye goes to the team with the fewest match wins; (4) the smallest total
-  difference in match wins between paired teams (equal records first); (5) a seeded
-  random choice among what is left. Standings order teams by match wins (a bye counts as
-  a win), and equal wins keep the order the teams were given in.
+- P-K5 Pairings (K3). Each round is one minimum-cost pairing, deciding in this order:
+  (1) only the teams with the fewest byes so far can have the bye (absolute); (2) as few
+  repeat meetings as possible in this round; (3) look-ahead: "the last new round" is
+  round min(8, n - 1) with n teams, n even, or min(8, n), n odd (the bye counted as one
+  more opponent, so also no second bye), the most rounds that can all pair teams that
+  have not met; before it, when this round needs no repeat meeting, only the pairings
+  after which as many as possible of the rounds up to it (all of them, when the earlier
+  rounds were paired by this rule) can still be paired with no repeat meeting and no
+  second bye, decided by an exact search; (4) the bye goes to the team with the fewest
+  match wins; (5) the smallest total difference in match wins between paired teams
+  (equal records first); (6) a seeded random choice among what is left. So a tournament
+  paired by this rule from round 1 has no repeat meeting and no second bye up to the
+  last new round, whatever the results; after it, each round has as few repeat meetings
+  as that round allows (round by round: the later rounds' repeats are not minimised
+  together). Standings order teams by match wins (a bye counts as a win), and equal
+  wins keep the order the teams were given in.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -245,6 +254,139 @@ def _lexicographic(keys: Sequence[tuple[int, ...]], pairs: int) -> list[int]:
     return weights
 
 
+def _matchings(adj: Sequence[int], free: int) -> Iterator[list[tuple[int, int]]]:
+    """Every perfect matching of the vertices in bitmask ``free`` (``adj``: neighbours
+    as bitmasks), pairing the vertex with the fewest choices first."""
+    if not free:
+        yield []
+        return
+    vertex, options = -1, 0
+    fewest = len(adj) + 1
+    rest = free
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        v = low.bit_length() - 1
+        choices = adj[v] & free
+        count = choices.bit_count()
+        if count < fewest:
+            vertex, options, fewest = v, choices, count
+            if count <= 1:
+                break
+    if not options:
+        return
+    free &= ~(1 << vertex)
+    while options:
+        low = options & -options
+        options ^= low
+        other = low.bit_length() - 1
+        for matching in _matchings(adj, free & ~low):
+            matching.append((vertex, other))
+            yield matching
+
+
+def _without(adj: Sequence[int], pairs: Iterable[tuple[int, int]]) -> tuple[int, ...]:
+    left = list(adj)
+    for u, v in pairs:
+        left[u] &= ~(1 << v)
+        left[v] &= ~(1 << u)
+    return tuple(left)
+
+
+def _can_pair(
+    adj: tuple[int, ...], rounds: int, memo: dict[tuple[tuple[int, ...], int], bool]
+) -> bool:
+    """Whether the graph ``adj`` (neighbours as bitmasks, an even number of vertices)
+    has ``rounds`` disjoint perfect matchings: rounds that can all be paired from its
+    edges, no edge twice. Exact (a search), with two shortcuts: a vertex of degree below
+    ``rounds`` cannot, and when the smallest degree stays at least half the vertices
+    through the last of the rounds, each round has a perfect matching whatever was
+    taken before (Dirac: such a graph has a Hamiltonian cycle)."""
+    if rounds == 0:
+        return True
+    degrees = [row.bit_count() for row in adj]
+    fewest = min(degrees)
+    if fewest < rounds:
+        return False
+    if 2 * (fewest - rounds + 1) >= len(adj):
+        return True
+    key = (adj, rounds)
+    if key not in memo:
+        # The matchings in order of the partner of the vertex with the fewest edges: the
+        # first one takes its lowest partner u, and the others none of its partners up
+        # to u (each set of matchings is searched once, not in every order).
+        vertex = degrees.index(fewest)
+        everyone = (1 << len(adj)) - 1
+        found = False
+        options = adj[vertex]
+        below = 0
+        while options and not found:
+            low = options & -options
+            options ^= low
+            below |= low
+            rest = list(adj)
+            rest[vertex] &= ~below
+            cut = below
+            while cut:
+                bit = cut & -cut
+                cut ^= bit
+                rest[bit.bit_length() - 1] &= ~(1 << vertex)
+            if rest[vertex].bit_count() < rounds - 1:
+                break
+            free = everyone & ~(1 << vertex) & ~low
+            for matching in _matchings(adj, free):
+                if _can_pair(_without(rest, matching), rounds - 1, memo):
+                    found = True
+                    break
+        memo[key] = found
+    return memo[key]
+
+
+def _look_ahead(
+    nodes: Sequence[int | str],
+    new: dict[tuple[int | str, int | str], int],
+    matching: set[tuple[int | str, int | str]],
+    ahead: int,
+) -> set[tuple[int | str, int | str]]:
+    """The cheapest pairing after which the most of the next ``ahead`` rounds can still
+    be paired with new opponents (P-K5 (3)): ``matching``, the cheapest of all, when
+    that keeps them all.
+
+    ``new`` maps each pair that may meet this round without a repeat meeting (a team
+    that may have the bye paired with the bye) to its weight; ``matching`` uses only
+    such pairs. The bye counts as an opponent in the following rounds too: only the
+    teams that may have it now can have it then, each once.
+    """
+    index = {node: i for i, node in enumerate(nodes)}
+    adj = [0] * len(nodes)
+    weight: dict[tuple[int, int], int] = {}
+    for (one, two), w in new.items():
+        u, v = index[one], index[two]
+        adj[u] |= 1 << v
+        adj[v] |= 1 << u
+        weight[u, v] = weight[v, u] = w
+    graph = tuple(adj)
+    memo: dict[tuple[tuple[int, ...], int], bool] = {}
+    chosen = [(index[u], index[v]) for u, v in matching]
+    if _can_pair(_without(graph, chosen), ahead, memo):
+        return matching
+    for rounds in range(ahead, 0, -1):
+        if not _can_pair(graph, rounds + 1, memo):
+            continue  # not even when this round is paired for them
+        if rounds < ahead and _can_pair(_without(graph, chosen), rounds, memo):
+            return matching
+        everyone = (1 << len(nodes)) - 1
+        candidates = sorted(
+            _matchings(graph, everyone),
+            key=lambda pairs: sum(weight[pair] for pair in pairs),
+        )
+        for pairs in candidates:
+            if _can_pair(_without(graph, pairs), rounds, memo):
+                return {(nodes[u], nodes[v]) for u, v in pairs}
+        raise AssertionError("a round of the schedule found is one of the candidates")
+    return matching
+
+
 def pair_round(
     team_ids: Sequence[int],
     outcomes: Sequence[MatchOutcome],
@@ -258,8 +400,13 @@ def pair_round(
     minimum-cost perfect matching (``networkx.min_weight_matching``, integer weights)
     chooses, in order of priority: the fewest repeat meetings, the bye for the team with
     the fewest match wins, the smallest total difference in match wins, and a seeded
-    random tie-break. The same teams (in the same order), outcomes and seed always give
-    the same pairings.
+    random tie-break. Before the last round that can be new (round min(8, n - 1), n
+    even, or min(8, n), n odd), when that pairing needs no repeat meeting, it is kept
+    only if the later rounds up to that one can still all be paired with new opponents
+    (and no second bye); if not, the cheapest pairing that keeps as many of them as
+    possible is taken instead (an exact search over the pairs not yet met, P-K5 (3)).
+    So from round 1 on, no round up to that one repeats a meeting. The same teams (in
+    the same order), outcomes and seed always give the same pairings.
 
     Args:
         team_ids: the tournament's teams, in a fixed order (e.g. by id).
@@ -321,6 +468,18 @@ def pair_round(
     for (one, two), weight in zip(edges, weights, strict=True):
         graph.add_edge(one, two, weight=weight)
     matching: set[tuple[int | str, int | str]] = nx.min_weight_matching(graph)
+    # P-K5 (3): while the rounds up to the last that can all be paired with new
+    # opponents (the bye counted as one) are not over, and this round needs no repeat
+    # meeting, look ahead to them.
+    last = min(ROUNDS, len(nodes) - 1)
+    if round_number < last:
+        new = {
+            (one, two): weight
+            for (one, two), key, weight in zip(edges, keys, weights, strict=True)
+            if key[0] == 0
+        }
+        if all((u, v) in new or (v, u) in new for u, v in matching):
+            matching = _look_ahead(nodes, new, matching, last - round_number)
 
     pairings = []
     for one, two in matching:
