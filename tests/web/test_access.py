@@ -103,6 +103,9 @@ STUDENT_OWN_SENT_ON = access( LOGIN,     REDIRECT, 404,           403,          
 TEACHERS = access(            LOGIN,     403,      403,           OK,            OK)
 #: A class (its students, assignments, exports), by id: another teacher's class is not found.
 TEACHER_OWN = access(         LOGIN,     403,      403,           OK,            404)
+#: A round's match of a class tournament, scored in the app: the class's teacher and the students of
+#: its two teams (S is on team 1 of the world's match); to anyone else it is not found.
+MATCH_PLAYERS = access(       LOGIN,     OK,       404,           OK,            404)
 
 EXPECTED: dict[str, dict[str, Any]] = {
     "main.home": PUBLIC,
@@ -173,6 +176,13 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "teach.tournament_playoff": TEACHER_OWN,
     "teach.tournament_championship": TEACHER_OWN,
     "teach.tournament_undo": TEACHER_OWN,
+    "tournament_play.index": STUDENTS,  # always the signed-in student's own tournaments
+    "tournament_play.match_page": MATCH_PLAYERS,
+    "tournament_play.match_draw": MATCH_PLAYERS,
+    "tournament_play.match_pick": MATCH_PLAYERS,
+    "tournament_play.match_game": MATCH_PLAYERS,
+    "tournament_play.match_undo": MATCH_PLAYERS,
+    "tournament_play.match_finish": MATCH_PLAYERS,
 }
 
 #: Endpoints that are not the app's own pages.
@@ -574,6 +584,11 @@ OWNERS_SEE = [
     ("student", "/play/games/", ["card_game"]),
     ("student", "/teach/join", [CLASS_NAME]),
     ("student", "/assignments/", [ASSIGNMENT_TITLE, CLASS_NAME]),
+    ("student", "/tournaments/", [TOURNAMENT_NAME, "Team 2"]),
+    ("student", "/play/combo/", [TOURNAMENT_NAME, "open the match"]),
+    ("student", "/tournaments/{tournament_id}/matches/{match_id}", [TOURNAMENT_NAME, USERNAMES["student"], "Border-Up"]),
+    ("class_teacher", "/tournaments/{tournament_id}/matches/{match_id}", [TOURNAMENT_NAME, USERNAMES["student"], "Border-Up"]),
+    ("class_teacher", "/teach/tournaments/{tournament_id}", ["Score this match in the app"]),
     ("other_student", "/assignments/", [OTHER_ASSIGNMENT_TITLE, OTHER_CLASS_NAME]),
     ("class_teacher", "/teach/classes/{class_id}", [USERNAMES["student"], CLASS_NAME, JOIN_CODE]),
     ("class_teacher", "/teach/", [CLASS_NAME]),
@@ -582,7 +597,7 @@ OWNERS_SEE = [
 
 @pytest.mark.parametrize(("role", "path", "shown"), OWNERS_SEE, ids=[f"{role}-{path}" for role, path, _ in OWNERS_SEE])
 def test_the_owners_see_their_own_data(world: World, unchanged: Dump, role: str, path: str, shown: list[str]) -> None:
-    response = world.client(role).get(path.format(**world.tokens, class_id=world.class_id))
+    response = world.client(role).get(path.format(**world.tokens, class_id=world.class_id, tournament_id=world.tournament_id, match_id=world.match_id))
     assert response.status_code == 200
     body = response.get_data(as_text=True)
     for what in shown:
@@ -638,6 +653,11 @@ OTHER_USERS_OBJECTS = [
     ("class_teacher", "POST", "/teach/classes/{other_class_id}/students/{other_student}/remove", {}, 404),
     ("class_teacher", "POST", "/teach/classes/{other_class_id}/students/{other_student}/password", {}, 404),
     ("class_teacher", "POST", "/teach/classes/{other_class_id}/code", {}, 404),
+    # A tournament match of class C, scored in the app: only its teams' students and C's teacher.
+    ("other_student", "GET", "/tournaments/{tournament_id}/matches/{match_id}", None, 404),
+    ("other_student", "POST", "/tournaments/{tournament_id}/matches/{match_id}/games", {"game-number": "1", "game-game": "border-up", "game-winner": "a"}, 404),
+    ("other_teacher", "POST", "/tournaments/{tournament_id}/matches/{match_id}/games", {"game-number": "1", "game-game": "border-up", "game-winner": "b"}, 404),
+    ("other_teacher", "POST", "/tournaments/{tournament_id}/matches/{match_id}/finish", {"finish-expected": "0"}, 404),
 ]
 
 
@@ -666,6 +686,8 @@ def _fill(world: World, text: str) -> str:
         other_class_id=world.other_class_id,
         assignment_id=world.assignment_id,
         other_assignment_id=world.other_assignment_id,
+        tournament_id=world.tournament_id,
+        match_id=world.match_id,
         state_iq_turn=turn,
         card_game_ply=ply,
         today=utcnow().date().isoformat(),

@@ -94,6 +94,7 @@ def register_blueprints(app: Flask) -> None:
     from .play import bp as play_bp
     from .study import bp as study_bp
     from .teach import bp as teach_bp
+    from .tournament_play.routes import bp as tournament_play_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(auth_bp)
@@ -103,6 +104,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(teach_bp)
     app.register_blueprint(assign_bp)
     app.register_blueprint(dashboard_bp)
+    app.register_blueprint(tournament_play_bp)
 
 
 def register_cli(app: Flask) -> None:

@@ -580,24 +580,48 @@ class TournamentMatch(db.Model):
     #: The match's winner (None: tied, or not yet entered: see ``entered_at``).
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
     entered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    #: Who entered the result: "teacher" (typed on the control page) or "app" (a match scored in
+    #: the app, finished there, P-K6); None for a bye or no result.
+    entered_by: Mapped[str | None] = mapped_column(String(8))
+    #: A match scored in the app, afternoon round: the statehood draw for the first pick (K2),
+    #: {"a": postal, "b": postal, "winner": "a" or "b"}; None until drawn (and in the morning).
+    draw: Mapped[dict[str, str] | None] = mapped_column(JSON(none_as_null=True))
+    #: Afternoon, in the app: the games picked, the draw winner's first; None until the first pick.
+    picks: Mapped[list[str] | None] = mapped_column(JSON(none_as_null=True))
 
 
 class TournamentGame(db.Model):
-    """A single game between two teams outside the rounds: a Border-Up playoff game for a place in
-    the championship, or a game of the championship match (K4)."""
+    """A single game between two teams: a Border-Up playoff game for a place in the championship, a
+    game of the championship match (K4), or a game of a round's match scored in the app (P-K6)."""
 
     __tablename__ = "tournament_game"
-    __table_args__ = (UniqueConstraint("tournament_id", "stage", "number"),)
+    __table_args__ = (
+        # Playoff and championship games: one of each number per stage of the tournament.
+        Index(
+            "uq_tournament_game_stage_number",
+            "tournament_id",
+            "stage",
+            "number",
+            unique=True,
+            sqlite_where=text("match_id IS NULL"),
+            postgresql_where=text("match_id IS NULL"),
+        ),
+        # A round match's games: one of each number per match (also the index on ``match_id``).
+        UniqueConstraint("match_id", "number"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
-    #: "playoff" or "championship".
+    #: "playoff", "championship", or "match" (a game of a round's match, scored in the app).
     stage: Mapped[str] = mapped_column(String(12))
-    #: 1, 2, 3, ... within the stage.
+    #: The round's match of a "match" game; None for playoff and championship games.
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_match.id", ondelete="CASCADE"))
+    #: 1, 2, 3, ... within the stage (within the match, for a "match" game).
     number: Mapped[int] = mapped_column(SmallInteger)
     game: Mapped[str] = mapped_column(String(24))
     a_team_id: Mapped[int] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
     b_team_id: Mapped[int] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
     #: None: a tie.
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    #: When the result was entered (for a "match" game: when it ended, as far as the round's bell goes, K2).
     entered_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)

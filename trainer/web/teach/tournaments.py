@@ -65,6 +65,7 @@ from ..models import (
     utcnow,
 )
 from ..security import teacher_required
+from ..tournament_play.scoring import BY_APP, BY_TEACHER, MATCH_STAGE, MatchPlay
 from .forms import (
     MatchResultForm,
     TournamentGameForm,
@@ -144,6 +145,11 @@ class Board:
         ).scalars().all()
         self.playoff_games = [g for g in games if g.stage == PLAYOFF_GAME]
         self.championship_games = [g for g in games if g.stage == CHAMPIONSHIP_GAME]
+        #: The games of round matches scored in the app (P-K6), by match.
+        self.match_games: dict[int, list[TournamentGame]] = {}
+        for g in games:
+            if g.stage == MATCH_STAGE and g.match_id is not None:
+                self.match_games.setdefault(g.match_id, []).append(g)
 
     # The rounds.
 
@@ -206,6 +212,10 @@ class Board:
                 rank, wins = place, standing.wins
             rows.append(Row(rank, self.team[standing.team], standing))
         return rows
+
+    def play(self, match: TournamentMatch) -> MatchPlay:
+        """The match as scored in the app (P-K6): its recorded games and the score of those that count."""
+        return MatchPlay(self.tournament, match, self.match_games.get(match.id, []), utcnow())
 
     def describe_match(self, match: TournamentMatch) -> str:
         a, b = self.name(match.a_team_id), self.name(match.b_team_id)
@@ -614,7 +624,8 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
         return _refuse(tournament, "A bye has no result to enter: it counts as a win (K3).")
     board = Board(tournament)
     if match.entered_at is not None:
-        return _refuse(tournament, f"That result was already entered ({board.describe_match(match)}). Nothing was changed.")
+        how = " when the match was finished in the app" if match.entered_by == BY_APP else ""
+        return _refuse(tournament, f"That result was already entered{how} ({board.describe_match(match)}). Nothing was changed.")
     form = _result_form(board, match, bound=True)
     if not form.validate_on_submit():
         return _render_control(board, failed=(match.id, form), status=400)
@@ -625,11 +636,13 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
     result = db.session.execute(
         update(TournamentMatch)
         .where(TournamentMatch.id == match.id, TournamentMatch.round == tournament.round, TournamentMatch.entered_at.is_(None))
-        .values(a_games=a_games, b_games=b_games, tied_games=form.tied_games.data, winner_id=winner, entered_at=utcnow())
+        .values(
+            a_games=a_games, b_games=b_games, tied_games=form.tied_games.data, winner_id=winner, entered_at=utcnow(), entered_by=BY_TEACHER
+        )
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:
-        return _refuse(tournament, "That result was already entered. Nothing was changed.")
+        return _refuse(tournament, "That result was already entered (perhaps finished in the app a moment ago). Nothing was changed.")
     db.session.commit()
     flash(f"Saved: {board.describe_match(match)}.", "success")
     return _page(tournament)
@@ -724,7 +737,7 @@ def tournament_undo(tournament_id: int) -> Response:
         db.session.execute(
             update(TournamentMatch)
             .where(TournamentMatch.id == int(ident), TournamentMatch.tournament_id == tournament.id)
-            .values(a_games=None, b_games=None, tied_games=None, winner_id=None, entered_at=None)
+            .values(a_games=None, b_games=None, tied_games=None, winner_id=None, entered_at=None, entered_by=None)
             .execution_options(synchronize_session=False)
         )
     else:

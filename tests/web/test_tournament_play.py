@@ -1,0 +1,784 @@
+"""A class tournament's round match scored in the app, through the Flask client (issue #11, P-K6).
+
+Rulings checked: K1 (more games won wins the match, equal is a tie), K2 (the morning order and the
+afternoon draw and picks; a game not finished by the bell does not count), R2 (a statehood draw
+decides who starts where the game before does not), P-K2 (the winner of the Border-Up just before
+guesses first in State IQ, the winner of the Dashing States just before leads Play the Ranks),
+P-K6 (a match scored in the app: a game's time is when it is recorded, the result is taken from
+the games recorded by the bell when someone finishes the match, and the teacher's typed result and
+the app's finish exclude each other).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html as htmllib
+import random
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from werkzeug.security import generate_password_hash
+
+from tests.conftest import client_for
+from tests.web.test_security import assert_strict_page
+from tests.web.test_teach import (
+    CODE_A,
+    CODE_B,
+    World,
+    add_member,
+    make_class,
+    token_for,
+)
+from tests.web.test_tournaments import (
+    Teacher,
+    add_students,
+    dump,
+    matches,
+    tournament,
+)
+from trainer.games.combo import statehood_draw
+from trainer.web.extensions import db
+from trainer.web.models import (
+    ClassMembership,
+    Role,
+    Tournament,
+    TournamentGame,
+    TournamentMatch,
+    TournamentTeam,
+    User,
+)
+from trainer.web.teach.forms import MAX_MATCH_GAMES
+from trainer.web.teach.tournaments import Board
+from trainer.web.tournament_play.scoring import MAX_GAMES
+
+_HASH = generate_password_hash("correct horse", method="pbkdf2:sha256:1")
+
+
+# --- Helpers ---------------------------------------------------------------------------------------
+
+
+def _user(app: Flask, username: str, role: Role) -> User:
+    with app.app_context():
+        user = User(username=username, username_key=username, role=role, password_hash=_HASH)
+        db.session.add(user)
+        db.session.commit()
+        db.session.refresh(user)
+        db.session.expunge(user)
+        return user
+
+
+@pytest.fixture
+def world(app: Flask) -> World:
+    """Two teachers with a class each, "river" in class A, "otter" in class B (cheap hashes)."""
+    teacher, other_teacher = _user(app, "ms_lee", Role.TEACHER), _user(app, "mr_park", Role.TEACHER)
+    student, other_student, loner = (_user(app, name, Role.STUDENT) for name in ("river", "otter", "heron"))
+    class_a = make_class(app, teacher.id, "Room 12", CODE_A)
+    class_b = make_class(app, other_teacher.id, "Room 7", CODE_B)
+    add_member(app, class_a, student.id)
+    add_member(app, class_b, other_student.id)
+    return World(app, teacher, other_teacher, student, other_student, loner, class_a, class_b)
+
+
+@pytest.fixture
+def teacher(world: World) -> Teacher:
+    return Teacher(world.client("teacher"))
+
+
+def make_tournament(world: World, teacher: Teacher, teams: int = 2) -> int:
+    """Teams of 2 formed by the teacher: team 1 is river and kid00, team 2 kid01 and kid02, team 3
+    kid03 and kid04, team 4 kid05 and kid06; the class's other students do not play. Round 1 is
+    paired; in round 1 of two teams, team 1 is side A."""
+    students = {2: 4, 3: 8, 4: 11}[teams]  # enough for the form to offer that many teams (P-K4)
+    kids = add_students(world, students - 1)
+    members = [world.student.id, *kids]
+    choice = {f"team_{sid}": str(i // 2 + 1) if i < 2 * teams else "0" for i, sid in enumerate(members)}
+    tid = teacher.new(world.class_a, teams="manual", **choice)
+    assert teacher.advance(tid, 0).status_code == 302
+    return tid
+
+
+def team_id(app: Flask, tid: int, number: int) -> int:
+    with app.app_context():
+        return db.session.execute(
+            select(TournamentTeam.id).where(TournamentTeam.tournament_id == tid, TournamentTeam.number == number)
+        ).scalar_one()
+
+
+def the_match(app: Flask, tid: int, round_number: int) -> TournamentMatch:
+    return next(m for m in matches(app, tid, round_number) if m.b_team_id is not None)
+
+
+def match_row(app: Flask, mid: int) -> TournamentMatch:
+    with app.app_context():
+        row = db.session.get(TournamentMatch, mid)
+        db.session.expunge(row)
+        return row
+
+
+def match_games(app: Flask, mid: int) -> list[TournamentGame]:
+    with app.app_context():
+        rows = db.session.execute(select(TournamentGame).where(TournamentGame.match_id == mid).order_by(TournamentGame.number)).scalars().all()
+        for row in rows:
+            db.session.expunge(row)
+        return list(rows)
+
+
+def expected_draw(app: Flask, key: str):
+    """The statehood draw the app makes for ``key`` (seeded, R2)."""
+    return statehood_draw(app.extensions["deck"], random.Random(key))
+
+
+def text_of(html: str) -> str:
+    """The page's text, tags stripped and spaces collapsed."""
+    text = " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", html)).split())
+    return re.sub(r"\s+([.,;:)])", r"\1", re.sub(r"\(\s+", "(", text))
+
+
+class Table:
+    """One device at the table: a signed-in client (a student of either team, or the teacher) and
+    the match's URLs."""
+
+    def __init__(self, client: FlaskClient, tid: int, mid: int):
+        self.client = client
+        self.token = token_for(client)
+        self.url = f"/tournaments/{tid}/matches/{mid}"
+
+    def page(self) -> str:
+        response = self.client.get(self.url)
+        assert response.status_code == 200, response.status_code
+        return response.get_data(as_text=True)
+
+    def text(self) -> str:
+        return text_of(self.page())
+
+    def post(self, path: str, prefix: str, data: dict[str, str] | None = None):
+        fields = {f"{prefix}-{k}": v for k, v in (data or {}).items()}
+        fields[f"{prefix}-csrf_token"] = self.token
+        return self.client.post(self.url + path, data=fields)
+
+    def due(self) -> tuple[int, str] | None:
+        """The game the page asks about: its number and slug."""
+        html = self.page()
+        number = re.search(r'name="game-number" type="hidden" value="(\d+)"', html)
+        if number is None:
+            return None
+        game = re.search(r'name="game-game" type="hidden" value="([a-z-]+)"', html)
+        return int(number.group(1)), game.group(1)
+
+    def game(self, number: int, slug: str, winner: str):
+        return self.post("/games", "game", {"number": str(number), "game": slug, "winner": winner})
+
+    def record(self, winner: str) -> tuple[int, str]:
+        """Record the game due as the page shows it: "a", "b" or "tie"."""
+        due = self.due()
+        assert due is not None, "no game is due"
+        response = self.game(*due, winner)
+        assert response.status_code == 302 and response.location == self.url
+        return due
+
+    def draw(self):
+        return self.post("/draw", "draw", {"expected": "draw"})
+
+    def pick(self, slug: str, expected: int):
+        return self.post("/pick", "pick", {"expected": str(expected), "game": slug, "submit": "Pick"})
+
+    def finish(self, expected: int | None = None):
+        if expected is None:
+            expected = int(re.search(r'name="finish-expected" type="hidden" value="(\d+)"', self.page()).group(1))
+        return self.post("/finish", "finish", {"expected": str(expected)})
+
+    def undo(self, expected: int):
+        return self.post("/undo", "undo", {"expected": str(expected)})
+
+    def flashed(self) -> str:
+        """The messages waiting for the next page."""
+        found = re.findall(r'<p class="flash flash--\w+">(.*?)</p>', self.page(), flags=re.DOTALL)
+        return " ".join(htmllib.unescape(" ".join(found)).split())
+
+
+def table_for(world: World, who: str, tid: int, mid: int) -> Table:
+    """``who``: a username, or "teacher"."""
+    username = world.teacher.username if who == "teacher" else who
+    return Table(client_for(world.app, username), tid, mid)
+
+
+def ring_the_bell(app: Flask, tid: int, mid: int, minutes: int) -> None:
+    """Move the round clock and the games recorded so far ``minutes`` into the past, as if played then."""
+    delta = dt.timedelta(minutes=minutes)
+    with app.app_context():
+        row = db.session.get(Tournament, tid)
+        row.clock_started_at = row.clock_started_at - delta
+        for game in db.session.execute(select(TournamentGame).where(TournamentGame.match_id == mid)).scalars():
+            game.entered_at = game.entered_at - delta
+        db.session.commit()
+
+
+def test_the_app_takes_as_many_games_as_the_teachers_form():
+    assert MAX_GAMES == MAX_MATCH_GAMES
+
+
+# --- A morning match ---------------------------------------------------------------------------------
+
+
+def test_a_morning_match_scored_in_the_app(world, teacher):
+    """K2: Border-Up, State IQ, Dashing States, Play the Ranks, then again; P-K2: the Border-Up winner
+    just before guesses first in State IQ; R2: after a tied Dashing States a seeded statehood draw
+    decides who leads Play the Ranks; K2: a game recorded after the bell does not count; K1: the games
+    that count decide the match, written where the teacher's result goes, and the standings count it."""
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    one, two = team_id(app, tid, 1), team_id(app, tid, 2)
+    assert (match.a_team_id, match.b_team_id) == (one, two)
+    assert teacher.clock(tid, 1).status_code == 302
+
+    # The teacher's control page links the match; the student's lists show it.
+    control = teacher.page(tid)
+    assert f'href="/tournaments/{tid}/matches/{match.id}">Score this match in the app' in control
+    river = table_for(world, "river", tid, match.id)
+    mine = text_of(river.client.get("/tournaments/").get_data(as_text=True))
+    assert "Your team: Team 1 (kid00, river)" in mine and "Team 2" in mine and "Open the match" in mine
+    combo = text_of(river.client.get("/play/combo/").get_data(as_text=True))
+    assert "Your class tournament, Friday Cup: round 1, your team (Team 1) plays Team 2 — open the match." in combo
+
+    html = river.page()
+    assert_strict_page(html)
+    page = text_of(html)
+    assert "Round 1: Team 1 vs Team 2" in page and "morning round, 20 minutes" in page
+    assert "Team 1: kid00, river" in page and "Team 2: kid01, kid02" in page
+    assert 'data-clock-left="' in html and "data-clock-reload" in html
+    assert "Now: game 1, Border-Up" in page and "Border-Up is a race: both teams start together." in page
+
+    assert river.record("a") == (1, "border-up")
+    assert "Game 1, Border-Up: Team 1 won." in river.flashed()
+    page = river.text()
+    assert "Now: game 2, State IQ" in page
+    assert "Team 1 won Border-Up just before, so Team 1 guesses first (P-K2)." in page
+    # A student of the other team may keep the score just as well.
+    kid = table_for(world, "kid01", tid, match.id)
+    assert kid.record("b") == (2, "state-iq")
+    assert river.record("tie") == (3, "dashing-states")
+    # Dashing States was a tie: the statehood draw of game 4 decides (R2), seeded by the match.
+    a_card, b_card, winner = expected_draw(app, f"{tournament(app, tid).seed}/match/{match.id}/game/4")
+    leader = "Team 1" if winner.value == "a" else "Team 2"
+    page = river.text()
+    assert "Now: game 4, Play the Ranks" in page
+    assert (
+        f"Dashing States just before was a tie, so a statehood draw decides (R2): Team 1 drew {a_card.name} "
+        f"({a_card.statehood_rank}" in page
+    )
+    assert f"Team 2 drew {b_card.name} ({b_card.statehood_rank}" in page and f". {leader} leads the first trick." in page
+    assert min(a_card, b_card, key=lambda c: c.statehood_rank) is (a_card if leader == "Team 1" else b_card)
+    sentence = re.search(r"Dashing States just before was a tie[^<]*", river.page()).group(0)
+    assert sentence in river.page(), "the draw is the same on every view"
+    assert river.record("a") == (4, "play-the-ranks")
+    # After game 4, the order starts again (K2).
+    assert river.due() == (5, "border-up")
+
+    # The bell: the clock (and the four games) 21 minutes back; game 5 is recorded after the bell.
+    ring_the_bell(app, tid, match.id, 21)
+    html = river.page()
+    assert "Time is up" in html and "The bell has rung." in html
+    assert river.record("b") == (5, "border-up")
+    assert "It was recorded after the bell, so it does not count (K2)." in river.flashed()
+    page = river.text()
+    assert "Games won (counted): Team 1 2, Team 2 1, 1 tied; 1 recorded after the bell, not counted (K2)." in page
+    assert page.count("Yes") == 4 and "No: after the bell" in page
+    # The teacher sees the live score of the games that count next to the pairing.
+    control = text_of(teacher.page(tid))
+    assert "In the app: Team 1 2–1 Team 2, 1 tied (5 games recorded, 1 after the bell)" in control
+
+    # Finish: the result is taken from the counted games (K1) into the match row.
+    assert river.finish().status_code == 302
+    assert "Match over: Team 1 2–1 Team 2, 1 tied: Team 1 wins (1 game after the bell not counted)." in river.flashed()
+    row = match_row(app, match.id)
+    assert (row.a_games, row.b_games, row.tied_games, row.winner_id, row.entered_by) == (2, 1, 1, one, "app")
+    assert row.entered_at is not None
+    page = river.text()
+    assert "Team 1 wins the match" in page and "Finish the match" not in page and "Now: game" not in page
+    # The control page, the projector and the standings show it.
+    control = text_of(teacher.page(tid))
+    assert "Team 1 2–1 Team 2, 1 tied: Team 1 wins. Finished in the app: the games." in control
+    assert "Standings after round 1" in control
+    standings = teacher.page(tid)
+    assert re.search(r'<th scope="row">Team 1</th>\s*<td class="num">1</td>\s*<td class="num">0</td>', standings)
+    assert "2–1 (1 tied):" in text_of(teacher.projector(tid)) and "Team 1 wins" in text_of(teacher.projector(tid))
+    assert "Won 2–1" in text_of(river.client.get("/tournaments/").get_data(as_text=True))
+    assert "Lost 1–2" in text_of(kid.client.get("/tournaments/").get_data(as_text=True))
+
+    # Finished twice, or a game recorded after the result: nothing changes.
+    before = dump(app)
+    assert river.finish(5).status_code == 302
+    assert "This match's result is already in (Team 1 2–1 Team 2, 1 tied: Team 1 wins; finished in the app)." in river.flashed()
+    assert river.game(6, "state-iq", "a").status_code == 302
+    assert "already in" in river.flashed()
+    assert river.undo(5).status_code == 302 and "already in" in river.flashed()
+    assert dump(app) == before
+    # The teacher's typed result is refused too, saying why.
+    assert teacher.result(tid, match.id, 0, 3, 0).status_code == 302
+    assert "That result was already entered when the match was finished in the app" in text_of(teacher.client.get("/teach/").get_data(as_text=True))
+    assert dump(app) == before
+    # The round can be paired on: the app's result is a result like any other.
+    assert teacher.advance(tid, 1).status_code == 302 and tournament(app, tid).round == 2
+
+
+def test_games_count_when_the_clock_was_never_started(world, teacher):
+    """K2 needs the round clock: without it every game recorded counts, and the page says so (P-K6)."""
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    page = river.text()
+    assert "The 20-minute clock has not started." in page and "every game recorded here counts" in page
+    river.record("b")
+    river.record("b")
+    river.record("a")
+    page = river.text()
+    assert "Games won: Team 1 1, Team 2 2." in page and "No: after the bell" not in page
+    assert river.finish(3).status_code == 302
+    row = match_row(app, match.id)
+    assert (row.a_games, row.b_games, row.tied_games, row.winner_id) == (1, 2, 0, team_id(app, tid, 2))
+
+
+def test_a_tied_match_and_a_tied_border_up(world, teacher):
+    """K1: equal games won is a tied match; R2 and P-K2: after a tied Border-Up, a draw decides who
+    guesses first in State IQ."""
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "teacher", tid, match.id)  # the teacher may score it too
+    river.record("tie")
+    a_card, b_card, winner = expected_draw(app, f"{tournament(app, tid).seed}/match/{match.id}/game/2")
+    first = "Team 1" if winner.value == "a" else "Team 2"
+    page = river.text()
+    assert f"Border-Up just before was a tie, so a statehood draw decides (R2): Team 1 drew {a_card.name}" in page
+    assert f"Team 2 drew {b_card.name}" in page
+    assert f"{first} guesses first." in page
+    river.record("a")
+    river.record("b")
+    assert river.finish(3).status_code == 302
+    row = match_row(app, match.id)
+    assert (row.a_games, row.b_games, row.tied_games, row.winner_id, row.entered_by) == (1, 1, 1, None, "app")
+    assert "A tied match" in river.text()
+
+
+# --- An afternoon match --------------------------------------------------------------------------------
+
+
+def test_an_afternoon_match_draw_picks_and_order(world, teacher):
+    """K2: each team draws a card, the better statehood rank picks a game, the other team a different
+    one, and the two alternate; R2 and P-K2: State IQ as the first game is started by a draw, later by
+    the winner of the Border-Up just before."""
+    app = world.app
+    tid = make_tournament(world, teacher)
+    teacher.result(tid, the_match(app, tid, 1).id, 2, 0, 0)
+    for number in range(1, 4):  # rounds 2-4, paired and entered
+        assert teacher.advance(tid, number).status_code == 302
+        teacher.result(tid, the_match(app, tid, number + 1).id, 2, 0, 0)
+    assert teacher.advance(tid, 4).status_code == 302
+    assert tournament(app, tid).round == 5
+    match = the_match(app, tid, 5)
+    assert match.a_team_id == team_id(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    page = river.text()
+    assert "afternoon round, 12 minutes" in page and "Draw the cards" in page and "Now: game" not in page
+
+    before = dump(app)
+    assert river.pick("state-iq", 0).status_code == 302
+    assert "Draw the cards first" in river.flashed()
+    assert river.game(1, "state-iq", "a").status_code == 302
+    assert "Draw the cards and pick the two games first (K2)." in river.flashed()
+    assert dump(app) == before
+
+    # The draw, seeded by the match: the card closer to 1 in statehood picks first.
+    assert river.draw().status_code == 302
+    a_card, b_card, winner = expected_draw(app, f"{tournament(app, tid).seed}/match/{match.id}/picks")
+    picker, other = ("Team 1", "Team 2") if winner.value == "a" else ("Team 2", "Team 1")
+    assert f"{picker} picks the first game." in river.flashed()
+    assert match_row(app, match.id).draw == {"a": a_card.postal, "b": b_card.postal, "winner": winner.value}
+    page = river.text()
+    assert f"Team 1 drew {a_card.name} ({a_card.statehood_rank}" in page and f"{picker}: pick the first game" in page
+    after_draw = dump(app)
+    assert river.draw().status_code == 302
+    assert "The cards were already drawn" in river.flashed()
+    assert dump(app) == after_draw
+
+    # The first pick, then the same form again (a replay), then the same game again: refused.
+    assert river.pick("state-iq", 0).status_code == 302
+    assert f"{picker} picked State IQ." in river.flashed()
+    picked = dump(app)
+    assert river.pick("border-up", 0).status_code == 302
+    assert "That pick was already made" in river.flashed()
+    response = river.pick("state-iq", 1)
+    assert response.status_code == 400
+    assert "State IQ was picked first: the other team picks a different game (K2)." in text_of(response.get_data(as_text=True))
+    assert_strict_page(response.get_data(as_text=True))
+    assert river.pick("", 1).status_code == 400
+    assert river.pick("chess", 1).status_code == 400
+    assert dump(app) == picked
+    assert f"{other}: pick a different game" in river.text()
+    assert river.pick("border-up", 1).status_code == 302
+    assert match_row(app, match.id).picks == ["state-iq", "border-up"]
+    done = dump(app)
+    assert river.pick("dashing-states", 2).status_code == 302
+    assert "Both games are already picked (State IQ then Border-Up)." in river.flashed()
+    assert dump(app) == done
+
+    # The order: the two picks in turn (K2); who guesses first in State IQ (R2, then P-K2).
+    page = river.text()
+    assert f"1. State IQ ({picker}’s pick)" not in page  # the list is an <ol>: numbers are the browser's
+    assert f"State IQ ({picker}’s pick)" in page and f"Border-Up ({other}’s pick)" in page
+    g1_a, _g1_b, g1_winner = expected_draw(app, f"{tournament(app, tid).seed}/match/{match.id}/game/1")
+    first = "Team 1" if g1_winner.value == "a" else "Team 2"
+    assert f"It is the first game of the match, so a statehood draw decides (R2): Team 1 drew {g1_a.name}" in page
+    assert f"{first} guesses first." in page
+    assert river.record("a") == (1, "state-iq")
+    assert river.record("b") == (2, "border-up")
+    assert "Team 2 won Border-Up just before, so Team 2 guesses first (P-K2)." in river.text()
+    assert river.record("b") == (3, "state-iq")
+    assert river.record("tie") == (4, "border-up")
+    assert river.due() == (5, "state-iq")
+    assert river.finish(4).status_code == 302
+    row = match_row(app, match.id)
+    assert (row.a_games, row.b_games, row.tied_games, row.winner_id) == (1, 2, 1, team_id(app, tid, 2))
+
+
+# --- The teacher's result and the app's finish ---------------------------------------------------------
+
+
+def test_the_teachers_typed_result_first_refuses_the_apps_finish(world, teacher):
+    """P-K6: whichever result is saved first counts; the app is told the teacher entered it."""
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    river.record("a")
+    river.record("a")
+    control = text_of(teacher.page(tid))
+    assert "In the app: Team 1 2–0 Team 2 (2 games recorded) · Open the match in the app" in control
+    assert teacher.result(tid, match.id, 0, 3, 0).status_code == 302
+    row = match_row(app, match.id)
+    assert (row.a_games, row.b_games, row.winner_id, row.entered_by) == (0, 3, team_id(app, tid, 2), "teacher")
+    before = dump(app)
+    assert river.finish(2).status_code == 302
+    message = river.flashed()
+    assert "This match's result is already in (Team 1 0–3 Team 2: Team 2 wins; entered by the teacher). Nothing was changed." in message
+    assert river.game(3, "dashing-states", "a").status_code == 302
+    assert "entered by the teacher" in river.flashed()
+    assert dump(app) == before
+    page = river.text()
+    assert "Team 2 wins the match" in page and "Your teacher entered this result; the games recorded here were not used." in page
+    # The teacher takes the typed result back: the app may finish the match after all.
+    assert teacher.undo(tid, f"match-{match.id}").status_code == 302
+    assert match_row(app, match.id).entered_by is None
+    assert river.finish(2).status_code == 302
+    row = match_row(app, match.id)
+    assert (row.a_games, row.b_games, row.winner_id, row.entered_by) == (2, 0, team_id(app, tid, 1), "app")
+
+
+def test_the_apps_finish_first_refuses_the_teachers_typed_result(world, teacher):
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    river.record("b")
+    # The teacher's page was loaded before the finish: the form is still on it.
+    assert f"m{match.id}-a_games" in teacher.page(tid)
+    assert river.finish(1).status_code == 302
+    before = dump(app)
+    assert teacher.result(tid, match.id, 4, 0, 0).status_code == 302
+    message = text_of(teacher.client.get("/teach/").get_data(as_text=True))
+    assert "That result was already entered when the match was finished in the app (Team 1 0–1 Team 2: Team 2 wins). Nothing was changed." in message
+    assert dump(app) == before
+    # The teacher's undo takes the app's result back too: the table plays on and finishes again.
+    assert "Undo the last result" in teacher.page(tid)
+    assert teacher.undo(tid, f"match-{match.id}").status_code == 302
+    row = match_row(app, match.id)
+    assert (row.entered_at, row.entered_by, row.winner_id) == (None, None, None)
+    assert river.record("a") == (2, "state-iq")
+    assert river.finish(2).status_code == 302
+    row = match_row(app, match.id)
+    assert (row.a_games, row.b_games, row.winner_id, row.entered_by) == (1, 1, None, "app")
+
+
+# --- Refusals ----------------------------------------------------------------------------------------
+
+
+def test_a_game_posted_twice_or_for_another_game_changes_nothing(world, teacher):
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    river.record("a")
+    before = dump(app)
+    for number, slug, winner in [(1, "border-up", "b"), (1, "border-up", "a"), (2, "border-up", "a"), (3, "dashing-states", "a"), (0, "state-iq", "a")]:
+        assert river.game(number, slug, winner).status_code == 302
+        assert "That game was already recorded, or it is not the game due now" in river.flashed()
+    for winner in ("", "x", "A"):
+        assert river.game(2, "state-iq", winner).status_code == 302
+        assert "Nothing was changed" in river.flashed()
+    assert dump(app) == before
+    assert [g.winner_id for g in match_games(app, match.id)] == [team_id(app, tid, 1)]
+
+
+def test_the_last_game_can_be_taken_back(world, teacher):
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    before = dump(app)
+    assert river.undo(1).status_code == 302 and "Nothing was taken back" in river.flashed()
+    river.record("a")
+    river.record("a")
+    assert river.undo(2).status_code == 302
+    assert "Taken back: game 2, State IQ. Record it again." in river.flashed()
+    assert [g.number for g in match_games(app, match.id)] == [1]
+    after = dump(app)
+    assert river.undo(2).status_code == 302 and "Nothing was taken back" in river.flashed()
+    assert dump(app) == after
+    assert river.record("b") == (2, "state-iq")
+    river.undo(2)
+    river.undo(1)
+    assert dump(app) == before
+
+
+def test_finishing_needs_a_game_and_the_page_as_it_stands(world, teacher):
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    before = dump(app)
+    assert "Finish the match" not in river.page()
+    assert river.finish(0).status_code == 302
+    assert "No game has been recorded yet: record each game as it ends, then finish the match." in river.flashed()
+    assert dump(app) == before
+    river.record("a")
+    river.record("b")
+    recorded = dump(app)
+    assert river.finish(1).status_code == 302  # an old page, from before game 2
+    assert "A game was recorded or taken back since that page was shown" in river.flashed()
+    assert dump(app) == recorded
+    assert match_row(app, match.id).entered_at is None
+
+
+def test_a_morning_match_has_no_draw_or_picks(world, teacher):
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    before = dump(app)
+    assert river.draw().status_code == 302 and "A morning match has no draw" in river.flashed()
+    assert river.pick("state-iq", 0).status_code == 302 and "A morning match has no picks" in river.flashed()
+    assert dump(app) == before
+    assert "Draw the cards" not in river.page()
+
+
+def test_a_match_of_a_round_that_is_over_cannot_change(world, teacher):
+    """Once the next round is paired, round 1's match is closed: its page shows the result only."""
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    river.record("a")
+    assert teacher.result(tid, match.id, 1, 0, 0).status_code == 302
+    assert teacher.advance(tid, 1).status_code == 302
+    before = dump(app)
+    for attempt in (lambda: river.game(2, "state-iq", "a"), lambda: river.finish(1), lambda: river.undo(1)):
+        assert attempt().status_code == 302
+        assert "Round 1 is over: its matches can no longer change." in river.flashed()
+    assert dump(app) == before
+    page = river.text()
+    assert "Team 1 wins the match" in page and "Now: game" not in page and "Take back" not in page
+
+
+def test_a_match_of_a_finished_tournament_cannot_change(world, teacher):
+    app = world.app
+    tid = make_tournament(world, teacher)
+    first = the_match(app, tid, 1)
+    play_rounds_from_round_1(teacher, app, tid)
+    assert teacher.advance(tid, 8).status_code == 302
+    for _ in range(3):
+        teacher.play_due(tid, "a")
+    assert tournament(app, tid).stage == "finished"
+    river = table_for(world, "river", tid, first.id)
+    before = dump(app)
+    assert river.game(1, "border-up", "a").status_code == 302
+    assert "The tournament is over: nothing can change now." in river.flashed()
+    assert river.finish(0).status_code == 302
+    assert "The tournament is over" in river.flashed()
+    assert dump(app) == before
+    assert river.page()
+
+
+def play_rounds_from_round_1(teacher: Teacher, app: Flask, tid: int) -> None:
+    """Enter round 1's result, then pair and enter rounds 2-8 (team 1 wins each)."""
+    teacher.result(tid, the_match(app, tid, 1).id, 1, 0, 0)
+    for number in range(1, 8):
+        assert teacher.advance(tid, number).status_code == 302
+        match = the_match(app, tid, number + 1)
+        a_wins = match.a_team_id == team_id(app, tid, 1)
+        teacher.result(tid, match.id, 1 if a_wins else 0, 0 if a_wins else 1, 0)
+
+
+def test_a_match_records_at_most_twenty_games(world, teacher):
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "teacher", tid, match.id)
+    for _ in range(MAX_GAMES):
+        river.record("tie")
+    assert river.due() is None and "the most a match takes" in river.text()
+    before = dump(app)
+    assert river.game(MAX_GAMES + 1, "border-up", "a").status_code == 302
+    assert f"A match records at most {MAX_GAMES} games" in river.flashed()
+    assert dump(app) == before
+    assert river.finish(MAX_GAMES).status_code == 302
+    assert match_row(app, match.id).tied_games == MAX_GAMES
+
+
+def test_odd_forms_are_refused_without_a_server_error(world, teacher):
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    junk = [{}, {"expected": ""}, {"expected": "abc"}, {"expected": "-1"}, {"number": "x", "game": "", "winner": "tie"}, {"game": "x" * 500}]
+    before = dump(app)
+    for path, prefix in [("/draw", "draw"), ("/pick", "pick"), ("/games", "game"), ("/undo", "undo"), ("/finish", "finish")]:
+        for data in junk:
+            response = river.post(path, prefix, data)
+            assert response.status_code in (302, 400), (path, data, response.status_code)
+    assert dump(app) == before
+    # Without the CSRF token: refused before the view.
+    assert river.client.post(river.url + "/games", data={"game-number": "1", "game-game": "border-up", "game-winner": "a"}).status_code == 400
+    assert dump(app) == before
+
+
+# --- Who may open a match ------------------------------------------------------------------------------
+
+
+def test_only_the_two_teams_and_the_classs_teacher_open_the_match(world, teacher):
+    """Another class's teacher, a student of no team, a student of the team with the bye, and a student
+    taken out of the class: not found. Anonymous: sent to log in."""
+    app = world.app
+    tid = make_tournament(world, teacher, teams=3)
+    paired = matches(app, tid, 1)
+    match = next(m for m in paired if m.b_team_id is not None)
+    bye = next(m for m in paired if m.b_team_id is None)
+    numbers = {team_id(app, tid, n): n for n in (1, 2, 3)}
+    member = {1: "river", 2: "kid01", 3: "kid03"}
+    playing = [member[numbers[match.a_team_id]], member[numbers[match.b_team_id]]]
+    resting = member[numbers[bye.a_team_id]]
+    base = f"/tournaments/{tid}/matches/{match.id}"
+    for who in playing:
+        assert client_for(app, who).get(base).status_code == 200
+    assert world.client("teacher").get(base).status_code == 200
+
+    before = dump(app)
+    posts = [("/games", {"game-number": "1", "game-game": "border-up", "game-winner": "a"}), ("/finish", {"finish-expected": "0"}), ("/undo", {"undo-expected": "1"}), ("/draw", {}), ("/pick", {"pick-game": "border-up", "pick-expected": "0"})]
+    for who in (resting, "otter", "heron", world.other_teacher.username):
+        client = client_for(app, who)
+        token = token_for(client)
+        response = client.get(base)
+        assert response.status_code == 404, who
+        assert "Friday Cup" not in response.get_data(as_text=True)
+        for path, data in posts:
+            assert client.post(base + path, data={**data, "csrf_token": token}).status_code == 404, (who, path)
+    anonymous = client_for(app, None)
+    response = anonymous.get(base)
+    assert response.status_code == 302 and response.location.startswith("/auth/login?next=")
+    # The bye is no match to score; a made-up match, or one of another tournament, is not found.
+    river = client_for(app, "river")
+    assert river.get(f"/tournaments/{tid}/matches/{bye.id}").status_code == 404
+    assert river.get(f"/tournaments/{tid}/matches/99999").status_code == 404
+    assert river.get(f"/tournaments/{tid + 1}/matches/{match.id}").status_code == 404
+    assert dump(app) == before
+
+    # The bye team's student sees their own list (with the bye), and nothing of the match's teams.
+    page = text_of(client_for(app, resting).get("/tournaments/").get_data(as_text=True))
+    assert "A bye (counts as a win)" in page and "Open the match" not in page
+    # Taken out of the class, a team's student no longer sees the class's tournament.
+    gone = playing[0]
+    with app.app_context():
+        uid = db.session.execute(select(User.id).where(User.username == gone)).scalar_one()
+        db.session.execute(delete(ClassMembership).where(ClassMembership.student_id == uid))
+        db.session.commit()
+    client = client_for(app, gone)
+    assert client.get(base).status_code == 404
+    assert "Friday Cup" not in client.get("/tournaments/").get_data(as_text=True)
+
+
+def test_a_match_of_another_tournament_is_not_found(world, teacher):
+    app = world.app
+    tid = make_tournament(world, teacher)
+    second = teacher.new(world.class_a, name="Second cup")
+    teacher.advance(second, 0)
+    theirs = the_match(app, second, 1)
+    ours = the_match(app, tid, 1)
+    before = dump(app)
+    for who in ("river", "teacher"):
+        table = table_for(world, who, tid, theirs.id)
+        assert table.client.get(table.url).status_code == 404
+        assert table.game(1, "border-up", "a").status_code == 404
+        assert table.finish(0).status_code == 404
+        assert table.client.get(f"/tournaments/{second}/matches/{ours.id}").status_code == 404
+    assert dump(app) == before
+
+
+def test_the_students_list_shows_only_their_teams_matches(world, teacher):
+    app = world.app
+    river = client_for(app, "river")
+    assert "You are not on a team in a class tournament" in river.get("/tournaments/").get_data(as_text=True)
+    assert "Your class tournament" not in river.get("/play/combo/").get_data(as_text=True)
+    tid = make_tournament(world, teacher, teams=3)
+    html = river.get("/tournaments/").get_data(as_text=True)
+    assert_strict_page(html)
+    page = text_of(html)
+    assert "Friday Cup" in page and "Your team: Team 1 (kid00, river)" in page
+    assert "kid01" not in page and "kid03" not in page, "other teams' members are not listed"
+    # A teacher has no such list; the other class's student has no tournament.
+    assert world.client("teacher").get("/tournaments/").status_code == 403
+    assert "Friday Cup" not in world.client("other_student").get("/tournaments/").get_data(as_text=True)
+    assert tid
+
+
+# --- The tables -----------------------------------------------------------------------------------------
+
+
+def test_match_games_are_numbered_per_match_and_playoffs_stay_unique(world, teacher):
+    """Two matches each have a game 1; a playoff or championship number is still taken once (K4)."""
+    app = world.app
+    tid = make_tournament(world, teacher, teams=4)
+    first, second = matches(app, tid, 1)
+    for m in (first, second):
+        table_for(world, "teacher", tid, m.id).record("a")
+    with app.app_context():
+        assert db.session.execute(select(TournamentGame.number).where(TournamentGame.tournament_id == tid)).scalars().all() == [1, 1]
+        board = Board(db.session.get(Tournament, tid))
+        assert board.playoff_games == [] and board.championship_games == [] and board.undoable is None
+        assert sorted(len(g) for g in board.match_games.values()) == [1, 1]
+        row = {"tournament_id": tid, "game": "border-up", "a_team_id": first.a_team_id, "b_team_id": first.b_team_id, "winner_id": None}
+        db.session.add(TournamentGame(stage="playoff", number=1, **row))
+        db.session.commit()
+        db.session.add(TournamentGame(stage="playoff", number=1, **row))
+        with pytest.raises(IntegrityError):
+            db.session.commit()
+        db.session.rollback()
+        db.session.add(TournamentGame(stage="match", match_id=first.id, number=1, **row))
+        with pytest.raises(IntegrityError):
+            db.session.commit()
+        db.session.rollback()
+
+
+def test_the_match_pages_hold_under_the_strict_csp(world, teacher):
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    river.record("a")
+    for html in (river.page(), teacher.page(tid), river.client.get("/tournaments/").get_data(as_text=True)):
+        assert_strict_page(html)
+        assert "<caption" in html and 'scope="col"' in html

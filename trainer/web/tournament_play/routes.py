@@ -1,0 +1,450 @@
+"""A class tournament's round match scored in the app, on one device at the table (P-K6).
+
+The two teams play with the physical cards; a student of either team (or the teacher) keeps the
+match in the app: the afternoon draw and picks (K2), the game due in the format's order (K2), who
+starts it (P-K2, with a seeded statehood draw where R2 applies), and each game's result as it ends.
+"Finish the match" writes the result taken from the games recorded by the bell (K1, K2) into the
+same columns, with the same guard, as the teacher's typed result: whichever is saved first is the
+result, and the other is refused.
+
+Only the class's teacher and the students of the two teams (still in the class) may open a match;
+to anyone else it is not found. Every change claims the tournament's row first (as the teacher's
+control page does), reads the match again and checks the form against it, so a form sent twice,
+or from an old page, changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_login import current_user
+from sqlalchemy import delete, exists, select, update
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+from wtforms.fields.choices import SelectChoice
+
+from trainer.games.combo import ComboGame, Side
+
+from ..extensions import db
+from ..models import (
+    ClassMembership,
+    SchoolClass,
+    Tournament,
+    TournamentGame,
+    TournamentMatch,
+    TournamentMember,
+    User,
+    utcnow,
+)
+from ..security import login_required, student_required
+from ..teach.tournaments import FINISHED, ROUNDS_STAGE, Board, _claim
+from .forms import MatchGameForm, MatchPickForm, MatchStepForm
+from .scoring import BY_APP, MATCH_STAGE, MAX_GAMES, MatchPlay, pick_draw
+
+bp = Blueprint("tournament_play", __name__, url_prefix="/tournaments")
+
+
+def _user() -> User:
+    return current_user._get_current_object()  # type: ignore[no-any-return]
+
+
+# --- Who may open a match ----------------------------------------------------------------------
+
+
+def _in_class(student_id: int, class_id: int) -> Any:
+    return exists().where(ClassMembership.class_id == class_id, ClassMembership.student_id == student_id)
+
+
+def _team_of(tournament: Tournament, student_id: int) -> int | None:
+    """The student's team in the tournament, if they are on one and still in the class."""
+    return db.session.execute(
+        select(TournamentMember.team_id).where(
+            TournamentMember.tournament_id == tournament.id,
+            TournamentMember.student_id == student_id,
+            _in_class(student_id, tournament.class_id),
+        )
+    ).scalar_one_or_none()
+
+
+def _load(tournament_id: int, match_id: int) -> tuple[Tournament, TournamentMatch]:
+    """The match, if the signed-in user may score it: the class's teacher, or a student of one of its
+    two teams. Anyone else's, a bye, and a match of another tournament are not found."""
+    tournament = db.session.get(Tournament, tournament_id)
+    match = db.session.execute(
+        select(TournamentMatch).where(TournamentMatch.id == match_id, TournamentMatch.tournament_id == tournament_id)
+    ).scalar_one_or_none()
+    if tournament is None or match is None or match.b_team_id is None:
+        abort(404)
+    user = _user()
+    if user.is_teacher:
+        allowed = db.session.execute(
+            select(SchoolClass.id).where(SchoolClass.id == tournament.class_id, SchoolClass.teacher_id == user.id)
+        ).first() is not None
+    else:
+        allowed = _team_of(tournament, user.id) in (match.a_team_id, match.b_team_id)
+    if not allowed:
+        abort(404)
+    return tournament, match
+
+
+def _games(match: TournamentMatch) -> list[TournamentGame]:
+    return list(
+        db.session.execute(
+            select(TournamentGame)
+            .where(TournamentGame.match_id == match.id, TournamentGame.stage == MATCH_STAGE)
+            .order_by(TournamentGame.number)
+        ).scalars()
+    )
+
+
+def _play(tournament: Tournament, match: TournamentMatch) -> MatchPlay:
+    return MatchPlay(tournament, match, _games(match), utcnow())
+
+
+def _names(board: Board, match: TournamentMatch) -> dict[Side, str]:
+    return {Side.A: board.name(match.a_team_id), Side.B: board.name(match.b_team_id)}
+
+
+def _here(tournament: Tournament, match: TournamentMatch) -> str:
+    return url_for("tournament_play.match_page", tournament_id=tournament.id, match_id=match.id)
+
+
+def _refuse(tournament: Tournament, match: TournamentMatch, message: str) -> Response:
+    db.session.rollback()
+    flash(message, "error")
+    return redirect(_here(tournament, match))
+
+
+def _closed(tournament: Tournament, match: TournamentMatch) -> str | None:
+    """Why nothing about the match can change any more, or None while it is open."""
+    if tournament.stage == FINISHED:
+        return "The tournament is over: nothing can change now."
+    if tournament.stage != ROUNDS_STAGE or match.round != tournament.round:
+        return f"Round {match.round} is over: its matches can no longer change."
+    if match.entered_at is not None:
+        board = Board(tournament)
+        who = "finished in the app" if match.entered_by == BY_APP else "entered by the teacher"
+        return f"This match's result is already in ({board.describe_match(match)}; {who}). Nothing was changed."
+    return None
+
+
+def _claimed(tournament: Tournament, match: TournamentMatch) -> str | None:
+    """Claim the tournament's row and read the match again: why it is closed now, or None (claimed)."""
+    reason = _closed(tournament, match)
+    if reason is not None:
+        return reason
+    if not _claim(tournament):
+        return "The tournament moved on while this page was open: nothing was changed."
+    db.session.refresh(tournament)
+    db.session.refresh(match)
+    return _closed(tournament, match)
+
+
+# --- Pages ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MyMatch:
+    """A round's match of the student's team, as their list shows it."""
+
+    round: int
+    opponent: str | None
+    result: str
+    url: str | None
+    current: bool
+    #: A match (not a bye) still without a result.
+    pending: bool
+
+
+@dataclass(frozen=True)
+class MyTournament:
+    tournament: Tournament
+    team: str
+    members: tuple[str, ...]
+    matches: list[MyMatch]
+
+    @property
+    def now(self) -> MyMatch | None:
+        return next((m for m in self.matches if m.current), None)
+
+
+def _result_for(board: Board, match: TournamentMatch, team_id: int) -> str:
+    if match.b_team_id is None:
+        return "A bye (counts as a win)"
+    if match.entered_at is None:
+        return "No result yet"
+    mine, theirs = (match.a_games, match.b_games) if match.a_team_id == team_id else (match.b_games, match.a_games)
+    verdict = "A tie" if match.winner_id is None else ("Won" if match.winner_id == team_id else "Lost")
+    return f"{verdict} {mine}–{theirs}"
+
+
+def my_tournaments(student: User) -> list[MyTournament]:
+    """The tournaments of the student's classes in which they are on a team, newest first."""
+    rows = db.session.execute(
+        select(Tournament, TournamentMember.team_id)
+        .join(TournamentMember, TournamentMember.tournament_id == Tournament.id)
+        .where(TournamentMember.student_id == student.id, _in_class(student.id, Tournament.class_id))
+        .order_by(Tournament.created_at.desc(), Tournament.id.desc())
+    ).all()
+    found = []
+    for tournament, team_id in rows:
+        board = Board(tournament)
+        matches = []
+        for match in reversed(board.matches):
+            if team_id not in (match.a_team_id, match.b_team_id):
+                continue
+            opponent = match.b_team_id if match.a_team_id == team_id else match.a_team_id
+            current = tournament.stage == ROUNDS_STAGE and match.round == tournament.round
+            url = None
+            if match.b_team_id is not None:
+                url = url_for("tournament_play.match_page", tournament_id=tournament.id, match_id=match.id)
+            pending = match.b_team_id is not None and match.entered_at is None
+            matches.append(
+                MyMatch(match.round, board.name(opponent) if opponent else None, _result_for(board, match, team_id), url, current, pending)
+            )
+        team = board.team[team_id]
+        found.append(MyTournament(tournament, team.name, team.members, matches))
+    return found
+
+
+@bp.app_template_global()
+def tournament_matches_now() -> list[MyTournament]:
+    """For a student's pages: their tournaments with a round under way."""
+    if not getattr(current_user, "is_authenticated", False) or current_user.is_teacher:
+        return []
+    return [t for t in my_tournaments(_user()) if t.now is not None]
+
+
+@bp.get("/")
+@student_required
+def index() -> str:
+    """The student's class tournaments: their team, and its match of each round."""
+    return render_template("tournament_play/index.html", tournaments=my_tournaments(_user()))
+
+
+@bp.get("/<int:tournament_id>/matches/<int:match_id>")
+@login_required
+def match_page(tournament_id: int, match_id: int) -> str:
+    """The match: the clock, the draw and picks, the game due and who starts it, the games so far."""
+    tournament, match = _load(tournament_id, match_id)
+    return _render(tournament, match)
+
+
+def _render(tournament: Tournament, match: TournamentMatch, pick_form: MatchPickForm | None = None, status: int = 200) -> Any:
+    board = Board(tournament)
+    play = _play(tournament, match)
+    names = _names(board, match)
+    upcoming = play.upcoming
+    game_form = MatchGameForm(prefix="game", formdata=None)
+    if upcoming is not None:
+        game_form.number.data, game_form.game.data = str(upcoming.number), upcoming.game.value
+    if pick_form is None:
+        pick_form = MatchPickForm(prefix="pick", formdata=None)
+        pick_form.expected.data = str(len(play.picked))
+    pick_form.game.choices = [SelectChoice(g.value, g.label) for g in ComboGame if g not in play.picked]
+    last = play.games[-1].number if play.games else 0
+    html = render_template(
+        "tournament_play/match.html",
+        tournament=tournament,
+        match=match,
+        board=board,
+        play=play,
+        names=names,
+        teams={side: board.team[match.a_team_id if side is Side.A else match.b_team_id] for side in Side},
+        upcoming=upcoming,
+        picker=None if play.draw is None else (play.draw.winner if not play.picked else play.draw.winner.other),
+        is_teacher=_user().is_teacher,
+        game_form=game_form,
+        pick_form=pick_form,
+        draw_form=_step("draw", "draw"),
+        finish_form=_step("finish", len(play.games)),
+        undo_form=_step("undo", last),
+        MAX_GAMES=MAX_GAMES,
+        Side=Side,
+    )
+    return html, status
+
+
+def _step(prefix: str, expected: object) -> MatchStepForm:
+    form = MatchStepForm(prefix=prefix, formdata=None)
+    form.expected.data = str(expected)
+    return form
+
+
+# --- Changes -------------------------------------------------------------------------------------
+
+
+@bp.post("/<int:tournament_id>/matches/<int:match_id>/draw")
+@login_required
+def match_draw(tournament_id: int, match_id: int) -> Response:
+    """The afternoon draw: each team's card, seeded by the match; the better statehood rank picks
+    the first game (K2)."""
+    tournament, match = _load(tournament_id, match_id)
+    play = _play(tournament, match)
+    if not play.afternoon:
+        return _refuse(tournament, match, "A morning match has no draw: its games are played in order (K2).")
+    if match.draw is not None:
+        return _refuse(tournament, match, "The cards were already drawn for this match. Nothing was changed.")
+    reason = _claimed(tournament, match)
+    if reason is not None:
+        return _refuse(tournament, match, reason)
+    draw = pick_draw(tournament, match)
+    result = db.session.execute(
+        update(TournamentMatch)
+        .where(TournamentMatch.id == match.id, TournamentMatch.draw.is_(None), TournamentMatch.entered_at.is_(None))
+        .values(draw=draw.stored())
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        return _refuse(tournament, match, "The cards were already drawn for this match. Nothing was changed.")
+    db.session.commit()
+    names = _names(Board(tournament), match)
+    flash(f"{draw.describe(names)}: {names[draw.winner]} picks the first game.", "success")
+    return redirect(_here(tournament, match))
+
+
+@bp.post("/<int:tournament_id>/matches/<int:match_id>/pick")
+@login_required
+def match_pick(tournament_id: int, match_id: int) -> Response | tuple[str, int]:
+    """An afternoon pick: the draw winner's team first, then the other team a different game (K2)."""
+    tournament, match = _load(tournament_id, match_id)
+    play = _play(tournament, match)
+    if not play.afternoon:
+        return _refuse(tournament, match, "A morning match has no picks: its games are played in order (K2).")
+    if play.draw is None:
+        return _refuse(tournament, match, "Draw the cards first: the better statehood rank picks the first game (K2).")
+    if play.picks is not None:
+        done = " then ".join(g.label for g in play.picks)
+        return _refuse(tournament, match, f"Both games are already picked ({done}). Nothing was changed.")
+    form = MatchPickForm(prefix="pick")
+    if form.expected.data != str(len(play.picked)):
+        return _refuse(tournament, match, "That pick was already made (the page was out of date). Nothing was changed.")
+    if not form.validate():
+        return _render(tournament, match, form, 400)
+    pick = ComboGame(form.game.data)
+    if pick in play.picked:
+        form.game.errors = [f"{pick.label} was picked first: the other team picks a different game (K2)."]
+        return _render(tournament, match, form, 400)
+    reason = _claimed(tournament, match)
+    if reason is not None:
+        return _refuse(tournament, match, reason)
+    if [g.value for g in _play(tournament, match).picked] != [g.value for g in play.picked]:
+        return _refuse(tournament, match, "That pick was already made (the page was out of date). Nothing was changed.")
+    match.picks = [*(g.value for g in play.picked), pick.value]
+    db.session.commit()
+    names = _names(Board(tournament), match)
+    picker = play.draw.winner if not play.picked else play.draw.winner.other
+    flash(f"{names[picker]} picked {pick.label}.", "success")
+    return redirect(_here(tournament, match))
+
+
+@bp.post("/<int:tournament_id>/matches/<int:match_id>/games")
+@login_required
+def match_game(tournament_id: int, match_id: int) -> Response:
+    """The result of the game due, as it ends: team A won, team B won, or a tie. Its time is now:
+    recorded after the bell, it does not count (K2, P-K6)."""
+    tournament, match = _load(tournament_id, match_id)
+    form = MatchGameForm(prefix="game")
+    stale = "That game was already recorded, or it is not the game due now (the page was out of date). Nothing was changed."
+    reason = _closed(tournament, match)
+    if reason is not None:
+        return _refuse(tournament, match, reason)
+    play = _play(tournament, match)
+    if play.picks_due:
+        return _refuse(tournament, match, "Draw the cards and pick the two games first (K2).")
+    if len(play.games) >= MAX_GAMES:
+        return _refuse(tournament, match, f"A match records at most {MAX_GAMES} games. Finish the match.")
+    upcoming = play.upcoming
+    if upcoming is None or not form.names(upcoming.number, upcoming.game):
+        return _refuse(tournament, match, stale)
+    reason = _claimed(tournament, match)
+    if reason is not None:
+        return _refuse(tournament, match, reason)
+    play = _play(tournament, match)
+    due = play.upcoming
+    if due is None or (due.number, due.game) != (upcoming.number, upcoming.game):
+        return _refuse(tournament, match, stale)
+    winner = {"a": match.a_team_id, "b": match.b_team_id, "tie": None}[form.winner.data]
+    now = utcnow()
+    db.session.add(
+        TournamentGame(
+            tournament_id=tournament.id,
+            stage=MATCH_STAGE,
+            match_id=match.id,
+            number=upcoming.number,
+            game=upcoming.game.value,
+            a_team_id=match.a_team_id,
+            b_team_id=match.b_team_id,
+            winner_id=winner,
+            entered_at=now,
+        )
+    )
+    try:
+        db.session.flush()
+    except IntegrityError:
+        return _refuse(tournament, match, stale)
+    db.session.commit()
+    board = Board(tournament)
+    names = _names(board, match)
+    what = "a tie" if winner is None else f"{names[Side.A if winner == match.a_team_id else Side.B]} won"
+    message = f"Game {upcoming.number}, {upcoming.game.label}: {what}."
+    if play.bell is not None and now > play.bell:
+        message += " It was recorded after the bell, so it does not count (K2)."
+    flash(message, "success")
+    return redirect(_here(tournament, match))
+
+
+@bp.post("/<int:tournament_id>/matches/<int:match_id>/undo")
+@login_required
+def match_undo(tournament_id: int, match_id: int) -> Response:
+    """Take back the last game recorded (a wrong button), while the match has no result."""
+    tournament, match = _load(tournament_id, match_id)
+    form = MatchStepForm(prefix="undo")
+    reason = _claimed(tournament, match)
+    if reason is not None:
+        return _refuse(tournament, match, reason)
+    games = _games(match)
+    if not games or form.expected.data != str(games[-1].number):
+        return _refuse(tournament, match, "That game was already taken back, or another was recorded since. Nothing was taken back.")
+    last_id, number, game = games[-1].id, games[-1].number, ComboGame(games[-1].game)
+    db.session.execute(
+        delete(TournamentGame)
+        .where(TournamentGame.id == last_id, TournamentGame.match_id == match.id)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.commit()
+    flash(f"Taken back: game {number}, {game.label}. Record it again.", "success")
+    return redirect(_here(tournament, match))
+
+
+@bp.post("/<int:tournament_id>/matches/<int:match_id>/finish")
+@login_required
+def match_finish(tournament_id: int, match_id: int) -> Response:
+    """The match result, taken from the games recorded by the bell (K1, K2): written once, as the
+    teacher's typed result is, unless that came first."""
+    tournament, match = _load(tournament_id, match_id)
+    form = MatchStepForm(prefix="finish")
+    reason = _claimed(tournament, match)
+    if reason is not None:
+        return _refuse(tournament, match, reason)
+    play = _play(tournament, match)
+    if not play.games:
+        return _refuse(tournament, match, "No game has been recorded yet: record each game as it ends, then finish the match.")
+    if form.expected.data != str(len(play.games)):
+        return _refuse(tournament, match, "A game was recorded or taken back since that page was shown: check the games, then finish again.")
+    result = db.session.execute(
+        update(TournamentMatch)
+        .where(TournamentMatch.id == match.id, TournamentMatch.round == tournament.round, TournamentMatch.entered_at.is_(None))
+        .values(**play.finish_columns(), entered_at=utcnow(), entered_by=BY_APP)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        return _refuse(tournament, match, "This match's result is already in. Nothing was changed.")
+    db.session.commit()
+    db.session.refresh(match)
+    board = Board(tournament)
+    late = f" ({play.late} game{'' if play.late == 1 else 's'} after the bell not counted)" if play.late else ""
+    flash(f"Match over: {board.describe_match(match)}{late}. The result is on the teacher's page.", "success")
+    return redirect(_here(tournament, match))
