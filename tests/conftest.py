@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.security import generate_password_hash
 
 from trainer.web import create_app
 from trainer.web.extensions import db
@@ -113,11 +114,28 @@ def csrf_token(client: FlaskClient, url: str) -> str:
     return match.group(1) or match.group(2)
 
 
-def make_user(app: Flask, username: str = "student1", password: str = "correct horse", role: Role = Role.STUDENT, email: str | None = None) -> User:
-    """Create a user directly in the database (test factory)."""
+#: A cheap hash of the tests' password "correct horse", for users made in bulk or logging in a lot
+#: (the app's own scrypt is slow on purpose).
+FAST_HASH = generate_password_hash("correct horse", method="pbkdf2:sha256:1")
+
+
+def make_user(
+    app: Flask,
+    username: str = "student1",
+    password: str = "correct horse",
+    role: Role = Role.STUDENT,
+    email: str | None = None,
+    fast_hash: bool = True,
+) -> User:
+    """Create a user directly in the database (test factory). By default the password is stored
+    with a cheap hash rather than the app's scrypt, which is slow on purpose (the password works
+    the same; ``fast_hash=False`` stores it as the app does)."""
     with app.app_context():
         user = User(username=username, username_key=User.key_for(username), role=role, email=email)
-        user.set_password(password)
+        if fast_hash:
+            user.password_hash = generate_password_hash(password, method="pbkdf2:sha256:1")
+        else:
+            user.set_password(password)
         db.session.add(user)
         db.session.commit()
         db.session.refresh(user)

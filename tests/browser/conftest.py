@@ -123,3 +123,16 @@ def sign_up_student(page, username: str, password: str = "maps are fun") -> None
     page.get_by_label("Type the password again").fill(password)
     page.get_by_label("Type the password again").press("Enter")
     expect(page).to_have_url(re.compile(r"/study/$"))
+
+
+def sign_up_teacher(page, username: str, password: str = "maps are fun") -> None:
+    """Sign up as a teacher through the form; the teacher lands on their class list."""
+    from playwright.sync_api import expect
+
+    page.goto("/auth/signup")
+    page.get_by_label("Teacher", exact=True).check()
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Type the password again").fill(password)
+    page.get_by_role("button", name="Sign up").click()
+    expect(page).to_have_url(re.compile(r"/teach/$"))

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import sign_up_student
+from tests.browser.conftest import sign_up_student, sign_up_teacher
 from tests.browser.test_study import answer_with_keyboard
 from tests.browser.test_teach import log_out
 
@@ -22,12 +22,7 @@ def log_in(page, username: str, password: str = "maps are fun") -> None:
 
 def test_a_teacher_sets_an_assignment_a_student_plays_it_and_the_teacher_sees_it_done(page, browser, live_server, live_app):
     # The teacher signs up, creates a class and sets an assignment for it.
-    page.goto("/auth/signup")
-    page.get_by_label("Teacher", exact=True).check()
-    page.get_by_label("Username").fill("ms_rivera")
-    page.get_by_label("Password", exact=True).fill("maps are fun")
-    page.get_by_label("Type the password again").fill("maps are fun")
-    page.get_by_role("button", name="Sign up").click()
+    sign_up_teacher(page, "ms_rivera")
     page.get_by_label("Class name").fill("Room 12")
     page.get_by_role("button", name="Create class").click()
     code = page.locator("[data-join-code]").inner_text().strip()

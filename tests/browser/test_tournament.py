@@ -7,15 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-
-def sign_up_teacher(page) -> None:
-    page.goto("/auth/signup")
-    page.get_by_label("Teacher", exact=True).check()
-    page.get_by_label("Username").fill("coach_lee")
-    page.get_by_label("Password", exact=True).fill("maps are fun")
-    page.get_by_label("Type the password again").fill("maps are fun")
-    page.get_by_role("button", name="Sign up").click()
-    expect(page).to_have_url(re.compile(r"/teach/$"))
+from tests.browser.conftest import sign_up_teacher
 
 
 def enter_results(page) -> None:
@@ -31,7 +23,7 @@ def enter_results(page) -> None:
 
 
 def test_a_teacher_runs_a_whole_tournament(page, browser, live_server):
-    sign_up_teacher(page)
+    sign_up_teacher(page, "coach_lee")
     page.get_by_label("Class name").fill("Room 7")
     page.get_by_role("button", name="Create class").click()
     page.get_by_role("link", name="Make student accounts").click()

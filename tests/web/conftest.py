@@ -12,11 +12,13 @@ from trainer.web.models import Role
 
 @pytest.fixture
 def world(app: Flask) -> World:
-    teacher = make_user(app, "ms_lee", role=Role.TEACHER)
-    other_teacher = make_user(app, "mr_park", role=Role.TEACHER)
-    student = make_user(app, "river")
-    other_student = make_user(app, "otter")
-    loner = make_user(app, "heron")
+    """Two teachers with a class each, a student in each class and one in none (cheap password
+    hashes: these tests log in a lot)."""
+    teacher = make_user(app, "ms_lee", role=Role.TEACHER, fast_hash=True)
+    other_teacher = make_user(app, "mr_park", role=Role.TEACHER, fast_hash=True)
+    student = make_user(app, "river", fast_hash=True)
+    other_student = make_user(app, "otter", fast_hash=True)
+    loner = make_user(app, "heron", fast_hash=True)
     class_a = make_class(app, teacher.id, "Room 12", CODE_A)
     class_b = make_class(app, other_teacher.id, "Room 7", CODE_B)
     add_member(app, class_a, student.id)

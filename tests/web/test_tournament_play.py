@@ -21,16 +21,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
-from werkzeug.security import generate_password_hash
 
 from tests.conftest import client_for
 from tests.web.test_security import assert_strict_page
 from tests.web.test_teach import (
-    CODE_A,
-    CODE_B,
     World,
-    add_member,
-    make_class,
     token_for,
 )
 from tests.web.test_tournaments import (
@@ -44,7 +39,6 @@ from trainer.games.combo import statehood_draw
 from trainer.web.extensions import db
 from trainer.web.models import (
     ClassMembership,
-    Role,
     Tournament,
     TournamentGame,
     TournamentMatch,
@@ -55,32 +49,7 @@ from trainer.web.teach.forms import MAX_MATCH_GAMES
 from trainer.web.teach.tournaments import Board
 from trainer.web.tournament_play.scoring import MAX_GAMES
 
-_HASH = generate_password_hash("correct horse", method="pbkdf2:sha256:1")
-
-
 # --- Helpers ---------------------------------------------------------------------------------------
-
-
-def _user(app: Flask, username: str, role: Role) -> User:
-    with app.app_context():
-        user = User(username=username, username_key=username, role=role, password_hash=_HASH)
-        db.session.add(user)
-        db.session.commit()
-        db.session.refresh(user)
-        db.session.expunge(user)
-        return user
-
-
-@pytest.fixture
-def world(app: Flask) -> World:
-    """Two teachers with a class each, "river" in class A, "otter" in class B (cheap hashes)."""
-    teacher, other_teacher = _user(app, "ms_lee", Role.TEACHER), _user(app, "mr_park", Role.TEACHER)
-    student, other_student, loner = (_user(app, name, Role.STUDENT) for name in ("river", "otter", "heron"))
-    class_a = make_class(app, teacher.id, "Room 12", CODE_A)
-    class_b = make_class(app, other_teacher.id, "Room 7", CODE_B)
-    add_member(app, class_a, student.id)
-    add_member(app, class_b, other_student.id)
-    return World(app, teacher, other_teacher, student, other_student, loner, class_a, class_b)
 
 
 @pytest.fixture

@@ -20,16 +20,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select, update
-from werkzeug.security import generate_password_hash
 
-from tests.conftest import client_for
+from tests.conftest import FAST_HASH, client_for
 from tests.web.test_security import assert_strict_page
 from tests.web.test_teach import (
-    CODE_A,
     CODE_B,
     World,
-    add_member,
-    make_class,
     token_for,
 )
 from trainer.games.tournament import random_teams
@@ -58,39 +54,12 @@ def add_students(world: World, count: int, class_id: int | None = None, prefix: 
     They never log in, so they share one stored hash (scrypt is slow on purpose).
     """
     with world.app.app_context():
-        users = [User(username=f"{prefix}{i:02d}", username_key=f"{prefix}{i:02d}", role=Role.STUDENT, password_hash=_HASH) for i in range(count)]
+        users = [User(username=f"{prefix}{i:02d}", username_key=f"{prefix}{i:02d}", role=Role.STUDENT, password_hash=FAST_HASH) for i in range(count)]
         db.session.add_all(users)
         db.session.flush()
         db.session.add_all(ClassMembership(class_id=class_id or world.class_a, student_id=user.id) for user in users)
         db.session.commit()
         return [user.id for user in users]
-
-
-#: A cheap hash of conftest's password "correct horse" (scrypt is slow on purpose; these tests log in a lot).
-_HASH = generate_password_hash("correct horse", method="pbkdf2:sha256:1")
-
-
-def _user(app: Flask, username: str, role: Role) -> User:
-    with app.app_context():
-        user = User(username=username, username_key=username, role=role, password_hash=_HASH)
-        db.session.add(user)
-        db.session.commit()
-        db.session.refresh(user)
-        db.session.expunge(user)
-        return user
-
-
-@pytest.fixture
-def world(app: Flask) -> World:
-    """tests/web/conftest.py's world (two teachers, a class each, a student in each and one in none),
-    with cheap password hashes."""
-    teacher, other_teacher = _user(app, "ms_lee", Role.TEACHER), _user(app, "mr_park", Role.TEACHER)
-    student, other_student, loner = (_user(app, name, Role.STUDENT) for name in ("river", "otter", "heron"))
-    class_a = make_class(app, teacher.id, "Room 12", CODE_A)
-    class_b = make_class(app, other_teacher.id, "Room 7", CODE_B)
-    add_member(app, class_a, student.id)
-    add_member(app, class_b, other_student.id)
-    return World(app, teacher, other_teacher, student, other_student, loner, class_a, class_b)
 
 
 class Teacher:
