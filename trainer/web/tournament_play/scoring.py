@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from trainer.cards import StateCard
+from trainer.facts.answers import ordinal
 from trainer.games.combo import (
     ROUND_SECONDS,
     ComboGame,
@@ -49,12 +50,6 @@ BY_TEACHER, BY_APP = "teacher", "app"
 #: What the first player of a game does, and the game before that decides it (P-K2).
 _VERB = {ComboGame.STATE_IQ: "guesses first", ComboGame.PLAY_THE_RANKS: "leads the first trick"}
 _SOURCE = {ComboGame.STATE_IQ: ComboGame.BORDER_UP, ComboGame.PLAY_THE_RANKS: ComboGame.DASHING_STATES}
-
-
-def ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 22nd..."""
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
 
 
 @dataclass(frozen=True)
