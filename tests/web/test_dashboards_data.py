@@ -37,6 +37,7 @@ from trainer.web.models import (
     BorderUpRound,
     CardGame,
     ClassMembership,
+    ComboMatch,
     DashingRound,
     MemoryCard,
     Role,
@@ -358,6 +359,11 @@ def test_game_records_and_personal_bests(app: Flask) -> None:
         _games(other, "b")
         db.session.execute(insert(DashingRound), [{"token": "fast", "student_id": other, "level": "easy", "seed": 1,
                                                    "cards": [], "result": "won", "seconds": 5.0}])
+        # Whole Combo 1 matches: finished ones count, one under way does not.
+        db.session.execute(insert(ComboMatch), [
+            {"token": f"m{i}", "student_id": sid, "format": "morning", "level": level, "seed": i, "draw": {}, "result": result}
+            for i, (level, result) in enumerate([("easy", "won"), ("easy", "tied"), ("hard", "lost"), ("hard", "playing")])
+        ])
         db.session.commit()
         assert dashboards.game_records(sid) == [
             GameRecord("GeoPlunge 51", "easy", won=2, lost=1, drawn=1),
@@ -367,6 +373,8 @@ def test_game_records_and_personal_bests(app: Flask) -> None:
             GameRecord("Dashing States", "easy", won=1, lost=2, drawn=0),
             GameRecord("Dashing States", "hard", won=0, lost=0, drawn=1),
             GameRecord("Border-Up", "medium", won=1, lost=1, drawn=0),
+            GameRecord("Combo 1 match", "easy", won=1, lost=0, drawn=1),
+            GameRecord("Combo 1 match", "hard", won=0, lost=1, drawn=0),
         ]
         assert dashboards.personal_bests(sid) == [
             PersonalBest("Dashing States", "easy", 40.5),

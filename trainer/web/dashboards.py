@@ -80,6 +80,7 @@ from .models import (
     Assignment,
     BorderUpRound,
     CardGame,
+    ComboMatch,
     DashingRound,
     MemoryCard,
     ReviewLog,
@@ -105,6 +106,7 @@ PRACTICE = "practice"
 STATE_IQ = "State IQ"
 DASHING_STATES = "Dashing States"
 BORDER_UP = "Border-Up"
+COMBO_MATCH = "Combo 1 match"
 
 _UTC = dt.UTC
 #: julianday('YYYY-MM-DD') - date.toordinal(): SQLite's day number of a date is exact (x.5).
@@ -339,7 +341,7 @@ def _games_sql(student_id: int) -> Any:
         .group_by(CardGame.game, CardGame.level)
     )
     parts = [card_games]
-    for kind, model in ((1, StateIqGame), (2, DashingRound), (3, BorderUpRound)):
+    for kind, model in ((1, StateIqGame), (2, DashingRound), (3, BorderUpRound), (4, ComboMatch)):
         parts.append(
             select(literal_column(str(kind)), literal_column("''"), model.level, *_results(model, "won", "lost", "tied"))
             .where(model.student_id == student_id, model.result.in_(("won", "lost", "tied")), model.level != PRACTICE)
@@ -348,7 +350,7 @@ def _games_sql(student_id: int) -> Any:
     return union_all(*parts)
 
 
-_GAME_NAMES = {1: STATE_IQ, 2: DASHING_STATES, 3: BORDER_UP}
+_GAME_NAMES = {1: STATE_IQ, 2: DASHING_STATES, 3: BORDER_UP, 4: COMBO_MATCH}
 
 
 def _level_order(level: str) -> tuple[int, str]:
@@ -358,8 +360,9 @@ def _level_order(level: str) -> tuple[int, str]:
 
 def game_records(student_id: int) -> list[GameRecord]:
     """The student's finished games against the computer, by game and level: the card games (by
-    their titles, drills included), State IQ and the Dashing States and Border-Up races (not
-    practice). A tie counts as drawn. Games in the games page's order, levels easy to hard."""
+    their titles, drills included), State IQ, the Dashing States and Border-Up races (not
+    practice), and whole Combo 1 matches (each of their games counts under its own mode too).
+    A tie counts as drawn. Games in the games page's order, levels easy to hard."""
     slugs = list(REGISTRY.games)
     rows = db.session.execute(_games_sql(student_id)).all()
 
