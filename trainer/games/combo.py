@@ -57,7 +57,7 @@ MORNING_ORDER = (
 )
 
 #: The game that decides who starts a game, where the rule text names one (R2).
-_STARTER_FROM = {
+STARTER_FROM = {
     ComboGame.STATE_IQ: ComboGame.BORDER_UP,
     ComboGame.PLAY_THE_RANKS: ComboGame.DASHING_STATES,
 }
@@ -197,7 +197,7 @@ def needs_draw(game: ComboGame, played: Sequence[GameResult]) -> bool:
     (for State IQ) or Dashing States (for Play the Ranks) that one side won. Races never
     need a draw.
     """
-    source = _STARTER_FROM.get(game)
+    source = STARTER_FROM.get(game)
     if source is None:
         return False
     if not played:
@@ -225,7 +225,7 @@ def first_player(
     Raises:
         ValueError: the draw decides but no ``draw_winner`` was given.
     """
-    if game not in _STARTER_FROM:
+    if game not in STARTER_FROM:
         return draw_winner if draw_winner is not None else Side.A
     if not needs_draw(game, played):
         winner = played[-1].winner

@@ -27,6 +27,7 @@ from werkzeug.wrappers import Response
 
 from trainer.games.combo import (
     ROUND_SECONDS,
+    STARTER_FROM,
     ComboGame,
     GameResult,
     MatchFormat,
@@ -162,13 +163,14 @@ def _outcome(entry: ComboMatchGame) -> tuple[bool, Side | None, dt.datetime | No
     return True, _WINNER[row.result], at
 
 
+#: What the side that starts a game does (the games an earlier game's winner starts, P-K2).
+_STARTS = {ComboGame.STATE_IQ: "guess first", ComboGame.PLAY_THE_RANKS: "lead the first trick"}
+
+
 def _start_sentence(game: ComboGame, first_side: str | None) -> str | None:
-    if game is ComboGame.STATE_IQ:
-        source, verb = "Border-Up", "guess first"
-    elif game is ComboGame.PLAY_THE_RANKS:
-        source, verb = "Dashing States", "lead the first trick"
-    else:
+    if game not in STARTER_FROM:
         return None
+    source, verb = STARTER_FROM[game].label, _STARTS[game]
     if first_side is None:
         return f"The statehood draw decides who will {verb} (the game before was not a won {source})."
     if first_side == Side.A.value:

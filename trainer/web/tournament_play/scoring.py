@@ -22,6 +22,7 @@ from trainer.cards import StateCard
 from trainer.facts.answers import ordinal
 from trainer.games.combo import (
     ROUND_SECONDS,
+    STARTER_FROM,
     ComboGame,
     GameResult,
     MatchFormat,
@@ -47,9 +48,8 @@ MAX_GAMES = 20
 #: ``TournamentMatch.entered_by``: typed by the teacher, or finished in the app.
 BY_TEACHER, BY_APP = "teacher", "app"
 
-#: What the first player of a game does, and the game before that decides it (P-K2).
+#: What the first player of a game does (the game before that decides it: combo.STARTER_FROM, P-K2).
 _VERB = {ComboGame.STATE_IQ: "guesses first", ComboGame.PLAY_THE_RANKS: "leads the first trick"}
-_SOURCE = {ComboGame.STATE_IQ: ComboGame.BORDER_UP, ComboGame.PLAY_THE_RANKS: ComboGame.DASHING_STATES}
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ class Start:
         game = self.game
         if self.first is None:
             return f"{game.label} is a race: both teams start together."
-        verb, source = _VERB[game], _SOURCE[game]
+        verb, source = _VERB[game], STARTER_FROM[game]
         who = names[self.first]
         if self.draw is None:
             return f"{who} won {source.label} just before, so {who} {verb} (P-K2)."
@@ -130,7 +130,7 @@ class Start:
 def start_of(tournament: Tournament, match: TournamentMatch, game: ComboGame, played: Sequence[GameResult]) -> Start:
     """Who starts ``game``, the next game after ``played`` (P-K2, R2)."""
     before = played[-1] if played else None
-    if game not in _VERB:
+    if game not in STARTER_FROM:
         return Start(game, None, None, before)
     if needs_draw(game, played):
         draw = game_draw(tournament, match, len(played) + 1)
