@@ -11,6 +11,7 @@ import csv
 import datetime as dt
 import io
 import re
+from zoneinfo import ZoneInfo
 
 import pytest
 from flask import Flask
@@ -131,15 +132,17 @@ def main_of(html: str) -> str:
 def test_a_teacher_sets_an_assignment_for_the_class(world):
     client = world.client("teacher")
     client.set_cookie("tz", "America/Chicago")
-    response = create(world, client)
+    # The teacher's today, in Chicago (the UTC date is a day ahead each evening there).
+    local_today = utcnow().astimezone(ZoneInfo("America/Chicago")).date()
+    due = local_today + dt.timedelta(days=7)
+    response = create(world, client, starts_on=local_today.isoformat(), due_on=due.isoformat())
     assert response.status_code == 302
     [row] = assignments(world.app)
     assert response.headers["Location"] == f"/teach/classes/{world.class_a}/assignments/{row.id}"
     assert (row.title, row.activities, row.amount, row.quantity, row.everyone) == ("5 rounds of State IQ", ["state-iq"], "rounds", 5, True)
     assert row.time_zone == "America/Chicago"
-    local_today = utcnow().astimezone(__import__("zoneinfo").ZoneInfo("America/Chicago")).date()
     # The form's dates are the teacher's; stored in UTC from midnight to the end of the due day.
-    assert (row.starts_at, row.due_at) == window(today(), today() + dt.timedelta(days=7), "America/Chicago") or local_today != today()
+    assert (row.starts_at, row.due_at) == window(local_today, due, "America/Chicago")
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "5 rounds of State IQ" in page and "river" in page and "Not started" in page
 
