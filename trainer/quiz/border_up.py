@@ -16,6 +16,7 @@ from trainer.cards import Deck
 from trainer.facts import Fact, Facet, Verdict
 
 from .race import Level
+from .weakest import draw_weakest
 
 HAND = 18  # cards per team
 GROUP = 3
@@ -70,16 +71,15 @@ def deal(deck: Deck, rng: random.Random, lean_on: Sequence[str] = ()) -> Deal:
 
     Args:
         lean_on: states whose borders the student should practise, weakest first: the student's
-            hand then holds the first of them that can centre a group, with two of its neighbours,
+            hand then holds one of the first few of them that can centre a group (drawn by
+            ``rng``, see :func:`~trainer.quiz.weakest.draw_weakest`), with two of its neighbours,
             and at least one winning call uses a group centred on it.
     """
     everyone = [s.postal for s in deck.sorted_by(None)]
     forced: list[str] = []
-    for postal in lean_on:
-        neighbours = [n.postal for n in deck.neighbours(postal)]
-        if len(neighbours) >= 2:
-            forced = [postal, *rng.sample(neighbours, 2)]
-            break
+    centre = draw_weakest((p for p in lean_on if len(deck.neighbours(p)) >= 2), 1, rng)
+    if centre:
+        forced = [centre[0], *rng.sample([n.postal for n in deck.neighbours(centre[0])], 2)]
     for tried in range(1, MAX_DEALS + 1):
         rest = [p for p in everyone if p not in forced]
         rng.shuffle(rest)

@@ -7,30 +7,28 @@ wins the race. The web layer keeps the dealt states on the server and shows only
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from trainer.cards import Deck
 from trainer.facts import Fact, Facet, Judgement, UnreadableAnswer, Verdict
-from trainer.facts.answers import judge_capital, judge_state_name
+from trainer.facts.answers import judge_capital, judge_state_name, postal_code_in
 
 from .race import Level
+from .weakest import draw_weakest
 
 CARDS = 5  # Map cards dealt to each team
 USED = 4  # cards put in order; one is set aside
 
 
 def deal(preferred: Sequence[str], deck: Deck, rng: random.Random) -> list[str]:
-    """Five different states: the ``preferred`` ones first (the student's due and weakest), then any.
+    """Five different states drawn by ``rng`` among the first few ``preferred`` ones (the
+    student's due and weakest, see :func:`~trainer.quiz.weakest.draw_weakest`), then any.
 
-    The cards come back shuffled, so their order says nothing about which is which.
+    So no two new students get the same five cards, and a round replays from its seed. The
+    cards come back shuffled, so their order says nothing about which is which.
     """
-    cards: list[str] = []
-    for postal in preferred:
-        if postal not in cards and postal in deck.geometry.shapes:
-            cards.append(postal)
-        if len(cards) == CARDS:
-            break
+    cards = draw_weakest((p for p in preferred if p in deck.geometry.shapes), CARDS, rng)
     others = [s.postal for s in deck.sorted_by(None) if s.postal not in cards]
     cards += rng.sample(others, CARDS - len(cards))
     rng.shuffle(cards)
@@ -65,7 +63,7 @@ class CardResult:
 
     @property
     def right(self) -> bool:
-        # A slip of spelling (close) still names the right state and capital.
+        # P-H8: a slip of spelling (close) still names the right state and capital.
         return self.name.verdict is not Verdict.WRONG and self.capital.verdict is not Verdict.WRONG
 
 
@@ -98,13 +96,31 @@ def judge_call(dealt: Sequence[str], call: Call, deck: Deck) -> CallResult:
     for position in call.order:
         postal = dealt[position]
         try:
-            name = judge_state_name(call.names.get(position, ""), deck, postal)
+            name = judge_name(call.names.get(position, ""), deck, postal)
             capital = judge_capital(call.capitals.get(position, ""), deck, postal)
         except UnreadableAnswer as blank:
             raise UnreadableAnswer(f"Card {position + 1}: {blank}") from None
         results.append(CardResult(position, postal, name, capital))
     true_names = [deck[dealt[p]].name for p in call.order]
     return CallResult(tuple(results), order_right=true_names == sorted(true_names), order_notes=_order_notes(true_names))
+
+
+def judge_name(given: str, deck: Deck, postal: str) -> Judgement:
+    """Judge the name said for a card in a call: as a typed name, but a postal code is no name (P-H7).
+
+    D1 asks the team to announce each state's name. A flashcard counts the right state's code as
+    close, and close counts as right in a call (P-H8, for a slip of spelling), so the code alone
+    would have passed for the name: here it is wrong, and the note says why. Another state's code
+    is wrong already.
+
+    Raises:
+        UnreadableAnswer: the answer is blank.
+    """
+    judgement = judge_state_name(given, deck, postal)
+    if postal_code_in(given, deck) != postal:
+        return judgement
+    note = f"{postal} is {deck[postal].name}'s postal code; Dashing States asks for the state's name."
+    return replace(judgement, verdict=Verdict.WRONG, note=note)
 
 
 def _order_notes(names: list[str]) -> tuple[str, ...]:

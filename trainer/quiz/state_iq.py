@@ -8,12 +8,15 @@ through the memory model.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
 from trainer.cards import Deck, PowerCard, StateCard
 from trainer.facts import Fact, Facet, Verdict
-from trainer.facts.answers import normalize
+from trainer.facts.answers import read_state
+
+from .weakest import draw_weakest
 
 #: Guesses each team may make (Q3).
 MAX_GUESSES = 3
@@ -461,10 +464,20 @@ def first_guesser_by_draw(deck: Deck, rng: random.Random, exclude: tuple[str, ..
     return (Side.STUDENT if a.statehood_rank < b.statehood_rank else Side.COMPUTER), a.postal, b.postal
 
 
+def deal_cards(weakest: Sequence[str], deck: Deck, rng: random.Random, allowed: Collection[str] | None = None) -> tuple[str, str]:
+    """The two cards of a game: (the computer's, the student's).
+
+    The computer's card is the state the student guesses, so it practises their weakest facts:
+    it is drawn by ``rng`` among the first few of ``weakest`` (their due and weakest states, then
+    new ones; see :func:`~trainer.quiz.weakest.draw_weakest`), else among ``allowed`` (a scope's
+    states) or the whole deck. Never simply the first: that was Washington for every new student.
+    The student's card is any other state.
+    """
+    drawn = draw_weakest(weakest, 1, rng)
+    computer = drawn[0] if drawn else rng.choice(sorted(allowed) if allowed else [s.postal for s in deck])
+    return computer, rng.choice([s.postal for s in deck if s.postal != computer])
+
+
 def guess_from_text(text: str, deck: Deck) -> str | None:
-    """The postal code of the state a typed guess names (its name or code), or None."""
-    folded = normalize(text)
-    for state in deck:
-        if folded in (normalize(state.name), state.postal.lower()):
-            return state.postal
-    return None
+    """The postal code of the state a typed guess or clue names (its name or code), or None (P-H6)."""
+    return read_state(text, deck)

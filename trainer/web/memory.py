@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar
 from zoneinfo import available_timezones
 
 from flask import has_request_context, request
 from sqlalchemy import and_, bindparam, func, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from trainer import srs
 from trainer.cards import Deck
 from trainer.facts import Fact, Facet, Form, Verdict, teaching_order
 
+from .dberrors import roll_back, unavailable
 from .extensions import db
 from .models import ClassMembership, MemoryCard, ReviewLog, SchoolClass, User, memory_columns, memory_from, utcnow
 
@@ -105,8 +109,79 @@ class _Conflict(Exception):
     """The memory card changed between reading and writing it: another answer got there first."""
 
 
-#: Tries before giving up when concurrent answers about one fact keep overtaking each other.
+class Busy(RecordError):
+    """Concurrent answers kept overtaking a unit of work; nothing of it was kept, so try again.
+
+    A :class:`RecordError` for the callers that already handle one; the error pages show it as
+    "try again in a moment" (503).
+    """
+
+
+T = TypeVar("T")
+
+#: Tries of a unit of work when concurrent answers about one fact keep overtaking each other.
 _ATTEMPTS = 10
+#: Tries of a unit of work when the database drops the connection or is busy, and the first wait
+#: between them in seconds (doubled each time): a dropped connection is retried on a fresh one,
+#: a longer outage is left to the "try again" page.
+_OUTAGE_ATTEMPTS = 3
+_OUTAGE_WAIT = 0.05
+#: Marks the session while a unit of work runs, so that a unit called inside it joins it.
+_IN_UNIT = "geoplunge.unit_of_work"
+
+
+def atomically(work: Callable[[], T]) -> T:
+    """Run ``work`` (writes through ``db.session``) as one transaction: all of it is kept, or none.
+
+    A move or a call and every review it causes are one unit, so no failure (a write conflict,
+    bad data, a database restart, a killed worker) can keep the call and lose its reviews. The
+    transaction commits once, after ``work``. On a write conflict or when the database is out of
+    reach for a moment, the whole unit is rolled back and ``work`` runs again from a fresh read
+    (objects read before are expired and reload), a bounded number of times. Any other error
+    rolls the unit back and is raised.
+
+    Called inside another unit (``record`` in a call's unit, say), ``work`` simply joins it: the
+    outer unit commits, retries or rolls back all of it. Whatever the session already holds when
+    a unit starts is part of it.
+
+    ``work`` must be safe to run again, even after a commit whose reply was lost: guard its
+    writes as the views do (a conditional update on the row's version, the review log's unique
+    (round, item)), so that a second run finds the first one's work and writes nothing.
+
+    Raises:
+        Busy: conflicting writes kept overtaking the unit.
+        sqlalchemy.exc.DBAPIError: the database stayed out of reach, or refused the data.
+    """
+    info = db.session.info
+    if info.get(_IN_UNIT):
+        return work()
+    conflicts = outages = 0
+    while True:
+        info[_IN_UNIT] = True
+        try:
+            result = work()
+            db.session.commit()
+            return result
+        except (_Conflict, IntegrityError) as clash:
+            # Most often another answer about the same fact got there first (the card was
+            # written, or created, or the same (round, item) recorded): read again and redo.
+            roll_back()
+            conflicts += 1
+            if conflicts >= _ATTEMPTS:
+                if isinstance(clash, IntegrityError):
+                    raise  # a constraint broken every time is a bug, not a race
+                raise Busy("the answer could not be saved; please try again") from clash
+        except DBAPIError as error:
+            roll_back()
+            outages += 1
+            if not unavailable(error) or outages >= _OUTAGE_ATTEMPTS:
+                raise
+            time.sleep(_OUTAGE_WAIT * 2 ** (outages - 1))
+        except BaseException:
+            roll_back()
+            raise
+        finally:
+            info.pop(_IN_UNIT, None)
 
 
 def record(student: User, outcome: srs.Outcome, now: dt.datetime | None = None) -> Recorded:
@@ -115,37 +190,36 @@ def record(student: User, outcome: srs.Outcome, now: dt.datetime | None = None) 
     Idempotent: an outcome whose (round token, item) was recorded before changes nothing and
     returns the first recording, whether it was sent twice or from two tabs at once.
 
-    This is the hot path of every mode, so it is written in a few plain statements: read the
-    fact's memory card, insert the review row (its unique (round, item) key refuses a repeat),
-    then write the card only if nobody changed it since it was read (its review count is the
-    version); on a clash, start again from a fresh read.
+    On its own (the study path) one answer is one unit of work; inside a larger unit (a call
+    and its reviews, see :func:`atomically`) it joins that one and commits nothing itself.
+
+    This is the hot path of every mode, so it is written in a few plain statements: look up the
+    (round, item), read the fact's memory card, insert the review row (its unique (round, item)
+    key refuses a repeat that raced this one), then write the card only if nobody changed it
+    since it was read (its review count is the version); on a clash, the unit starts again from
+    a fresh read.
 
     Raises:
         RecordError: the fact key is unknown, or the (round, item) was recorded for another student.
+        Busy: concurrent answers kept overtaking this one.
     """
     try:
         fact = Fact.from_key(outcome.fact_key)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
-    now = now or utcnow()
+    when = now or utcnow()
+    return atomically(lambda: _record_once(student, fact, outcome, when))
+
+
+def _record_once(student: User, fact: Fact, outcome: srs.Outcome, now: dt.datetime) -> Recorded:
+    earlier = _recorded(outcome)
+    if earlier is not None:
+        return _check_owner(earlier, student)
     settings = settings_for(student)
     recent = _recent_times(student, fact.facet, outcome) if _speed_matters(outcome) else []
     rating = srs.rate(outcome, recent)
-    for _attempt in range(_ATTEMPTS):
-        try:
-            due = _write(student, fact, outcome, rating, settings, now)
-        except IntegrityError:
-            # Most often the same (round, item) was recorded first; else the card was created
-            # by another answer at the same moment, and the next attempt updates it.
-            db.session.rollback()
-            earlier = _recorded(outcome)
-            if earlier is not None:
-                return _check_owner(earlier, student)
-        except _Conflict:
-            db.session.rollback()
-        else:
-            return Recorded(created=True, rating=rating, due=due)
-    raise RecordError("the review could not be recorded; please try again")
+    due = _write(student, fact, outcome, rating, settings, now)
+    return Recorded(created=True, rating=rating, due=due)
 
 
 def _speed_matters(outcome: srs.Outcome) -> bool:
@@ -231,7 +305,6 @@ def _write(
         ).rowcount
         if changed != 1:
             raise _Conflict
-    db.session.commit()
     return after.due
 
 

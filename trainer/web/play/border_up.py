@@ -25,10 +25,11 @@ from trainer.quiz.border_up import (
     solutions,
 )
 from trainer.quiz.race import SAME_MOMENT, race
+from trainer.quiz.weakest import POOL
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import queue, record
+from ..memory import atomically, queue, record
 from ..models import BorderUpRound, User, utcnow
 from ..security import student_required
 from .forms import BorderUpForm, NewBorderUpForm
@@ -69,7 +70,7 @@ def new_border_up(student: User, level: str, postals: set[str] | None = None) ->
     deck = get_deck()
     seed = secrets.randbits(62)
     rng = random.Random(f"border-up:{seed}")
-    weak = [Fact.from_key(key).postal for key in queue(student, deck, size=10, facets={Facet.BORDERS}, postals=postals)]
+    weak = [Fact.from_key(key).postal for key in queue(student, deck, size=POOL, facets={Facet.BORDERS}, postals=postals)]
     if postals:
         weak += random.Random(f"lean:{seed}").sample(sorted(postals), len(postals))
     dealt = deal(deck, rng, lean_on=weak)
@@ -227,28 +228,34 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
     seconds = (now - row.revealed_at).total_seconds()
     success = call_succeeds(results)
     result = race(seconds, success, _computer(row))[0].value
-    saved = db.session.execute(
-        update(BorderUpRound)
-        .where(BorderUpRound.id == row.id, BorderUpRound.call.is_(None))
-        .values(call=[sorted(chosen["1"]), sorted(chosen["2"])], called_at=now, result=result, seconds=seconds if success else None)
-    ).rowcount
-    if saved != 1:
-        db.session.rollback()
-        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
-        return redirect(here)
-    db.session.commit()
+    round_id = row.id
     student = current_student()
-    for review in reviews(results, helped=row.hint is not None):
-        record(
-            student,
-            srs.Outcome(
-                fact_key=review.fact.key,
-                verdict=review.verdict,
-                mode=MODE,
-                form=Form.CHOICE,  # picked from the cards in hand: never Easy
-                round_token=f"{MODE}:{row.token}",
-                item=review.item,
-                help=srs.Help.HINT if review.helped else srs.Help.NONE,
-            ),
+    outcomes = [
+        srs.Outcome(
+            fact_key=review.fact.key,
+            verdict=review.verdict,
+            mode=MODE,
+            form=Form.CHOICE,  # picked from the cards in hand: never Easy
+            round_token=f"{MODE}:{row.token}",
+            item=review.item,
+            help=srs.Help.HINT if review.helped else srs.Help.NONE,
         )
+        for review in reviews(results, helped=row.hint is not None)
+    ]
+
+    def save_call() -> bool:
+        """The call and its reviews, all or nothing; False if the round was called already."""
+        saved = db.session.execute(
+            update(BorderUpRound)
+            .where(BorderUpRound.id == round_id, BorderUpRound.call.is_(None))
+            .values(call=[sorted(chosen["1"]), sorted(chosen["2"])], called_at=now, result=result, seconds=seconds if success else None)
+        ).rowcount
+        if saved != 1:
+            return False
+        for outcome in outcomes:
+            record(student, outcome, now)
+        return True
+
+    if not atomically(save_call):
+        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
     return redirect(here)

@@ -10,7 +10,7 @@ from flask import flash, redirect, render_template, request, url_for
 from sqlalchemy import update
 from werkzeug.wrappers import Response
 
-from trainer import srs
+from trainer import pickmap, srs
 from trainer.facts import Fact, Facet, Form, UnreadableAnswer
 from trainer.quiz.dashing_states import (
     CARDS,
@@ -24,10 +24,11 @@ from trainer.quiz.dashing_states import (
     reviews,
 )
 from trainer.quiz.race import SAME_MOMENT, race
+from trainer.quiz.weakest import POOL
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import queue, record
+from ..memory import atomically, queue, record
 from ..models import DashingRound, User, utcnow
 from ..security import student_required
 from .forms import DashingForm, NewDashingForm
@@ -64,13 +65,14 @@ def dashing_new() -> str | Response | tuple[str, int]:
 
 
 def new_dashing(student: User, level: str, facets: set[Facet] | None = None, postals: set[str] | None = None) -> DashingRound:
-    """Deal five Map cards (added to the session, not committed) from the student's due and
+    """Deal five Map cards (added to the session, not committed) drawn among the student's due and
     weakest map and capital facts, within ``facets`` and ``postals`` if given, those states first."""
     deck = get_deck()
     seed = secrets.randbits(62)
     rng = random.Random(f"dashing:{seed}")
     asked = ({Facet.MAP, Facet.CAPITAL} & facets) if facets else {Facet.MAP, Facet.CAPITAL}
-    preferred = [Fact.from_key(key).postal for key in queue(student, deck, size=20, facets=asked, postals=postals)]
+    keys = queue(student, deck, size=POOL * len(asked), facets=asked, postals=postals)
+    preferred = [Fact.from_key(key).postal for key in keys]
     if postals:
         preferred += rng.sample(sorted(postals), len(postals))
     row = DashingRound(
@@ -132,8 +134,17 @@ def _render_round(row: DashingRound, form: DashingForm, problem: str | None = No
     if computer is not None and row.result != "playing":
         student_at = (row.called_at - row.created_at).total_seconds() if row.called_at else None
         explanation = race(student_at, bool(judged and judged.success), computer)[1]
+    playing = row.result == "playing" and not row.call
+    # Only the cards still to be called are drawn, each through the round's own drawing (P-H2).
+    drawings = _drawings(row) if playing else None
     cards = [
-        {"letter": LETTERS[i], "position": i, "map": deck.map_card(postal), "state": deck[postal] if row.result != "playing" else None}
+        {
+            "letter": LETTERS[i],
+            "position": i,
+            "map": deck.map_card(postal),
+            "drawing": drawings.cards[i] if drawings else None,
+            "state": None if playing else deck[postal],
+        }
         for i, postal in enumerate(row.cards)
     ]
     return render_template(
@@ -141,6 +152,7 @@ def _render_round(row: DashingRound, form: DashingForm, problem: str | None = No
         row=row,
         form=form,
         cards=cards,
+        drawings=drawings,
         letters=LETTERS,
         judged=judged,
         problem=problem,
@@ -152,6 +164,12 @@ def _render_round(row: DashingRound, form: DashingForm, problem: str | None = No
         state_names=sorted(s.name for s in deck),
         capital_names=sorted(s.capital for s in deck),
     )
+
+
+def _drawings(row: DashingRound) -> pickmap.CardsDrawing:
+    """The round's own drawing of its five Map cards, from its secret seed (P-H2): the same each
+    time the page is shown, and matching neither the deck pages' outlines nor another round's."""
+    return pickmap.draw_cards(get_deck(), row.cards, random.Random(f"dashing-map:{row.seed}"))
 
 
 def _judged(row: DashingRound) -> CallResult:
@@ -208,31 +226,38 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
     else:
         result = race(seconds, judged.success, computer)[0].value
     stored = {"set_aside": call.set_aside, "order": list(call.order), "names": {str(k): v for k, v in names.items()}, "capitals": {str(k): v for k, v in capitals.items()}}
-    saved = db.session.execute(
-        update(DashingRound)
-        .where(DashingRound.id == row.id, DashingRound.call.is_(None))
-        .values(call=stored, called_at=now, result=result, seconds=seconds if judged.success else None)
-    ).rowcount
-    if saved != 1:
-        db.session.rollback()
-        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
-        return redirect(here)
-    db.session.commit()
+    round_id, round_token = row.id, row.token
+    best = seconds if judged.success else None
     student = current_student()
-    for fact, judgement, ms in reviews(judged, seconds):
-        record(
-            student,
-            srs.Outcome(
-                fact_key=fact.key,
-                verdict=judgement.verdict,
-                mode=MODE,
-                form=Form.TYPED,
-                round_token=f"{MODE}:{row.token}",
-                item=fact.key,
-                answer=judgement.given,
-                duration_ms=ms,
-                answered_postal=judgement.answered[0] if len(judgement.answered) == 1 else None,
-            ),
+    outcomes = [
+        srs.Outcome(
+            fact_key=fact.key,
+            verdict=judgement.verdict,
+            mode=MODE,
+            form=Form.TYPED,
+            round_token=f"{MODE}:{round_token}",
+            item=fact.key,
+            answer=judgement.given,
+            duration_ms=ms,
+            answered_postal=judgement.answered[0] if len(judgement.answered) == 1 else None,
         )
+        for fact, judgement, ms in reviews(judged, seconds)
+    ]
+
+    def save_call() -> bool:
+        """The call and its eight reviews, all or nothing; False if the round was called already."""
+        saved = db.session.execute(
+            update(DashingRound)
+            .where(DashingRound.id == round_id, DashingRound.call.is_(None))
+            .values(call=stored, called_at=now, result=result, seconds=best)
+        ).rowcount
+        if saved != 1:
+            return False
+        for outcome in outcomes:
+            record(student, outcome, now)
+        return True
+
+    if not atomically(save_call):
+        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
     return redirect(here)
 

@@ -56,7 +56,8 @@ from trainer.games.play_the_ranks import LEAD, LOW_TRICKS, RanksState
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import record
+from ..guards import whole_number
+from ..memory import atomically, record
 from ..models import CardGame, utcnow
 from ..security import student_required
 from .common import current_student, own_or_404
@@ -123,8 +124,8 @@ def games_new() -> str | Response | tuple[str, int]:
     if not form.validate():
         return _render_index(form), 400
     slug = form.game.data
-    players = int(form.players.data or 2)
-    team_size = int(form.team_size.data or 1)
+    players = whole_number(form.players.data) or 2
+    team_size = whole_number(form.team_size.data) or 1
     if REGISTRY[slug].max_players == 2:
         players, team_size = 2, 1  # a game for two sides; the form says so
     try:
@@ -200,36 +201,51 @@ def game_move(token: str) -> Response:
     try:
         answers = _play(row, state, form)
     except _RecordedRefusal as wrong:
+        _record(row, before, wrong.answers)
         flash(str(wrong), "error")
         return redirect(here)
     except IllegalAction as refused:
         flash(f"{refused} Nothing changed.", "error")
         return redirect(here)
     _computer_turns(row, state)
-    saved = db.session.execute(
-        update(CardGame).where(CardGame.id == row.id, CardGame.ply == before).values(**_stored(state))
-    ).rowcount
-    if saved != 1:
-        db.session.rollback()
+    game_id, values = row.id, _stored(state)
+
+    def save_move() -> bool:
+        """The move, the computer's turns and the drill answers, all or nothing; False if the
+        move was made already."""
+        saved = db.session.execute(
+            update(CardGame).where(CardGame.id == game_id, CardGame.ply == before).values(**values)
+        ).rowcount
+        if saved != 1:
+            return False
+        _record(row, before, answers)
+        return True
+
+    if not atomically(save_move):
         flash("That move was already made, or the page was out of date. Nothing changed; here is the game now.", "info")
         return redirect(here)
-    db.session.commit()
     _remember(row.token, state)
-    _record(row, before, answers)
     _feedback(answers)
     return redirect(url_for("play.game_table", token=token, since=before))
 
 
 class _RecordedRefusal(IllegalAction):
-    """A drill answer that refuses the play but was recorded (a wrong number in GeoPlunge 51, a broken Zone)."""
+    """A drill answer that refuses the play but is recorded (a wrong number in GeoPlunge 51, a broken Zone)."""
+
+    def __init__(self, message: str, answers: list[DrillAnswer]) -> None:
+        super().__init__(message)
+        self.answers = answers
 
 
 def _play(row: CardGame, state: State, form: CardGameMoveForm) -> list[DrillAnswer]:
     """Apply the student's move to ``state`` and return the drill answers it carried.
 
+    Nothing is written here: the caller saves the move and its answers in one unit of work.
+
     Raises:
-        IllegalAction: the move is refused; ``state`` is unchanged, and only a judged drill
-            answer (already recorded) remains of it.
+        _RecordedRefusal: the play is refused but its judged drill answers count (the caller
+            records them); ``state`` is unchanged.
+        IllegalAction: the move is refused; ``state`` is unchanged.
     """
     if state.current_player() != 0:
         raise IllegalAction("It is not your turn.")
@@ -246,14 +262,15 @@ def _play(row: CardGame, state: State, form: CardGameMoveForm) -> list[DrillAnsw
     if isinstance(state, FiftyOneState) and answers:
         # GeoPlunge 51 needs the exact number: a wrong one is refused as a play, and recorded.
         if not answers[0].right:
-            _record(row, row.ply, answers)
             card = state.game.card(move.card)  # type: ignore[arg-type]
             raise _RecordedRefusal(
                 f"Not quite: {card.name} is {answers[0].judgement.expected} in {move.category.value.lower()}, "  # type: ignore[union-attr]
-                f"not {answers[0].judgement.given}. The count needs the exact number: try again."
+                f"not {answers[0].judgement.given}. The count needs the exact number: try again.",
+                answers,
             )
         if action not in state.legal_actions():
-            _record(row, row.ply, answers)  # the ranking was right; the play breaks F1 all the same
+            # The ranking was right; the play breaks F1 all the same (the message apply_action gives).
+            raise _RecordedRefusal(f"{state.why_illegal(action)} Nothing changed.", answers)
     state.apply_action(action)
     return answers
 
@@ -304,8 +321,8 @@ def _toss_answers(row: CardGame, state: TossState, action: int, postal: str, for
     deck = get_deck()
     zone = judge_toss_zone(deck, obs, postal)
     if not zone.right and action not in state.legal_actions():
-        _record(row, row.ply, [zone])  # T2 broken: a wrong answer on the card's zone fact
-        raise _RecordedRefusal(f"{zone.judgement.note} Nothing was played; this counts as practice on {deck[postal].name}'s zone.")
+        # T2 broken: a wrong answer on the card's zone fact
+        raise _RecordedRefusal(f"{zone.judgement.note} Nothing was played; this counts as practice on {deck[postal].name}'s zone.", [zone])
     answers = [zone] if zone.right else []
     return [*answers, judge_toss_beats(deck, obs, postal, form.call.data == "beats")]
 
@@ -333,30 +350,35 @@ def _stored(state: State) -> dict[str, Any]:
 
 
 def _record(row: CardGame, ply: int, answers: list[DrillAnswer]) -> None:
-    """Record drill answers in the memory model: only the first answer per fact and move counts."""
+    """Record drill answers in the memory model and the game's tally: only the first answer per
+    fact and move counts. One unit of work: the move's, or one of its own for a refused play."""
     if not answers:
         return
     student = current_student()
-    for answer in answers:
-        recorded = record(
-            student,
-            srs.Outcome(
-                fact_key=answer.fact.key,
-                verdict=answer.judgement.verdict,
-                mode=MODES[row.game],
-                form=answer.form,
-                round_token=f"game:{row.token}",
-                item=f"{ply}:{answer.fact.key}",
-                answer=answer.judgement.given[:200],
-            ),
+    game_id = row.id
+    outcomes = [
+        srs.Outcome(
+            fact_key=answer.fact.key,
+            verdict=answer.judgement.verdict,
+            mode=MODES[row.game],
+            form=answer.form,
+            round_token=f"game:{row.token}",
+            item=f"{ply}:{answer.fact.key}",
+            answer=answer.judgement.given[:200],
         )
-        if recorded.created:
-            db.session.execute(
-                update(CardGame)
-                .where(CardGame.id == row.id)
-                .values(drill_answers=CardGame.drill_answers + 1, drill_right=CardGame.drill_right + int(answer.right))
-            )
-    db.session.commit()
+        for answer in answers
+    ]
+
+    def save_answers() -> None:
+        for answer, outcome in zip(answers, outcomes):
+            if record(student, outcome).created:
+                db.session.execute(
+                    update(CardGame)
+                    .where(CardGame.id == game_id)
+                    .values(drill_answers=CardGame.drill_answers + 1, drill_right=CardGame.drill_right + int(answer.right))
+                )
+
+    atomically(save_answers)
 
 
 def _feedback(answers: list[DrillAnswer]) -> None:

@@ -21,14 +21,16 @@ from trainer.quiz.state_iq import (
     Side,
     StateIQ,
     consistent,
+    deal_cards,
     first_guesser_by_draw,
     guess_from_text,
     student_answers,
 )
+from trainer.quiz.weakest import POOL
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import queue, record
+from ..memory import atomically, queue, record
 from ..models import StateIqGame, User, utcnow
 from ..security import student_required
 from .common import current_student, own_or_404
@@ -67,10 +69,13 @@ def state_iq_new() -> str | Response | tuple[str, int]:
     form = NewStateIqForm()
     if not form.validate():
         return _render_index(form), 400
-    row = new_state_iq(current_student(), form.level.data, form.show_aid.data)
-    db.session.commit()
-    after_deal(row)
-    return redirect(url_for("play.state_iq_game", token=row.token))
+
+    def deal() -> str:
+        row = new_state_iq(current_student(), form.level.data, form.show_aid.data)
+        after_deal(row)
+        return row.token
+
+    return redirect(url_for("play.state_iq_game", token=atomically(deal)))
 
 
 def new_state_iq(
@@ -81,15 +86,16 @@ def new_state_iq(
     postals: set[str] | None = None,
     first: Side | None = None,
 ) -> StateIqGame:
-    """Deal a game (added to the session, not committed): the computer's card is the student's
-    most due, weakest postal, border or capital fact, within ``facets`` and ``postals`` if given.
+    """Deal a game (added to the session, not committed): the computer's card is drawn among the
+    student's most due, weakest postal, border or capital facts, within ``facets`` and ``postals``
+    if given.
     ``first`` guesses first when an earlier game decided it (the Border-Up winner in a Combo 1
     match); otherwise the statehood draw decides (R2)."""
     deck = get_deck()
     seed = secrets.randbits(62)
     rng = random.Random(f"deal:{seed}")
-    computer_card = _computer_card(student, deck, rng, (FACETS & facets) if facets else FACETS, postals)
-    student_card = rng.choice([s.postal for s in deck if s.postal != computer_card])
+    weakest = _weakest_states(student, deck, (FACETS & facets) if facets else FACETS, postals)
+    computer_card, student_card = deal_cards(weakest, deck, rng, postals)
     if first is None:
         first, _, _ = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"))
     power = rng.choice(deck.power_cards)
@@ -114,16 +120,15 @@ def new_state_iq(
 
 
 def after_deal(row: StateIqGame) -> None:
-    """Once the deal is saved: the computer may guess first."""
+    """After the deal (in its unit of work, or in one of its own once it is saved): the computer may guess first."""
     _after_move(row, _rebuild(row))
 
 
-def _computer_card(student: User, deck: Deck, rng: random.Random, facets: set[Facet], postals: set[str] | None) -> str:
-    """The state of the student's most due, weakest (else newest) fact of ``facets``, else any (in ``postals``)."""
-    keys = queue(student, deck, size=1, facets=facets, postals=postals)
-    if keys:
-        return Fact.from_key(keys[0]).postal
-    return rng.choice(sorted(postals) if postals else [s.postal for s in deck])
+def _weakest_states(student: User, deck: Deck, facets: set[Facet], postals: set[str] | None) -> list[str]:
+    """The states of the student's queue for ``facets`` (due and weakest first, then new), enough
+    of them for the deal to draw among (in ``postals`` if given)."""
+    keys = queue(student, deck, size=POOL * len(facets), facets=facets, postals=postals)
+    return [Fact.from_key(key).postal for key in keys]
 
 
 def _rebuild(row: StateIqGame) -> StateIQ:
@@ -236,31 +241,45 @@ def state_iq_move(token: str) -> str | Response | tuple[str, int]:
         return _render_game(row, game, form), 400
     kind = "guess" if game.waiting_for() == "student_guess" else "clue"
     mistakes_before = len(game.half.border_mistakes)
+    mistake = None
     try:
         game.guess(postal) if kind == "guess" else game.give_border(postal)
     except Move as refused:
         if len(game.half.border_mistakes) == mistakes_before:
             form.answer.errors = [str(refused)]
             return _render_game(row, game, form), 400
-        flash(str(refused), "error")  # a state that does not border: refused, and kept as a mistake
-    saved = db.session.execute(
-        update(StateIqGame)
-        .where(StateIqGame.id == row.id, StateIqGame.move_count == row.move_count)
-        .values(moves=[*row.moves, [kind, postal]], move_count=row.move_count + 1)
-    ).rowcount
-    if saved != 1:
-        db.session.rollback()
+        mistake = str(refused)  # a state that does not border: refused, and kept as a mistake
+    _computer_plays(game)
+    game_id, before, moves = row.id, row.move_count, [*row.moves, [kind, postal]]
+
+    def save_move() -> bool:
+        """The move, what it showed of the student's memory and the result, all or nothing;
+        False if the move was made already."""
+        saved = db.session.execute(
+            update(StateIqGame)
+            .where(StateIqGame.id == game_id, StateIqGame.move_count == before)
+            .values(moves=moves, move_count=before + 1)
+        ).rowcount
+        if saved != 1:
+            return False
+        _after_move(row, game)
+        return True
+
+    if not atomically(save_move):
         flash("That move was already made (or the page was out of date); nothing changed.", "info")
         return redirect(here)
-    db.session.commit()
-    db.session.refresh(row)
-    _computer_plays(game)
-    _after_move(row, game)
+    if mistake is not None:
+        flash(mistake, "error")
     return redirect(here)
 
 
 def _after_move(row: StateIqGame, game: StateIQ) -> None:
-    """Record what the student's play has shown so far, once each, and the result at the end."""
+    """Record what the student's play has shown so far, once each, and the result at the end
+    (in the move's unit of work, or in one of its own)."""
+    atomically(lambda: _save_progress(row, game))
+
+
+def _save_progress(row: StateIqGame, game: StateIQ) -> None:
     student = current_student()
     done = set(row.recorded)
     for answer in student_answers(game):
@@ -288,5 +307,4 @@ def _after_move(row: StateIqGame, game: StateIQ) -> None:
         student_half = next(h for h in game.halves if h.guesser is Side.STUDENT)
         row.student_guesses = student_half.guesses_needed
         row.finished_at = utcnow()
-    db.session.commit()
 
