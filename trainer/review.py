@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from trainer import srs
+from trainer import pickmap, srs
 from trainer.cards import Deck
 from trainer.facts import Fact, Form, Question, ask, forms_for
 
@@ -15,6 +15,11 @@ ROUND_SIZE = 10
 #: Multiple choice (when on) is for facts not yet held this many days: recognising comes first,
 #: recall once the fact has settled.
 CHOICE_UNTIL_STABILITY_DAYS = 4.0
+#: An answer that took longer than this was interrupted: its time tells nothing.
+MAX_DURATION_MS = 10 * 60 * 1000
+#: How much less than the server's measure the page's own may be and still be believed: the page
+#: starts its clock once it has loaded, the server when it sent it (a slow network, a slow phone).
+LOAD_ALLOWANCE_MS = 2_000
 
 
 @dataclass(frozen=True)
@@ -60,3 +65,26 @@ def deal(
 def question(item: Item, deck: Deck, seed: int, index: int) -> Question:
     """Item ``index`` of a round asked as a question; the same seed and index ask it the same way."""
     return ask(item.fact, item.form, deck, random.Random(f"ask:{seed}:{index}"))
+
+
+def pick_map(deck: Deck, seed: int, index: int) -> pickmap.PickMap:
+    """The map to click for item ``index`` of a round (a map-click question): the same seed and
+    index draw the same map, another index another one."""
+    return pickmap.build(deck, random.Random(f"pick:{seed}:{index}"))
+
+
+def bounded_duration(page_ms: int | None, served_ms: int | None) -> int | None:
+    """How long an answer took, for grading: the page's figure bounded by the server's.
+
+    ``served_ms`` is the time since the server sent the question, which no student can shorten;
+    ``page_ms`` is what the page measured, more exact but the student's to forge. The page's
+    figure counts when it is plausible (at most :data:`LOAD_ALLOWANCE_MS` below the server's), and
+    never more than the server's; otherwise the server's counts. With no server figure the time
+    is unknown (so never fast), and so is one beyond :data:`MAX_DURATION_MS`.
+    """
+    if served_ms is None or served_ms < 0:
+        return None
+    duration = served_ms
+    if page_ms is not None and 0 < page_ms and page_ms >= served_ms - LOAD_ALLOWANCE_MS:
+        duration = min(page_ms, served_ms)
+    return duration if 0 < duration <= MAX_DURATION_MS else None

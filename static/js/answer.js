@@ -1,4 +1,4 @@
-// Answer forms (review, State IQ): times the answer, number keys pick a choice, Enter submits or goes on, the map can be clicked.
+// Answer forms (review, State IQ): times the answer, number keys pick a choice, Enter submits or goes on, the map can be clicked (Enter or Space on a state chooses it).
 (function () {
   "use strict";
   // After an answer: Enter goes on to the next fact, wherever the focus is not on another control.
@@ -53,7 +53,8 @@
   Array.prototype.forEach.call(states, function (path) {
     function pick(event) {
       event.preventDefault();
-      answer.value = path.getAttribute("data-postal");
+      // A study map posts the outline's spot number (it names no state); State IQ's posts the code.
+      answer.value = path.getAttribute("data-spot") || path.getAttribute("data-postal");
       path.classList.add("map-state--picked");
       submitWith(null);
     }

@@ -9,12 +9,24 @@ from sqlalchemy import select
 
 from tests.browser.conftest import sign_up_student
 from trainer.facts import Fact, Facet, Form, expected_answer
-from trainer.review import ROUND_SIZE, Item, question
+from trainer.review import ROUND_SIZE, Item, pick_map, question
 from trainer.web import get_deck
 from trainer.web.extensions import db
-from trainer.web.models import StudyRound
+from trainer.web.models import StudyRound, User
 
 ROUND_URL = re.compile(r"/study/rounds/([A-Za-z0-9_-]+)/(\d+)$")
+#: The keys that move on a pick map (P-H2), as on a number pad for the diagonals.
+MOVE_KEYS = {
+    "north": "ArrowUp",
+    "east": "ArrowRight",
+    "south": "ArrowDown",
+    "west": "ArrowLeft",
+    "north-west": "Home",
+    "north-east": "PageUp",
+    "south-west": "End",
+    "south-east": "PageDown",
+}
+ARROWS = ("north", "east", "south", "west")
 
 
 def asked(app, url):
@@ -51,11 +63,8 @@ def answer_with_keyboard(page, app, index: int) -> Form:
         expect(page.get_by_label("Your answer")).to_be_focused()
         page.keyboard.type(answer)
         page.keyboard.press("Enter")
-    else:  # find the state on the map: Tab moves from west to east
-        for _ in range(80):
-            page.keyboard.press("Tab")
-            if page.evaluate("document.activeElement.getAttribute('data-postal')") == q.fact.postal:
-                break
+    else:  # find the state on the map: Tab into it, then the arrow keys
+        find_on_the_map_by_keyboard(page, app, q.fact.postal)
         page.keyboard.press("Enter")
     expect(page.get_by_role("heading", level=1)).to_have_text("Right!")
     expect(page.get_by_text("You will see this again")).to_be_visible()
@@ -65,6 +74,93 @@ def answer_with_keyboard(page, app, index: int) -> Form:
     expect(page.locator("#next")).to_be_focused()
     page.keyboard.press("Enter")
     return q.form
+
+
+def spot_path(app, url: str, postal: str, directions=ARROWS) -> tuple[list[str], dict[str, str]]:
+    """The moves from the map's first Tab stop to ``postal`` (fewest first), and spot -> state."""
+    token, index = ROUND_URL.search(url).groups()
+    with app.app_context():
+        round_ = db.session.execute(select(StudyRound).where(StudyRound.token == token)).scalar_one()
+        pick = pick_map(get_deck(), round_.seed, int(index))
+    spots = {str(s.number): s for s in pick.spots}
+    goal = str(pick.spot_of(postal))
+    routes = {str(pick.start): []}
+    todo = [str(pick.start)]
+    while todo and goal not in routes:
+        here = todo.pop(0)
+        for direction, there in spots[here].moves:
+            if direction in directions and str(there) not in routes:
+                routes[str(there)] = routes[here] + [direction]
+                todo.append(str(there))
+    return routes[goal], {number: spot.postal for number, spot in spots.items()}
+
+
+def find_on_the_map_by_keyboard(page, app, postal: str, directions=ARROWS) -> list[str]:
+    """Tab into the map and move to ``postal`` with the keys; returns what the live region said."""
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.hasAttribute('data-spot')"):
+            break
+    moves, _ = spot_path(app, page.url, postal, directions)
+    said = []
+    for direction in moves:
+        page.keyboard.press(MOVE_KEYS[direction])
+        live = page.locator("#pick-live")
+        expect(live).to_have_text(re.compile(rf"^Moved {direction}\. A state in the "))
+        said.append(live.text_content())
+    return said
+
+
+def test_a_find_on_the_map_question_is_answered_by_keyboard_and_the_map_names_no_state(page, live_app):
+    """P-H2: Tab enters the map once, the arrow keys move by direction, Enter chooses, and the
+    live region never names a state."""
+    sign_up_student(page, "arrow_ann")
+    with live_app.app_context():
+        student = db.session.execute(select(User).where(User.username == "arrow_ann")).scalar_one()
+        items = [["TX:map", "map_click"], ["ME:map", "map_click"]]
+        db.session.add(StudyRound(token="arrows", student_id=student.id, seed=424242, items=items, focus={}))
+        db.session.commit()
+        names = [s.name for s in get_deck()]
+    page.goto("/study/rounds/arrows/1")
+    expect(page.get_by_role("group", name="Find Texas on the map.")).to_be_visible()
+    # One Tab stop: Tab enters the map, the next Tab leaves it.
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.hasAttribute('data-spot')"):
+            break
+    entered = page.evaluate("document.activeElement.getAttribute('data-spot')")
+    page.keyboard.press("Tab")
+    assert not page.evaluate("document.activeElement.hasAttribute('data-spot')"), "the map is one Tab stop"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.getAttribute('data-spot')") == entered
+    moves, states = spot_path(live_app, page.url, "TX")
+    said = []
+    for direction in moves:
+        page.keyboard.press(MOVE_KEYS[direction])
+        expect(page.locator("#pick-live")).to_have_text(re.compile(rf"^Moved {direction}\."))
+        said.append(page.locator("#pick-live").text_content())
+        here = page.evaluate("document.activeElement.getAttribute('data-spot')")
+        assert page.evaluate("document.querySelectorAll('[data-spot][tabindex=\"0\"]').length") == 1
+        assert page.evaluate("document.activeElement.getAttribute('tabindex')") == "0"
+    assert states[here] == "TX"
+    assert said and all(name not in text for text in said for name in names), said
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Right!")
+    expect(page.locator(".gp-card__name")).to_have_text("Texas")
+    page.keyboard.press("Enter")
+    # The second question by the diagonals as well (Home, Page Up, End, Page Down).
+    expect(page.get_by_role("group", name="Find Maine on the map.")).to_be_visible()
+    said = find_on_the_map_by_keyboard(page, live_app, "ME", directions=tuple(MOVE_KEYS))
+    assert all(name not in text for text in said for name in names), said
+    # Nothing lies north of Maine: the live region says so and the focus stays.
+    here = page.evaluate("document.activeElement.getAttribute('data-spot')")
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#pick-live")).to_have_text("No state to the north.")
+    assert page.evaluate("document.activeElement.getAttribute('data-spot')") == here
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Right!")
+    html = page.content()
+    assert "Maine" in html, "after the answer the card names the state"
 
 
 def test_a_new_student_reviews_ten_facts_with_the_keyboard_alone(page, live_app):

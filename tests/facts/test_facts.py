@@ -144,7 +144,7 @@ def test_border_choice_for_a_state_without_neighbours():
 
 def test_border_choice_wrong_pick_names_the_non_neighbour():
     question = ask(Fact("CO", Facet.BORDERS), Form.CHOICE, DECK, random.Random(5))
-    wrong = [c for c in question.choices if not DECK.borders_between("CO", c)]
+    wrong = [c for c in question.choices if c != NONE_OF_THEM and not DECK.borders_between("CO", c)]
     judgement = judge(question, wrong[0], DECK)
     assert judgement.verdict is Verdict.WRONG
     assert judgement.wrong == (DECK[wrong[0]].postal,)

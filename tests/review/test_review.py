@@ -5,10 +5,22 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+import pytest
+
 from trainer import srs
 from trainer.cards import load_deck
 from trainer.facts import Fact, Facet, Form
-from trainer.review import CHOICE_UNTIL_STABILITY_DAYS, Item, choose_form, deal, question
+from trainer.review import (
+    CHOICE_UNTIL_STABILITY_DAYS,
+    LOAD_ALLOWANCE_MS,
+    MAX_DURATION_MS,
+    Item,
+    bounded_duration,
+    choose_form,
+    deal,
+    pick_map,
+    question,
+)
 
 DECK = load_deck()
 T0 = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.timezone.utc)
@@ -48,3 +60,35 @@ def test_a_round_replays_from_its_seed():
     assert first == again
     other_seeds = {question(Item(Fact("CO", Facet.CAPITAL), Form.CHOICE), DECK, seed, 2).choices for seed in range(20)}
     assert len(other_seeds) > 1, "another round shuffles the options differently"
+
+
+# --- The map of a map-click item, and how long an answer took (issue 18) --------------------
+
+
+def test_each_item_has_its_own_pick_map_drawn_from_the_seed():
+    a, again, other = pick_map(DECK, 5, 3), pick_map(DECK, 5, 3), pick_map(DECK, 5, 4)
+    assert [(s.number, s.postal) for s in a.spots] == [(s.number, s.postal) for s in again.spots]
+    assert a.transform == again.transform
+    assert [s.postal for s in a.spots] != [s.postal for s in other.spots]
+    assert a.transform != other.transform
+
+
+@pytest.mark.parametrize(
+    ("page_ms", "served_ms", "expected"),
+    [
+        (4_000, 4_600, 4_000),  # the page's figure, a little under the server's: believed
+        (4_000, 3_900, 3_900),  # never more than the server's
+        (1, 30_000, 30_000),  # issue 18: a forged figure far under the server's: the server's
+        (30_000 - LOAD_ALLOWANCE_MS, 30_000, 30_000 - LOAD_ALLOWANCE_MS),  # the slowest load believed
+        (30_000 - LOAD_ALLOWANCE_MS - 1, 30_000, 30_000),
+        (None, 7_000, 7_000),  # no page figure: the server's
+        (0, 7_000, 7_000),
+        (4_000, None, None),  # no server figure (no stamp, a forged one): unknown, never fast
+        (4_000, -5, None),
+        (None, MAX_DURATION_MS + 1, None),  # interrupted
+        (MAX_DURATION_MS, MAX_DURATION_MS + 1_000, MAX_DURATION_MS),
+    ],
+)
+def test_the_pages_time_is_bounded_by_the_servers(page_ms, served_ms, expected):
+    """P-H4."""
+    assert bounded_duration(page_ms, served_ms) == expected

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 import re
 
 import pytest
@@ -12,7 +13,7 @@ from tests.conftest import csrf_token, make_user
 from tests.web.test_security import assert_strict_page
 from trainer.web import get_deck
 from trainer.web.extensions import db
-from trainer.web.models import DashingRound, ReviewLog
+from trainer.web.models import DashingRound, ReviewLog, User, utcnow
 
 INDEX = "/play/dashing-states/"
 
@@ -183,3 +184,104 @@ def test_no_dealt_state_is_named_before_the_call(player, app):
         ids = re.findall(r'\bid="([^"]+)"', html)
         assert not [i for i in ids if any(p.lower() in i.lower().split("-") for p in row.cards)]
         assert html.count("map-state--red") == 5
+
+
+# --- Secrets: the Map cards are drawn for the round (P-H2) -----------------------------------
+
+def _public_drawing(client, postal: str) -> list[str]:
+    """What the public deck page draws for ``postal``'s Map card, as strings a page could repeat:
+    the red outline, the ring and its leader line (their coordinates), and the close-up's view."""
+    html = client.get(f"/deck/{postal.lower()}").get_data(as_text=True)
+    parts = re.findall(r'<path class="map-state map-state--red" d="([^"]+)"', html)
+    parts += re.findall(r'<rect class="map-callout" (x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*")', html)
+    parts += re.findall(r'<line class="map-callout__leader" (x1="[^"]*" y1="[^"]*")', html)
+    parts += re.findall(r'viewBox="([^"]+)"', html)[1:]  # the first is the whole map's
+    assert parts
+    return parts
+
+
+def _attribute_tokens(html: str) -> set[str]:
+    """Every word of every attribute value, lower case: ids, classes, labels, data, hrefs..."""
+    values = re.findall(r'\s[\w:-]+="([^"]*)"', html)
+    return {token.lower() for value in values for token in re.split(r"[^A-Za-z0-9]+", value) if token}
+
+
+def _dealt_rounds(app, count: int) -> list[tuple[str, list[str]]]:
+    """``count`` practice rounds dealt straight into the database: all 50 states over ten rounds,
+    each round with its own seed. Returns (url, cards) for each."""
+    with app.app_context():
+        deck = get_deck()
+        postals = sorted(deck.geometry.shapes)
+        random.Random(18).shuffle(postals)
+        student = db.session.execute(select(User).where(User.username == "student1")).scalar_one()
+        rounds = []
+        for n in range(count):
+            cards = postals[5 * (n % 10) : 5 * (n % 10) + 5]
+            token = f"drawn-{n}"
+            db.session.add(DashingRound(token=token, student_id=student.id, level="practice", seed=1000 + 7919 * n, cards=cards, created_at=utcnow(), result="playing"))
+            rounds.append((f"{INDEX}{token}", cards))
+        db.session.commit()
+    return rounds
+
+
+def _drawn(html: str) -> dict[str, list[str]]:
+    """The red outlines, and the transforms, of a round's page in page order."""
+    return {
+        "red": re.findall(r'<path class="map-state map-state--red" d="([^"]+)"', html),
+        "transforms": re.findall(r'\btransform="([^"]+)"', html),
+    }
+
+
+def _assert_no_card_is_matched(html: str, cards: list[str], deck, public: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Nothing of the page but the shared list of 50 names can be matched to a dealt state.
+    Returns the page's drawing."""
+    assert html.count("map-state--red") == 5
+    page = re.sub(r"<datalist.*?</datalist>", "", html, flags=re.S)
+    # The CSRF token is random text: a piece of it may read "wi" or "ar" by chance.
+    page = re.sub(r'<input[^>]*name="csrf_token"[^>]*>', "", page)
+    tokens = _attribute_tokens(page)
+    for postal in cards:
+        assert deck[postal].name not in page, postal
+        assert not re.search(rf"\b{postal}\b", page), postal
+        assert postal.lower() not in tokens, f"{postal} is a word of an attribute"
+        for part in public[postal]:
+            assert part not in page, (postal, part)
+    for postal, shape in deck.geometry.shapes.items():
+        assert shape.path not in page, f"{postal}'s public outline is in the page"
+    if {"RI", "DE"} & set(cards):
+        assert "map-closeup__frame" in page
+    drawn = _drawn(page)
+    # Each card has its own stretch: two transforms of its own (its stretch undone, and the
+    # shared outlines put in its units), used again by the close-up of a small state.
+    assert len(set(drawn["red"])) == 5 and len(set(drawn["transforms"])) == 10, "each card has its own stretch"
+    return drawn
+
+
+def test_no_map_card_can_be_matched_to_its_state_before_the_call(player, app):
+    """P-H2 for Dashing States: before the call (and on a call sent back to be fixed), each Map
+    card is drawn through the round's own stretches, so no name, postal code, outline, ring or
+    close-up of the deck pages is in the page; after the call, the page names every card."""
+    with app.app_context():
+        deck = get_deck()
+    rounds = _dealt_rounds(app, 12)
+    public = {postal: _public_drawing(player, postal) for postal in deck.geometry.shapes}
+    drawings = []
+    for url, cards in rounds:
+        drawn = _assert_no_card_is_matched(player.get(url).get_data(as_text=True), cards, deck, public)
+        refused = call(player, url, {"place-0": "1"})
+        assert refused.status_code == 400
+        assert _assert_no_card_is_matched(refused.get_data(as_text=True), cards, deck, public) == drawn
+        drawings.append(drawn)
+        assert call(player, url, call_data(app, url)).status_code == 302
+        after = player.get(url).get_data(as_text=True)
+        assert all(deck[postal].name in after for postal in cards), "after the call the page names every card"
+    # The same five states dealt again (rounds 0 and 10) are drawn afresh from the new round's seed.
+    assert not set(drawings[0]["red"]) & set(drawings[10]["red"])
+    assert not set(drawings[0]["transforms"]) & set(drawings[10]["transforms"])
+
+
+def test_a_round_is_drawn_the_same_each_time_it_is_shown(player, app):
+    """A reload gives nothing new to compare: the drawing comes from the round's seed."""
+    [(url, _)] = _dealt_rounds(app, 1)
+    first, again = (_drawn(player.get(url).get_data(as_text=True)) for _ in range(2))
+    assert first == again and first["red"]

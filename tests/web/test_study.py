@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import threading
+import time
 
 import pytest
 from flask import Flask
@@ -15,8 +16,8 @@ from tests.conftest import csrf_token, make_user
 from tests.web.test_security import assert_strict_page
 from trainer import srs
 from trainer.cards import Region, Zone
-from trainer.facts import Fact, Facet, Form, Verdict, expected_answer
-from trainer.review import ROUND_SIZE, Item, question
+from trainer.facts import Fact, Facet, Form, Verdict, expected_answer, forms_for
+from trainer.review import ROUND_SIZE, Item, pick_map, question
 from trainer.web import get_deck
 from trainer.web.extensions import db
 from trainer.web.memory import RecordError, queue, record, summary
@@ -52,12 +53,19 @@ class Study:
         with self.app.app_context():
             return question(Item(Fact.from_key(key), Form(form)), get_deck(), round_.seed, index)
 
+    def spot(self, url: str, postal: str) -> str:
+        """The spot that ``postal`` has on the map of the map-click question at ``url``."""
+        round_ = self.round_of(url)
+        index = int(ROUND_URL.search(url).group(2))
+        with self.app.app_context():
+            return str(pick_map(get_deck(), round_.seed, index).spot_of(postal))
+
     def right_answer(self, url: str) -> str:
         q = self.question_at(url)
         with self.app.app_context():
             deck = get_deck()
             if q.form is Form.MAP_CLICK:
-                return q.fact.postal
+                return self.spot(url, q.fact.postal)
             if q.fact.facet is Facet.BORDERS:
                 neighbours = deck.neighbours(q.fact.postal)
                 if q.form is Form.CHOICE:
@@ -329,7 +337,8 @@ def test_every_study_page_holds_under_the_strict_csp(study, client):
 
 @pytest.mark.parametrize("postal", ["CO", "RI", "HI", "TX", "DE"])
 def test_a_map_question_never_names_its_red_state(study, client, postal):
-    """The server is the only judge: the red state's name and code are not in the page."""
+    """The server is the only judge: the red state's name and code are not in the page, nor its
+    outline, ring or close-up as the deck pages draw them (P-H2)."""
     items = [[f"{postal}:map", "typed"], [f"{postal}:map", "choice"], ["CO:map" if postal != "CO" else "UT:map", "map_click"]]
     with study.app.app_context():
         user = db.session.execute(select(User)).scalar_one()
@@ -341,14 +350,223 @@ def test_a_map_question_never_names_its_red_state(study, client, postal):
     page = re.sub(r"<datalist.*?</datalist>", "", typed, flags=re.S)
     assert state.name not in page
     assert not re.search(rf"\b{postal}\b", page), "no id, class or label names the red state"
+    # P-H2: nor can the red outline, its ring or its close-up be matched to the deck page's.
+    public = client.get(f"/deck/{postal.lower()}").get_data(as_text=True)
+    public_parts = re.findall(r'<path class="map-state map-state--red" d="[^"]+"', public)
+    public_parts += re.findall(r"<(?:rect|line) class=\"map-callout[^>]*>", public) + re.findall(r'viewBox="[^"]+"', public)[1:]
+    assert public_parts
+    for part in public_parts:
+        assert part not in page, part
+    with study.app.app_context():
+        assert get_deck().geometry.shapes[postal].path not in page
+    if postal in ("RI", "DE"):
+        assert "map-closeup__frame" in page and "<use href=\"#quiz-map-states\"/>" in page
     study.answer("/study/rounds/secret/1")
     choice = client.get("/study/rounds/secret/2").get_data(as_text=True)
     assert not re.search(rf"\b{postal}\b", choice)
+    with study.app.app_context():
+        assert get_deck().geometry.shapes[postal].path not in choice
     assert choice.count('type="radio"') == 4, "only the four options name states"
     study.answer("/study/rounds/secret/2")
     click = client.get("/study/rounds/secret/3").get_data(as_text=True)
     assert "map-state--red" not in click, "no state is marked on the map to click"
     assert click.count('role="button"') == 50
+
+
+def _add_round(app: Flask, token: str, items: list[list[str]], seed: int = 11) -> None:
+    with app.app_context():
+        user = db.session.execute(select(User)).scalar_one()
+        db.session.add(StudyRound(token=token, student_id=user.id, seed=seed, items=items, focus={}))
+        db.session.commit()
+
+
+def _spot_paths(html: str) -> list[dict[str, str]]:
+    """The attributes of each clickable outline of a pick map, in page order."""
+    return [dict(re.findall(r'([\w:-]+)="([^"]*)"', tag)) for tag in re.findall(r"<path\b[^>]*\bdata-spot=[^>]*>", html)]
+
+
+def _four_arrow_reach(paths: list[dict[str, str]], start: str) -> set[str]:
+    seen, todo = {start}, [start]
+    by_spot = {p["data-spot"]: p for p in paths}
+    while todo:
+        here = by_spot[todo.pop()]
+        for direction in ("north", "east", "south", "west"):
+            there = here.get(f"data-{direction}")
+            if there and there not in seen:
+                seen.add(there)
+                todo.append(there)
+    return seen
+
+
+def test_find_on_the_map_names_no_state_before_the_answer(study, client):
+    """P-H2 (issue 18): no state of a "Find X" map is named in the page (attribute, id, class,
+    path or order); the posted spot is judged on the server; every spot has keyboard neighbours."""
+    with study.app.app_context():
+        deck = get_deck()
+        clickable = [s.postal for s in deck if Form.MAP_CLICK in forms_for(Fact(s.postal, Facet.MAP), deck)]
+        names = {s.postal: s.name for s in deck}
+        public_paths = [shape.path for shape in deck.geometry.shapes.values()]
+        west_to_east = deck.geometry.west_to_east()
+    _add_round(study.app, "find-all", [[f"{postal}:map", "map_click"] for postal in clickable], seed=20260318)
+    orders = set()
+    for index, postal in enumerate(clickable, start=1):
+        url = f"/study/rounds/find-all/{index}"
+        html = client.get(url).get_data(as_text=True)
+        prompt = f"Find {names[postal]} on the map."
+        assert html.count(prompt) == 1
+        page = html.replace(prompt, "")
+        for name in names.values():
+            assert name not in page, f"{name} is named on the map of question {index}"
+        opaque = {"csrf_token", "served"}  # random or signed values
+        values = [
+            value
+            for tag in re.findall(r"<[a-z][^>]*>", page)
+            if not any(f'name="{field}"' in tag for field in opaque)
+            for value in re.findall(r'="([^"]*)"', tag)
+        ]
+        for value in values:
+            for code in names:
+                assert not re.search(rf"(?<![A-Za-z]){code}(?![A-Za-z])", value), (code, value)
+                assert not re.search(rf"(?<![a-z])map-{code.lower()}\b", value), value
+        assert "data-postal" not in page
+        assert not any(path in page for path in public_paths), "a public outline, byte for byte"
+        paths = _spot_paths(page)
+        assert sorted(int(p["data-spot"]) for p in paths) == list(range(1, 51))
+        with study.app.app_context():
+            pick = pick_map(deck, study.round_of(url).seed, index)
+        order = tuple(pick.postal_of(p["data-spot"]) for p in paths)
+        assert order != tuple(west_to_east), "the page order is not the public west-to-east order"
+        orders.add(order)
+        # Keyboard: one Tab stop, and every spot reached from it with the four arrow keys alone.
+        starts = [p["data-spot"] for p in paths if p["tabindex"] == "0"]
+        assert len(starts) == 1 and all(p["tabindex"] in ("0", "-1") for p in paths)
+        assert all(any(k.startswith("data-") and k not in ("data-spot",) for k in p) for p in paths)
+        assert _four_arrow_reach(paths, starts[0]) == {p["data-spot"] for p in paths}
+        # Judged on the server: every other answer is right, the others click a neighbour.
+        clicked = postal if index % 2 else deck.neighbours(postal)[0].postal if deck.neighbours(postal) else "KS"
+        assert study.answer(url, study.spot(url, clicked)).status_code == 302
+        feedback = client.get(url).get_data(as_text=True)
+        assert ("Right!" if clicked == postal else "Not this time") in feedback
+        assert names[postal] in feedback, "after the answer the card names everything"
+    assert len(orders) == len(clickable), "each question has its own order"
+    with study.app.app_context():
+        rows = {int(r.item): r for r in db.session.execute(select(ReviewLog)).scalars()}
+    assert len(rows) == len(clickable)
+    for index, postal in enumerate(clickable, start=1):
+        assert rows[index].verdict == ("right" if index % 2 else "wrong")
+        assert (rows[index].answered_postal == postal) == bool(index % 2)
+
+
+@pytest.mark.parametrize("answer", ["", "0", "51", "CO", "Colorado", "²", "١٢", "7.5", "-3", "1" * 30])
+def test_a_spot_that_is_not_on_the_map_is_refused_and_records_nothing(study, client, answer):
+    """P-H2: the server is the only judge, and anything but a spot of the map is no answer."""
+    _add_round(study.app, "bad-spot", [["CO:map", "map_click"]])
+    response = study.answer("/study/rounds/bad-spot/1", answer)
+    assert response.status_code == 400
+    assert "Click a state on the map." in response.get_data(as_text=True)
+    assert count(study.app, ReviewLog) == 0
+
+
+def test_answers_are_taken_in_order_by_post_too(study, client):
+    """P-H3 (issue 18): posting item 2 before item 1 changes nothing, and item 2's card (Colorado)
+    is never shown while item 1 (Colorado's Map card) is unanswered."""
+    _add_round(study.app, "in-order", [["CO:map", "typed"], ["CO:capital", "typed"], ["UT:map", "map_click"]])
+    base = "/study/rounds/in-order"
+    token = csrf_token(client, f"{base}/1")
+    seen = []
+    for index, data in [(2, {"dont_know": "y"}), (2, {"answer": "Denver"}), (3, {"answer": "1"})]:
+        response = client.post(f"{base}/{index}", data={"csrf_token": token, **data})
+        assert response.status_code == 302
+        assert response.location.endswith(base)
+        page = client.get(response.location, follow_redirects=True)
+        assert page.request.path == f"{base}/1"
+        text = page.get_data(as_text=True)
+        assert "Answer the facts in order" in text
+        seen.append(text)
+        seen.append(client.get(f"{base}/{index}", follow_redirects=True).get_data(as_text=True))
+    assert count(study.app, ReviewLog) == 0
+    # (The typed Map card question offers every name in its autocomplete list, out of view here.)
+    assert not any("Colorado" in re.sub(r"<datalist.*?</datalist>", "", text, flags=re.S) for text in seen)
+    # Once item 1 is answered, item 2 is open (by GET and POST) and item 3 still waits.
+    assert study.answer(f"{base}/1", "Colorado").status_code == 302
+    response = client.post(f"{base}/3", data={"csrf_token": token, "answer": study.spot(f"{base}/3", "UT")})
+    assert response.location.endswith(base) and count(study.app, ReviewLog) == 1
+    assert study.answer(f"{base}/2", "Denver").status_code == 302
+    assert study.answer(f"{base}/3").status_code == 302
+    assert count(study.app, ReviewLog) == 3
+
+
+# --- How long an answer took --------------------------------------------------------------
+
+
+def _capital_history(app: Flask, ms: int = 20_000) -> None:
+    """Five right typed capitals at ``ms`` each: enough for a much quicker answer to be Easy."""
+    with app.app_context():
+        user = db.session.execute(select(User)).scalar_one()
+        for i, postal in enumerate(["CO", "UT", "WA", "OR", "ID"]):
+            record(user, srs.Outcome(f"{postal}:capital", Verdict.RIGHT, "review", Form.TYPED, "history", str(i), duration_ms=ms))
+
+
+def _post_capital(study: Study, client: FlaskClient, token: str, elapsed: str, served_ago: float | None) -> ReviewLog:
+    from trainer.web.study.forms import served_stamp
+
+    _add_round(study.app, token, [["TX:capital", "typed"]])
+    url = f"/study/rounds/{token}/1"
+    html = client.get(url).get_data(as_text=True)
+    data = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', html).group(1), "answer": "Austin", "elapsed_ms": elapsed}
+    if served_ago is not None:
+        with study.app.test_request_context():
+            data["served"] = served_stamp(token, 1, now=time.time() - served_ago)
+    assert client.post(url, data=data).status_code == 302
+    with study.app.app_context():
+        row = db.session.execute(select(ReviewLog).where(ReviewLog.round_token == f"review:{token}")).scalar_one()
+        db.session.expunge(row)
+        return row
+
+
+def test_a_quick_answer_timed_by_the_page_and_the_server_is_easy(study, client):
+    """P-H4: a page's figure that agrees with the server's counts, so a quick answer is Easy."""
+    _capital_history(study.app)
+    row = _post_capital(study, client, "quick", "1500", served_ago=2.0)
+    assert row.duration_ms == 1500
+    assert row.rating == int(srs.Rating.EASY)
+
+
+def test_a_forged_page_time_does_not_make_an_answer_easy(study, client):
+    """P-H4 (issue 18): elapsed_ms=1 on a question served 30 s ago counts the server's 30 s: not Easy."""
+    _capital_history(study.app)
+    row = _post_capital(study, client, "forged", "1", served_ago=30.0)
+    assert row.rating == int(srs.Rating.GOOD)
+    assert 29_000 <= row.duration_ms <= 40_000
+
+
+@pytest.mark.parametrize("stamp", ["", "not-a-stamp", "other-item"])
+def test_without_the_servers_stamp_the_time_is_unknown_and_never_easy(study, client, stamp):
+    """P-H4: no stamp, a forged one or another item's: the time is unknown, so never Easy."""
+    from trainer.web.study.forms import served_stamp
+
+    _capital_history(study.app)
+    _add_round(study.app, "nostamp", [["TX:capital", "typed"]])
+    url = "/study/rounds/nostamp/1"
+    html = client.get(url).get_data(as_text=True)
+    assert re.search(r'name="served" value="[^"]+"', html), "the page carries the server's stamp"
+    if stamp == "other-item":
+        with study.app.test_request_context():
+            stamp = served_stamp("nostamp", 2)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    data = {"csrf_token": token, "answer": "Austin", "elapsed_ms": "1", "served": stamp}
+    assert client.post(url, data=data).status_code == 302
+    with study.app.app_context():
+        row = db.session.execute(select(ReviewLog).where(ReviewLog.round_token == "review:nostamp")).scalar_one()
+        assert row.duration_ms is None and row.rating == int(srs.Rating.GOOD)
+
+
+@pytest.mark.parametrize("elapsed", ["²", "١٢", "1_000", "-5", "9" * 12, "NaN", ""])
+def test_a_page_time_in_other_digits_is_read_strictly_and_never_a_500(study, client, elapsed):
+    """P-H4 (issue 18): '²'.isdigit() is true and int('²') raises; only ASCII digits count, else
+    the server's own measure does."""
+    row = _post_capital(study, client, "digits", elapsed, served_ago=3.0)
+    assert 3_000 <= row.duration_ms <= 20_000
 
 
 # --- Memory model details -----------------------------------------------------------------

@@ -1,8 +1,13 @@
-"""Reads the project's SVG map paths (relative m/l/h/v/z commands) back into points and areas."""
+"""Reads the project's SVG map paths (relative m/l/h/v/z commands) back into points and areas,
+rewrites them through a stretch, and finds each state's neighbour in every compass direction."""
 
 from __future__ import annotations
 
+import math
+import random
 import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 
 _TOKEN = re.compile(r"[mlhvz]|-?(?:\d+\.?\d*|\.\d+)")
 
@@ -64,3 +69,167 @@ def ring_area(ring: list[Point]) -> float:
 def path_area(d: str) -> float:
     """The total area of a path's rings, in map units squared."""
     return sum(ring_area(ring) for ring in path_rings(d))
+
+
+# --- Rewriting a path through a stretch -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """An axis-aligned affine map of the plane: ``(x, y) -> (sx * x + tx, sy * y + ty)``.
+
+    A question's pick map draws every outline through its own stretch and wraps them in the
+    inverse (:meth:`svg_inverse`), so the map looks the same while no path is byte for byte the
+    public outline served by the deck pages.
+    """
+
+    sx: float
+    sy: float
+    tx: float
+    ty: float
+
+    def __post_init__(self) -> None:
+        if not (self.sx > 0 and self.sy > 0):
+            raise ValueError("a stretch needs positive scales")
+
+    @classmethod
+    def drawn(cls, rng: random.Random) -> Stretch:
+        """A stretch slightly different from the identity (1-6% in scale, up to 12 units off),
+        never the identity itself."""
+
+        def scale() -> float:
+            return 1 + rng.choice((-1, 1)) * rng.uniform(0.01, 0.06)
+
+        return cls(scale(), scale(), rng.uniform(-12, 12), rng.uniform(-12, 12))
+
+    def apply(self, point: Point) -> Point:
+        """Where ``point`` goes."""
+        return (self.sx * point[0] + self.tx, self.sy * point[1] + self.ty)
+
+    def svg_inverse(self) -> str:
+        """An SVG ``transform`` value that takes stretched points back to where they were."""
+        return _svg_matrix(1 / self.sx, 1 / self.sy, -self.tx / self.sx, -self.ty / self.sy)
+
+    def svg_from(self, other: Stretch) -> str:
+        """An SVG ``transform`` value that takes points drawn through ``other`` to where this
+        stretch draws them.
+
+        A page of Map cards draws the 50 outlines once through one stretch and each card's red
+        state through the card's own: the card puts the shared outlines in its units with this.
+        """
+        sx, sy = self.sx / other.sx, self.sy / other.sy
+        return _svg_matrix(sx, sy, self.tx - sx * other.tx, self.ty - sy * other.ty)
+
+
+def _svg_matrix(sx: float, sy: float, tx: float, ty: float) -> str:
+    """The SVG ``matrix(...)`` of ``(x, y) -> (sx * x + tx, sy * y + ty)``."""
+    return "matrix(" + " ".join(f"{v:.9g}" for v in (sx, 0.0, 0.0, sy, tx, ty)) + ")"
+
+
+def rewrite_path(d: str, stretch: Stretch) -> str:
+    """``d`` drawn through ``stretch``, as relative m, l and z commands with two decimals.
+
+    Every point is stretched and rounded on its own and the steps are the differences of the
+    rounded points, so rounding never adds up along a long border.
+
+    Raises:
+        ValueError: ``d`` is not a path of closed rings in relative m, l, h, v and z.
+    """
+    if d.count("z") != d.count("m"):
+        raise ValueError("every ring of the path must be closed with z")
+    parts: list[str] = []
+    here = (0, 0)  # the current point, in hundredths; a ring starts from the previous ring's start
+    for ring in path_rings(d):
+        points = [_hundredths(stretch.apply(p)) for p in ring]
+        start = points[0]
+        parts.append("m" + _pair(start[0] - here[0], start[1] - here[1]))
+        steps = [_pair(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:])]
+        if steps:
+            parts.append("l" + _joined(steps))
+        parts.append("z")
+        here = start
+    return "".join(parts)
+
+
+def _hundredths(point: Point) -> tuple[int, int]:
+    return (round(point[0] * 100), round(point[1] * 100))
+
+
+def _number(hundredths: int) -> str:
+    """A number of hundredths written shortly: 1250 -> "12.5", 5 -> ".05", -30 -> "-.3"."""
+    sign = "-" if hundredths < 0 else ""
+    whole, frac = divmod(abs(hundredths), 100)
+    text = f"{whole}.{frac:02d}".rstrip("0").rstrip(".")
+    if text.startswith("0."):
+        text = text[1:]
+    return sign + text
+
+
+def _pair(dx: int, dy: int) -> str:
+    return _joined([_number(dx), _number(dy)])
+
+
+def _joined(numbers: list[str]) -> str:
+    """Numbers written one after the other; a minus sign separates them, else a space."""
+    out = numbers[0]
+    for number in numbers[1:]:
+        out += number if number.startswith("-") else " " + number
+    return out
+
+
+# --- Moving across the map by compass direction --------------------------------------------
+
+#: The eight directions, clockwise from north, with their angle in degrees (east 0, north 90).
+COMPASS: tuple[tuple[str, float], ...] = (
+    ("north", 90.0),
+    ("north-east", 45.0),
+    ("east", 0.0),
+    ("south-east", -45.0),
+    ("south", -90.0),
+    ("south-west", -135.0),
+    ("west", 180.0),
+    ("north-west", 135.0),
+)
+#: A neighbour in a direction lies less than this many degrees either side of it (a 90-degree cone).
+CONE_HALF_ANGLE = 45.0
+#: A state that does not border this one is a neighbour only this close (map units; the map is
+#: 975 wide): far enough to reach Alaska and Hawaii in their insets, not from Maine to Washington.
+MAX_JUMP = 300.0
+
+
+def compass_neighbours(
+    centroids: Mapping[str, Point], borders: Mapping[str, Collection[str]]
+) -> dict[str, dict[str, str]]:
+    """For each place, the place to move to in each compass direction that has one.
+
+    The candidates in a direction are the places whose centre lies less than 45 degrees off it (map
+    y grows southwards). A bordering candidate is preferred to any other; among those preferred,
+    the nearest wins, distance counted longer the further it is off the direction's axis, so
+    "east" from a state goes to the state beside it rather than one diagonally off. A place that
+    does not border this one counts only within :data:`MAX_JUMP`. Ties go to the smaller key, so
+    the result does not depend on the order of ``centroids``.
+    """
+    result: dict[str, dict[str, str]] = {}
+    for here in centroids:
+        near = set(borders.get(here, ()))
+        moves = {direction: _towards(here, angle, centroids, near) for direction, angle in COMPASS}
+        result[here] = {direction: there for direction, there in moves.items() if there is not None}
+    return result
+
+
+def _towards(here: str, angle: float, centroids: Mapping[str, Point], near: Collection[str]) -> str | None:
+    """The place to move to from ``here`` towards ``angle`` (degrees, east 0, north 90), if any."""
+    x0, y0 = centroids[here]
+    best: tuple[bool, float, str] | None = None
+    for there, (x1, y1) in centroids.items():
+        dx, dy = x1 - x0, y0 - y1  # dy up: north is positive
+        distance = math.hypot(dx, dy)
+        if there == here or distance == 0:
+            continue
+        off = abs((math.degrees(math.atan2(dy, dx)) - angle + 180) % 360 - 180)
+        if off >= CONE_HALF_ANGLE or (there not in near and distance > MAX_JUMP):
+            continue
+        rank = (there not in near, distance * (1 + off / CONE_HALF_ANGLE), there)
+        if best is None or rank < best:
+            best = rank
+    return None if best is None else best[2]

@@ -197,16 +197,21 @@ def _rank_prompt(state: StateCard, category: Category) -> str:
     }[category]
 
 
+#: Options of a borders question: this many states, then "None of them".
+BORDER_CHOICE_STATES = 4
+
+
 def _choices(fact: Fact, deck: Deck, rng: random.Random) -> tuple[str, ...]:
-    """Four options: the answer and three distractors that a learner could confuse with it."""
+    """The options: the answer among distractors that a learner could confuse with it.
+
+    Every question of a facet offers the same shape of options whatever its answer, so no option
+    is there only because it is the answer (P-H1): four options; for a time zone every zone, in
+    the same order; for borders four states, then "None of them".
+    """
     state = deck[fact.postal]
     facet = fact.facet
     if facet is Facet.ZONE:
-        # Every mainland zone is an option; Alaska's and Hawaii's own zones only on their cards.
-        zones = [Zone.EASTERN, Zone.CENTRAL, Zone.MOUNTAIN, Zone.PACIFIC]
-        if state.zone not in zones:
-            zones.append(state.zone)
-        return tuple(zone.value for zone in zones)
+        return tuple(zone.value for zone in Zone)
     if facet in _RANKINGS:
         true_rank = state.rank(_RANKINGS[facet])
         # Distractors at least 3 apart from the answer and from each other, so no option is "close".
@@ -219,16 +224,15 @@ def _choices(fact: Fact, deck: Deck, rng: random.Random) -> tuple[str, ...]:
                 break
         return tuple(ordinal(r) for r in sorted([true_rank, *picked]))
     if facet is Facet.BORDERS:
+        # One border state (none for an island) among states nearby that do not border it.
         neighbours = deck.neighbours(state)
         near = _nearby_states(deck, state)
         others = [s for s in near if s not in neighbours and s != state]
-        if not neighbours:
-            options = [s.name for s in others[:3]]
-            rng.shuffle(options)
-            return (*options, NONE_OF_THEM)
-        options = [rng.choice(neighbours).name, *[s.name for s in _pick(others[:8], 3, rng)]]
+        right = [rng.choice(neighbours)] if neighbours else []
+        wrong = _pick(others[:8], BORDER_CHOICE_STATES - len(right), rng)
+        options = [s.name for s in [*right, *wrong]]
         rng.shuffle(options)
-        return tuple(options)
+        return (*options, NONE_OF_THEM)
     near = [s for s in _nearby_states(deck, state) if s != state]
     distractors = _pick(near[:6], 3, rng)
     if facet is Facet.POSTAL:

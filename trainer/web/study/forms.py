@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
+from flask import current_app
 from flask_wtf import FlaskForm
+from itsdangerous import BadData, URLSafeSerializer
 from wtforms import BooleanField, DecimalField, HiddenField, IntegerField, SelectField, SelectMultipleField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
@@ -11,11 +15,13 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from trainer import srs
 from trainer.cards import Deck, Region, Zone
 from trainer.facts import Facet
+from trainer.review import MAX_DURATION_MS
 
+from ..guards import FiniteNumber, whole_number
 from ..memory import ANSWER_MAX, known_time_zones
 
-#: An answer that took longer than this was interrupted: its time tells nothing.
-MAX_DURATION_MS = 10 * 60 * 1000
+#: Keeps the "question served" stamps of the study pages apart from anything else the key signs.
+SERVED_SALT = "study.question-served"
 
 
 class CheckboxListField(SelectMultipleField):
@@ -53,21 +59,54 @@ class StartForm(FlaskForm):
     submit = SubmitField("Start studying")
 
 
+def _served_signer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt=SERVED_SALT)
+
+
+def served_stamp(round_token: str, index: int, *, now: float | None = None) -> str:
+    """A signed note of when item ``index`` of a round was sent, for the page to post back.
+
+    The time is the server's (``now``, seconds since the epoch, defaults to the clock): a student
+    may post the stamp back late but cannot make it say a later time without the secret key.
+    """
+    served_at_ms = round(1000 * (time.time() if now is None else now))
+    return _served_signer().dumps([round_token, index, served_at_ms])
+
+
+def served_ms_ago(stamp: str | None, round_token: str, index: int, *, now: float | None = None) -> int | None:
+    """Milliseconds since ``stamp`` was made for this very item; None when it is missing, forged,
+    or made for another item or round."""
+    if not stamp:
+        return None
+    try:
+        payload = _served_signer().loads(stamp)
+    except BadData:
+        return None
+    if not (isinstance(payload, list) and len(payload) == 3 and payload[:2] == [round_token, index]):
+        return None
+    served_at_ms = payload[2]
+    if not isinstance(served_at_ms, int) or isinstance(served_at_ms, bool):
+        return None
+    return round(1000 * (time.time() if now is None else now)) - served_at_ms
+
+
 class AnswerForm(FlaskForm):
-    """One answer. ``answer`` carries typed text, the chosen option or the clicked state."""
+    """One answer. ``answer`` carries typed text, the chosen option or the clicked spot.
+
+    ``elapsed_ms`` is the page's own measure of the time taken; ``served`` is the server's signed
+    stamp of when it sent the question, which bounds it (:func:`trainer.review.bounded_duration`).
+    """
 
     answer = StringField("Your answer", validators=[Length(max=ANSWER_MAX, message="That answer is too long.")])
     elapsed_ms = HiddenField()
+    served = HiddenField()
     submit = SubmitField("Check")
     dont_know = SubmitField("I don't know")
 
-    def duration_ms(self) -> int | None:
-        """How long the student took, as the page measured it; None when unknown or implausible."""
-        raw = (self.elapsed_ms.data or "").strip()
-        if not raw.isdigit():
-            return None
-        value = int(raw)
-        return value if 0 < value <= MAX_DURATION_MS else None
+    def page_ms(self) -> int | None:
+        """How long the student took, as the page says it measured; None unless 1 to 9 ASCII digits
+        within :data:`MAX_DURATION_MS`."""
+        return whole_number(self.elapsed_ms.data, 1, MAX_DURATION_MS)
 
 
 def _zone_choices() -> list[SelectChoice]:
@@ -92,6 +131,7 @@ class SettingsForm(FlaskForm):
         places=0,
         validators=[
             InputRequired(message="Type a number from 70 to 97."),
+            FiniteNumber("Type a number from 70 to 97."),
             NumberRange(min=srs.MIN_RETENTION * 100, max=srs.MAX_RETENTION * 100, message="Type a number from 70 to 97."),
         ],
         description="90% is a good start. Higher means more reviews; lower means fewer but more forgetting.",

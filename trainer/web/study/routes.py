@@ -24,7 +24,7 @@ from trainer.facts import (
     dont_know,
     judge,
 )
-from trainer.review import ROUND_SIZE, Item, deal, question
+from trainer.review import ROUND_SIZE, Item, bounded_duration, deal, pick_map, question
 
 from .. import get_deck
 from ..extensions import db
@@ -40,12 +40,14 @@ from ..memory import (
 from ..models import ReviewLog, StudyRound, User, utcnow
 from ..progress import my_assignments
 from ..security import student_required
-from .forms import AnswerForm, SettingsForm, StartForm
+from .forms import AnswerForm, SettingsForm, StartForm, served_ms_ago, served_stamp
 
 bp = Blueprint("study", __name__, url_prefix="/study")
 
 MODE = "review"
 ALREADY_SAVED = "That answer was already saved; nothing changed."
+OUT_OF_ORDER = "Answer the facts in order: here is the next one. Nothing was saved."
+CLICK_A_STATE = "Click a state on the map."
 
 
 def _student() -> User:
@@ -151,6 +153,11 @@ def _answers(round_: Row[Any]) -> dict[int, ReviewLog]:
     return {int(row.item): row for row in rows}
 
 
+def _first_unanswered(round_: Row[Any], answers: dict[int, ReviewLog]) -> int | None:
+    """The first item of the round not answered yet, or None when every one is."""
+    return next((i for i in range(1, len(round_.items) + 1) if i not in answers), None)
+
+
 def _answered(round_: Row[Any], index: int) -> bool:
     found = db.session.execute(
         select(ReviewLog.id).where(ReviewLog.round_token == _token(round_), ReviewLog.item == str(index))
@@ -167,31 +174,37 @@ def _token(round_: Row[Any]) -> str:
 def resume(token: str) -> Response:
     """Go on where the round was left: the first unanswered fact, or the summary."""
     round_ = _round_or_404(token)
-    answers = _answers(round_)
-    for index in range(1, len(round_.items) + 1):
-        if index not in answers:
-            return redirect(url_for("study.item", token=token, index=index))
+    index = _first_unanswered(round_, _answers(round_))
+    if index is not None:
+        return redirect(url_for("study.item", token=token, index=index))
     return redirect(url_for("study.done", token=token))
 
 
 @bp.route("/rounds/<token>/<int:index>", methods=["GET", "POST"])
 @student_required
 def item(token: str, index: int) -> str | Response | tuple[str, int]:
-    """One fact: its question, or once answered, the card and what happens next."""
+    """One fact: its question, or once answered, the card and what happens next.
+
+    Facts are asked in order, by GET and by POST alike: an item after the first unanswered one
+    is neither shown nor answered (its card could name the state of an earlier Map card).
+    """
     student = _student()
     round_ = _round_or_404(token)
     items = _items(round_)
     if not 1 <= index <= len(items):
         abort(404)
+    answers = _answers(round_)
+    waiting = _first_unanswered(round_, answers)
+    if index not in answers and waiting is not None and waiting < index:
+        if request.method == "POST":
+            flash(OUT_OF_ORDER, "info")
+        return redirect(url_for("study.resume", token=token))
     deck = get_deck()
     asked = question(items[index - 1], deck, round_.seed, index)
     form = AnswerForm()
     if request.method == "POST":
         return _answer(student, round_, index, asked, form)
-    answers = _answers(round_)
     if index not in answers:
-        if index > 1 and index - 1 not in answers:
-            return redirect(url_for("study.resume", token=token))
         return _render_question(round_, index, asked, form)
     return _render_feedback(round_, index, asked, answers[index])
 
@@ -203,7 +216,7 @@ def _answer(student: User, round_: Row[Any], index: int, asked: Question, form: 
     judgement = None
     if form.validate():
         try:
-            judgement = dont_know(asked.fact, deck) if form.dont_know.data else judge(asked, form.answer.data or "", deck)
+            judgement = dont_know(asked.fact, deck) if form.dont_know.data else _judge(round_, index, asked, form.answer.data or "")
         except UnreadableAnswer as problem:
             form.answer.errors = [str(problem)]
     if judgement is None:
@@ -219,7 +232,7 @@ def _answer(student: User, round_: Row[Any], index: int, asked: Question, form: 
         round_token=_token(round_),
         item=str(index),
         answer=judgement.given,
-        duration_ms=form.duration_ms(),
+        duration_ms=bounded_duration(form.page_ms(), served_ms_ago(form.served.data, round_.token, index)),
         answered_postal=judgement.answered[0] if len(judgement.answered) == 1 else None,
     )
     try:
@@ -231,8 +244,26 @@ def _answer(student: User, round_: Row[Any], index: int, asked: Question, form: 
     return redirect(here)
 
 
+def _judge(round_: Row[Any], index: int, asked: Question, answer: str) -> Judgement:
+    """Judge an answer; a map click posts a spot of the question's own map, never a state.
+
+    Raises:
+        UnreadableAnswer: as :func:`trainer.facts.judge`, and for a spot not on this map.
+    """
+    deck = get_deck()
+    if asked.form is Form.MAP_CLICK:
+        postal = pick_map(deck, round_.seed, index).postal_of(answer)
+        if postal is None:
+            raise UnreadableAnswer(CLICK_A_STATE)
+        answer = postal
+    return judge(asked, answer, deck)
+
+
 def _render_question(round_: Row[Any], index: int, asked: Question, form: AnswerForm) -> str:
     deck = get_deck()
+    # A page shown again (an answer to fix) keeps the time it was first served.
+    posted = form.served.data
+    served = posted if served_ms_ago(posted, round_.token, index) is not None else served_stamp(round_.token, index)
     return render_template(
         "study/question.html",
         round=round_,
@@ -240,10 +271,12 @@ def _render_question(round_: Row[Any], index: int, asked: Question, form: Answer
         total=len(round_.items),
         q=asked,
         form=form,
+        served=served,
         map_card=deck.map_card(asked.map_state) if asked.map_state else None,
         geometry=deck.geometry,
         state_names=sorted(s.name for s in deck),
-        pick_order=deck.geometry.west_to_east() if asked.form is Form.MAP_CLICK else (),
+        # The question's own drawing of the map (P-H2): the map to click, or the Map card's.
+        drawing=pick_map(deck, round_.seed, index) if asked.uses_map else None,
     )
 
 
