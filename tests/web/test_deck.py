@@ -91,12 +91,19 @@ def test_card_addresses_by_name_or_code_redirect(client, path, target):
     assert response.status_code == 301 and response.headers["Location"] == target
 
 
-@pytest.mark.parametrize("path", ["/deck/zz", "/deck/atlantis", "/deck/%00", "/deck/puerto-rico"])
+@pytest.mark.parametrize("path", ["/deck/zz", "/deck/atlantis", "/deck/puerto-rico"])
 def test_unknown_card_is_404_in_site_style(client, path):
     response = client.get(path)
     assert response.status_code == 404
     html = response.get_data(as_text=True)
     assert "Page not found" in html and "Browse the deck" in html
+
+
+def test_a_card_address_with_a_nul_byte_is_refused_in_site_style(client):
+    # The input guard refuses control characters before any view runs (issue 18, section 4).
+    response = client.get("/deck/%00")
+    assert response.status_code == 400
+    assert "a character we cannot read" in response.get_data(as_text=True)
 
 
 def test_home_page_explains_the_app(client):

@@ -16,6 +16,8 @@ from wtforms.validators import DataRequired, Length
 
 from trainer.quiz.state_iq import Level
 
+from ..guards import whole_number
+
 LEVEL_LABELS = {
     Level.EASY: "Easy: the computer forgets things and gives helpful clues",
     Level.MEDIUM: "Medium",
@@ -44,8 +46,7 @@ class MoveForm(FlaskForm):
     submit = SubmitField("Go")
 
     def turn_number(self) -> int | None:
-        raw = (self.turn.data or "").strip()
-        return int(raw) if raw.isdigit() else None
+        return whole_number(self.turn.data)
 
 
 class NewDashingForm(FlaskForm):
@@ -126,6 +127,10 @@ class NewCardGameForm(FlaskForm):
     submit = SubmitField("Deal the cards")
 
 
+#: No ply, action or number of battles of a card game comes near this.
+MAX_MOVE_NUMBER = 999_999
+
+
 class CardGameMoveForm(FlaskForm):
     """One move at the table. ``ply`` names the version of the game the move was made on."""
 
@@ -137,8 +142,8 @@ class CardGameMoveForm(FlaskForm):
 
     @staticmethod
     def integer(field: HiddenField | StringField) -> int | None:
-        raw = (field.data or "").strip()
-        return int(raw) if raw.isdigit() and len(raw) < 7 else None
+        """A ply, an action or a number of battles; None unless ASCII digits (``guards.whole_number``)."""
+        return whole_number(field.data, hi=MAX_MOVE_NUMBER)
 
 
 class NewComboForm(FlaskForm):
@@ -172,8 +177,7 @@ class ComboStepForm(FlaskForm):
     position = HiddenField()
 
     def position_number(self) -> int | None:
-        raw = (self.position.data or "").strip()
-        return int(raw) if raw.isdigit() else None
+        return whole_number(self.position.data)
 
 
 class ComboPickForm(FlaskForm):

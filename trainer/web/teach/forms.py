@@ -35,11 +35,13 @@ from trainer.assignments import (
 )
 from trainer.cards import Deck
 from trainer.facts import Facet
-from trainer.quiz.state_iq import guess_from_text
+from trainer.facts.answers import read_state
 
 from ..extensions import db
+from ..guards import FiniteNumber, whole_number
 from ..models import ASSIGNMENT_TITLE_MAX, CLASS_NAME_MAX, JOIN_CODE_LENGTH, SchoolClass
 from ..study.forms import CheckboxListField, StartForm
+from ..text import TypedName
 
 _AREA_CHOICES = StartForm.area.kwargs["choices"]
 from .accounts import MAX_NAMES, NameListError, StudentName, normalise_code, parse_names
@@ -58,8 +60,7 @@ class ClassNameMixin:
     class_id: int | None = None
 
     def validate_name(self, field: StringField) -> None:
-        name = " ".join((field.data or "").split())
-        field.data = name
+        name = field.data or ""  # already cleaned by TypedName (P-H12), which stops here if it refuses it
         rows = db.session.execute(select(SchoolClass.id, SchoolClass.name).where(SchoolClass.teacher_id == self.teacher_id)).all()
         if any(class_name_key(row.name) == class_name_key(name) and row.id != self.class_id for row in rows):
             raise ValidationError(f"You already have a class called “{name}”. Choose another name.")
@@ -70,6 +71,7 @@ def _name_field() -> StringField:
         "Class name",
         validators=[
             DataRequired(message="Give the class a name."),
+            TypedName(),
             Length(max=CLASS_NAME_MAX, message=f"A class name has at most {CLASS_NAME_MAX} characters."),
         ],
         description="For example “Period 3 Geography”. Your students see it.",
@@ -101,6 +103,7 @@ class ClassSettingsForm(ClassNameMixin, FlaskForm):
         places=0,
         validators=[
             Optional(),
+            FiniteNumber(RETENTION_MESSAGE),
             NumberRange(min=srs.MIN_RETENTION * 100, max=srs.MAX_RETENTION * 100, message=RETENTION_MESSAGE),
         ],
         description="From 70 to 97. Empty: each student’s own setting (90% unless they changed it).",
@@ -187,6 +190,7 @@ class JoiningForm(FlaskForm):
 #: How far ahead an assignment may start, and how long it may run.
 MAX_DAYS_AHEAD = 366
 MAX_STATES_TEXT = 2000
+FACETS_MESSAGE = "Tick the facts from the list."
 
 
 class AssignmentForm(FlaskForm):
@@ -198,7 +202,7 @@ class AssignmentForm(FlaskForm):
 
     title = StringField(
         "Title (optional)",
-        validators=[Optional(), Length(max=ASSIGNMENT_TITLE_MAX, message=f"Keep the title under {ASSIGNMENT_TITLE_MAX} characters.")],
+        validators=[Optional(), TypedName(), Length(max=ASSIGNMENT_TITLE_MAX, message=f"Keep the title under {ASSIGNMENT_TITLE_MAX} characters.")],
         description="Students see it on their home page. Left empty, it says what to do, e.g. “5 rounds of State IQ”.",
     )
     activities = CheckboxListField(
@@ -314,6 +318,11 @@ class AssignmentForm(FlaskForm):
             shown = ", ".join(f"“{name}”" for name in unknown[:5])
             self.states.errors = [*self.states.errors, f"These are not US states: {shown}. Check the spelling, or use postal codes."]
             return False
+        known = {facet.value for facet in Facet}
+        if any(value not in known for value in self.facets.data or []):
+            # Only a forged form sends another value; WTForms' own message would quote it back.
+            self.facets.errors = [FACETS_MESSAGE]
+            return False
         facets = frozenset(Facet(value) for value in self.facets.data or [])
         self.scope = Scope(facets, self.area.data or "", frozenset(postals))
         activities = self.chosen_activities()
@@ -327,15 +336,15 @@ class AssignmentForm(FlaskForm):
 
 
 def parse_states(text: str, deck: Deck) -> tuple[list[str], list[str]]:
-    """The postal codes a typed list of states names (names or codes, any case and accents), and the
-    entries that name no state."""
+    """The postal codes a typed list of states names (names, or postal codes in any case with or
+    without dots: P-H6), and the entries that name no state."""
     postals: list[str] = []
     unknown: list[str] = []
     for raw in text.replace(";", ",").replace("\n", ",").split(","):
         entry = " ".join(raw.split())
         if not entry:
             continue
-        postal = guess_from_text(entry, deck)
+        postal = read_state(entry, deck)  # "MT", "mt" and "Mt." are Montana (P-H6)
         if postal is None:
             unknown.append(entry)
         elif postal not in postals:
@@ -382,6 +391,7 @@ class NewTournamentForm(FlaskForm):
         "Tournament name",
         validators=[
             DataRequired(message="Give the tournament a name."),
+            TypedName(),
             Length(max=TOURNAMENT_NAME_MAX, message=f"A tournament name has at most {TOURNAMENT_NAME_MAX} characters."),
         ],
         description="For example “Combo 1 Friday”. It shows on the projector.",
@@ -409,8 +419,9 @@ class NewTournamentForm(FlaskForm):
             return ok
         teams: dict[int, list[int]] = {}
         for student_id, field in self.student_fields:
-            if field.data and field.data != NOT_PLAYING:
-                teams.setdefault(int(field.data), []).append(student_id)
+            number = whole_number(field.data)  # a valid choice by now: "0" (not playing) to the last team
+            if number:
+                teams.setdefault(number, []).append(student_id)
         problems = []
         if len(teams) < 2:
             problems.append("Put students in at least two teams.")
