@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from itertools import zip_longest
 
 import pytest
 
 from trainer.cards import load_deck
-from trainer.games import TERMINAL, IllegalAction
+from trainer.games import TERMINAL, IllegalAction, geography_war
 from trainer.games.geography_war import (
     BATTLE_CAP,
     SETTLE,
     TURN,
     GeographyWar,
     WarState,
+    cards_won,
     compare,
 )
 
@@ -344,3 +346,87 @@ def test_p_w2_both_piles_empty_when_a_war_needs_a_card_is_a_draw():
     assert state.returns() == [0.5, 0.5]
     assert state.winners() == [0, 1]
     assert "draw" in state.log[-1].text
+
+
+# --- P-H9: the order of a short war's cards ---------------------------------------------------
+
+
+def face_ups_paired(lays, winner):
+    """The reading P-H9 rejects: face-down cards step by step, then the two face-up cards together."""
+    taken = []
+    for lay in lays:
+        mine, theirs = lay[winner], lay[1 - winner]
+        for pair in zip_longest(mine[:-1], theirs[:-1]):
+            taken.extend(card for card in pair if card is not None)
+        taken.extend([mine[-1], theirs[-1]])
+    return taken
+
+
+def settle_war(pile0: list[str], pile1: list[str]) -> WarState:
+    """Turn up, tie, lay the war and settle it."""
+    state = war(pile0, pile1)
+    for _ in range(4):
+        state.apply_action(state.legal_actions()[0])
+    assert state.battles == 1
+    return state
+
+
+def test_p_h9_the_longer_lay_wins_and_the_shorter_face_up_card_goes_in_at_its_own_step():
+    """P-H9 (W2, W4): the short player's face-up card is their 3rd card laid, so it goes in at step 3."""
+    down0, short = others(4), others(2, skip=4)
+    # Maryland and Nevada tie at 7; the student lays four and turns up Arizona (6), the computer,
+    # with three cards left, lays two and turns up Colorado (8): Arizona wins.
+    state = settle_war(["MD", *down0, "AZ", "TX"], ["NV", *short, "CO"])
+    expected = ["MD", "NV", down0[0], short[0], down0[1], short[1], down0[2], "CO", down0[3], "AZ"]
+    assert list(state.piles[0]) == ["TX", *expected]
+    lays = [(["MD"], ["NV"]), ([*down0, "AZ"], [*short, "CO"])]
+    assert cards_won(lays, 0) == expected
+    assert face_ups_paired(lays, 0) == ["MD", "NV", down0[0], short[0], down0[1], short[1], down0[2], down0[3], "AZ", "CO"]
+
+
+def test_p_h9_the_shorter_lay_wins_and_the_longer_lays_last_cards_follow_alone():
+    """P-H9 (W2, W4): the winner's face-up card (their 3rd) goes in at step 3; the loser's 4th and 5th follow."""
+    down0, short = others(4), others(2, skip=4)
+    state = settle_war(["MD", *down0, "CO", "TX"], ["NV", *short, "AZ"])
+    expected = ["NV", "MD", short[0], down0[0], short[1], down0[1], "AZ", down0[2], down0[3], "CO"]
+    assert list(state.piles[1]) == expected
+    assert list(state.piles[0]) == ["TX"]
+
+
+def test_p_h9_both_short():
+    """P-H9: with three and two cards left, each lay is paired from its first card: a, c, b, Colorado, Arizona."""
+    a, b, c = others(3)
+    state = settle_war(["MD", a, b, "AZ"], ["NV", c, "CO"])
+    assert list(state.piles[0]) == ["MD", "NV", a, c, b, "CO", "AZ"]
+    assert state.is_terminal() and state.returns() == [1.0, 0.0]
+
+
+def test_p_h9_a_short_second_war_is_paired_lay_by_lay():
+    """P-H9: in a double war each lay is paired on its own, from its own first card."""
+    assert DECK["CO"].best_rank == DECK["MI"].best_rank == 8
+    down = others(11)
+    a1, b1, a2, b2 = down[0:4], down[4:8], down[8:10], down[10:11]
+    # The second war: the student has three cards left (two down, Alaska up), the computer two
+    # (one down, Texas up). Alaska (1) beats Texas (2), and the computer has no card left.
+    state = war(["MD", *a1, "CO", *a2, "AK"], ["NV", *b1, "MI", *b2, "TX"])
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[0])
+    assert state.battles == 1 and state.is_terminal() and state.returns() == [1.0, 0.0]
+    pairs = [("MD", "NV"), *zip(a1, b1, strict=True), ("CO", "MI"), (a2[0], b2[0]), (a2[1], "TX"), ("AK",)]
+    assert list(state.piles[0]) == [card for pair in pairs for card in pair]
+
+
+def play_out(seed: int) -> WarState:
+    state = GAME.new_initial_state(seed)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
+def test_p_h9_the_reading_decides_some_games(monkeypatch):
+    """P-H9: seed 58 is one of the deals (about 2%) whose winner depends on the reading; the rule's reading is pinned."""
+    ours = play_out(58)
+    assert ours.returns() == [0.0, 1.0] and ours.battles == 176
+    monkeypatch.setattr(geography_war, "cards_won", face_ups_paired)
+    other = play_out(58)
+    assert other.returns() == [1.0, 0.0] and other.battles == 99

@@ -17,9 +17,11 @@ from trainer.cards import Category, load_deck
 from trainer.games import (
     GameError,
     IllegalAction,
+    Level,
     Params,
     RulePlayer,
     SearchPlayer,
+    make_player,
     replay,
 )
 from trainer.games.geopower_toss import CALL, REMOVE, GeoPowerToss, TossState
@@ -125,7 +127,7 @@ def test_t1_each_round_deals_8_cards_each_and_lays_out_one_power_card_more_than_
         assert len(state.power) == players + 1 and len(set(state.power)) == players + 1
         assert state.phase == "power" and state.geopower is None and state.removed == []
         assert state.current_player() == state.dealer
-        assert state.legal_actions() == sorted(REMOVE + i for i in state.power)
+        assert state.legal_actions() == [*sorted(REMOVE + i for i in state.power), CALL]  # a call may come now too (P-H10)
         assert sorted(state.all_cards()) == ALL
 
 
@@ -152,11 +154,11 @@ def test_t1_the_dealer_removes_first_then_each_player_clockwise_and_the_last_car
 
 
 def test_t1_a_power_card_not_on_the_table_is_refused_and_nothing_else_is_allowed_yet():
-    """T1: only the face-up Power cards can be removed; no card is played and no call made before the choice."""
+    """T1: only the face-up Power cards can be removed; no card is played before the choice (a call may be: P-H10)."""
     state = table(["TX"], ["CA"], geopower=None, power=[3, 7, 12])
     refused(state, REMOVE + 5, "That Power card is not on the table.")
     refused(state, state.game.card_action("TX"), "Remove a Power card first: the GeoPower Card is not chosen yet.")
-    refused(state, CALL, "You can call GeoPlunge only once the GeoPower Card is chosen and the tricks begin.")
+    assert CALL in state.legal_actions()  # P-H10
     refused(state, 150, "That is not a move in GeoPower Toss.")
     assert state.action_to_string(REMOVE + 7) == "Remove Power card 7 (Statehood)"
 
@@ -300,6 +302,46 @@ def test_t4_a_team_calls_once_whichever_member_calls():
     play(state, "OH")
     assert state.current_player() == 2 and CALL not in state.legal_actions()
     refused(state, CALL, "Your team has already called GeoPlunge this round.")
+
+
+def test_p_h10_a_side_may_call_geoplunge_while_the_power_cards_are_removed():
+    """P-H10 (T4): a call on a Power card turn, before the GeoPower Card is known; the same player then removes one."""
+    state = table(["TX", "NY"], ["CA", "OH"], geopower=None, power=[3, 7, 12], dealer=0)
+    assert state.phase == "power" and state.legal_actions() == [REMOVE + 3, REMOVE + 7, REMOVE + 12, CALL]
+    state.apply_action(CALL)
+    assert state.called == [0] and state.phase == "power" and state.current_player() == 0
+    assert state.log[-1].text == "You call GeoPlunge: you need 6 of the 8 tricks for 25 points, or score nothing this round."
+    assert state.legal_actions() == [REMOVE + 3, REMOVE + 7, REMOVE + 12]  # the turn is not used up; once per round
+    refused(state, CALL, "You have already called GeoPlunge this round.")
+    state.apply_action(REMOVE + 12)
+    assert state.current_player() == 1 and CALL in state.legal_actions()  # the other side may call on its turn
+    state.apply_action(REMOVE + 7)
+    assert state.phase == "trick" and state.geopower is SIZE and state.called == [0]
+    assert state.current_player() == 0 and CALL not in state.legal_actions()  # still called, for the whole round
+
+
+def test_p_h10_a_call_in_the_power_card_phase_is_scored_like_any_call():
+    """P-H10, T5, P-T1: the early call is the side's call for the round: 6 tricks score 25, fewer nothing."""
+    state = table(["TX"], ["CA"], geopower=None, power=[3, 7, 12], dealer=0)
+    state.apply_action(CALL)
+    state.apply_action(REMOVE + 7)
+    state.apply_action(REMOVE + 12)
+    state.tricks = [{"leader": 0, "cards": [], "winner": w} for w in (0, 0, 0, 0, 1, 1, 1)]
+    state.won = [4, 3]
+    assert state.round_points() == [0, 10]  # 4 tricks: the call fails, and the other side has the most
+    state.won = [6, 1]
+    assert state.round_points() == [25, 0]
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_p_h10_the_rule_and_search_players_do_not_call_before_the_geopower_card_is_known(level):
+    """P-H10: the medium and hard computers judge a call by the GeoPower category, so they wait for it."""
+    strong = ["AK", "TX", "CA", "MT", "NM", "AZ", "NV", "CO"]
+    state = table(strong, ["RI", "DE", "CT", "NJ", "NH", "VT", "MA", "MD"], geopower=None, power=[1, 6, 11])
+    assert CALL in state.legal_actions()
+    player = make_player(Level(level), "p-h10")
+    choice = player.choose(state.game, state.observation(0), state.legal_actions())
+    assert choice == REMOVE + 6  # statehood, the worst category for the biggest states; no call
 
 
 def test_t4_calls_reset_each_round():

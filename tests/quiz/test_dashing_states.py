@@ -18,6 +18,7 @@ from trainer.quiz.dashing_states import (
     Level,
     deal,
     judge_call,
+    judge_name,
     reviews,
 )
 from trainer.quiz.race import Outcome, race
@@ -66,12 +67,50 @@ def test_d1_a_wrong_name_fails_the_call():
 
 
 def test_a_slip_of_spelling_still_names_the_state_but_is_close():
+    """P-H8: one slip of spelling in a name or a capital is close, and close counts as right in a call."""
     call = good_call()
     names = {**call.names, 4: "Minesota"}
     result = judge_call(DEALT, Call(call.set_aside, call.order, names, {**call.capitals, 4: "St. Paul"}), DECK)
     assert result.success
     mn = next(c for c in result.cards if c.postal == "MN")
     assert mn.name.verdict is Verdict.CLOSE and mn.capital.verdict is Verdict.RIGHT
+
+
+@pytest.mark.parametrize("typed", ["MN", "mn", "Mn.", "M.N."])
+def test_p_h7_a_postal_code_is_not_a_name_and_fails_the_call(typed):
+    """P-H7: D1 asks for each state's name; Minnesota's code in its place is wrong and says why."""
+    call = good_call()
+    result = judge_call(DEALT, Call(call.set_aside, call.order, {**call.names, 4: typed}, call.capitals), DECK)
+    assert not result.success and result.order_right
+    mn = next(c for c in result.cards if c.postal == "MN")
+    assert mn.name.verdict is Verdict.WRONG and not mn.right
+    assert mn.name.note == "MN is Minnesota's postal code; Dashing States asks for the state's name."
+    assert mn.name.expected == "Minnesota" and mn.name.answered == ("MN",)
+    taught = {fact.key: judgement.verdict for fact, judgement, _ in reviews(result, seconds=None)}
+    assert taught["MN:map"] is Verdict.WRONG and taught["MN:capital"] is Verdict.RIGHT
+
+
+@pytest.mark.parametrize("postal", sorted(card.postal for card in DECK))
+def test_p_h7_no_states_code_passes_for_its_name(postal):
+    """P-H7: for every state, its code (any case) is a wrong name, with the note; its name is right."""
+    name = DECK[postal].name
+    for typed in (postal, postal.lower(), f"{postal[0]}{postal[1].lower()}."):
+        judgement = judge_name(typed, DECK, postal)
+        assert judgement.verdict is Verdict.WRONG, typed
+        assert judgement.note == f"{postal} is {name}'s postal code; Dashing States asks for the state's name."
+    assert judge_name(name, DECK, postal).verdict is Verdict.RIGHT
+
+
+def test_p_h7_another_states_code_is_wrong_as_before():
+    """P-H7: a code of another state was and stays wrong, with a note naming that state."""
+    judgement = judge_name("MT", DECK, "MN")
+    assert judgement.verdict is Verdict.WRONG and judgement.note == "MT is the code for Montana. This is Minnesota."
+
+
+def test_p_h8_a_slip_in_a_name_still_counts_but_a_code_does_not():
+    """P-H8 and P-H7 together: "Minesota" (one slip) is close and the call stands; "MN" is wrong."""
+    assert judge_name("Minesota", DECK, "MN").verdict is Verdict.CLOSE
+    assert judge_name("MN", DECK, "MN").verdict is Verdict.WRONG
 
 
 @pytest.mark.parametrize(

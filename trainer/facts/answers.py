@@ -28,6 +28,8 @@ __all__ = [
     "judge_zone",
     "normalize",
     "ordinal",
+    "postal_code_in",
+    "read_state",
     "slip_distance_at_most_one",
 ]
 
@@ -211,6 +213,27 @@ def _postal_code(text: str, index: _Index) -> str | None:
     """The postal code ``text`` spells (any case, dots and spaces ignored), if it is one."""
     code = _compact(_clean(text)).upper()
     return code if code in index.cards else None
+
+
+def postal_code_in(given: str, deck: Deck) -> str | None:
+    """The postal code ``given`` is, if it is nothing but one: any case, dots and spaces ignored.
+
+    "MT", "mt", "Mt." and "m.t." are all Montana's code: this reads the code before normalize()
+    could turn "mt" into "mount" (ruling P-H6).
+    """
+    return _postal_code(given, _index(deck))
+
+
+def read_state(given: str, deck: Deck) -> str | None:
+    """The postal code of the state ``given`` names exactly, where a state is expected; else None.
+
+    The state's name (case, spaces, accents and punctuation ignored: "new york", "NewYork") or its
+    postal code in any case, with or without dots ("MT", "mt", "Mt." are Montana, never "Mount":
+    ruling P-H6). No slip of spelling is forgiven: a guess or a listed state one letter away
+    from a name could be meant for another state, so the student or teacher is asked again.
+    """
+    index = _index(deck)
+    return _postal_code(given, index) or _exact(_keys(given), index.names)
 
 
 def _slipped_to(keys: frozenset[str], targets: Mapping[str, frozenset[str]]) -> set[str]:

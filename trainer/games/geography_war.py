@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
 from typing import Any
@@ -146,10 +147,7 @@ class WarState(State):
             self.tied = True
             return
         winner, loser = result.winner, 1 - result.winner
-        taken: list[str] = []
-        for lay in self.lays:
-            for mine, theirs in zip_longest(lay[winner], lay[loser]):  # W2: the winner's card first at each step
-                taken.extend(card for card in (mine, theirs) if card is not None)
+        taken = cards_won(self.lays, winner)
         if result.plunge:  # W3: the loser's next three cards too
             taken.extend(self.piles[loser].popleft() for _ in range(min(PLUNGE_TAKES, len(self.piles[loser]))))
         self.piles[winner].extend(taken)
@@ -224,6 +222,27 @@ class WarState(State):
 
     def _name(self, seat: int) -> str:
         return "You" if seat == 0 else "The computer"
+
+
+def cards_won(lays: Sequence[tuple[list[str], list[str]]], winner: int) -> list[str]:
+    """The battle's cards in the order they go to the bottom of the winner's pile (W2, ruling P-H9).
+
+    Lay by lay: the first turn-up, then each war in turn. Within a lay, step *k* is the *k*-th
+    card each player put down in it, counted from its first card, and the winner's card goes
+    before the loser's at each step (W2). When a player short of five cards laid fewer (W4),
+    their face-up card is their last step, so it goes in at that step, and the other player's
+    remaining cards follow alone. (The other reading, face-up cards paired with each other after
+    the face-down ones, is not the rule here: P-H9 says why.)
+
+    Args:
+        lays: per lay, each seat's cards in the order laid (the face-up card last).
+        winner: the seat that won the battle (0 or 1).
+    """
+    taken: list[str] = []
+    for lay in lays:
+        for mine, theirs in zip_longest(lay[winner], lay[1 - winner]):
+            taken.extend(card for card in (mine, theirs) if card is not None)
+    return taken
 
 
 @dataclass(frozen=True)

@@ -3,14 +3,16 @@
 Each round the dealer lays out one Power card more than there are players; the dealer removes
 one, then each other player clockwise (T1), and the card left is the round's GeoPower Card: its
 category ranks the cards for the round. Then 8 tricks: follow the led card's Zone if you can
-(T2); the best-ranked card of the led Zone takes the trick (T3). A side may call GeoPlunge before
-the 5th trick starts (T4) to score 25 for 6 tricks or more, and nothing for fewer (T5, P-T1).
+(T2); the best-ranked card of the led Zone takes the trick (T3). A side may call GeoPlunge on one
+of its players' turns, from the first Power card removed until the 5th trick starts (T4, P-H10),
+to score 25 for 6 tricks or more, and nothing for fewer (T5, P-T1).
 
 Actions:
 
 - ``card index`` (0-49, the card's place in ``game.cards``): play that card to the trick;
 - ``REMOVE + power card id`` (101-115): remove that face-up Power card (T1);
-- ``CALL`` (200): call GeoPlunge for the player's side; the same player then plays a card (T4).
+- ``CALL`` (200): call GeoPlunge for the player's side; the same player then removes a Power card
+  or plays a card (T4, P-H10).
 """
 
 from __future__ import annotations
@@ -151,10 +153,11 @@ class GeoPowerToss(Game):
         zone that should take the trick (certain when it plays last), and otherwise its weakest
         card of the led zone, or, with none, its least useful card.
         """
-        if observation["phase"] == "power":
+        if observation["phase"] == "power":  # never a call yet: the estimate needs the GeoPower category (P-H10)
             unseen, voids = self._knowledge(observation)
             strength = [self.hand_strength(observation, k, unseen, voids) for k in range(3)]
-            return min(legal, key=lambda a: (strength[CATEGORIES.index(self.power_by_id[a - REMOVE].category)], a))
+            removals = [a for a in legal if a != CALL]
+            return min(removals, key=lambda a: (strength[CATEGORIES.index(self.power_by_id[a - REMOVE].category)], a))
         if CALL in legal and self.expected_tricks(observation) >= CALL_AT:
             return CALL
         cards = [a for a in legal if a < REMOVE]
@@ -269,10 +272,12 @@ class GeoPowerToss(Game):
         is the only candidate): play-outs that know every hand find 6 tricks far easier than they
         are, and called too often.
         """
-        if observation["phase"] == "power":
+        if observation["phase"] == "power":  # removals only: calls are the rule of thumb's, and it waits (P-H10)
             seen: set[Category] = set()
             out = []
             for action in legal:
+                if action == CALL:
+                    continue
                 category = self.power_by_id[action - REMOVE].category
                 if category not in seen:
                     seen.add(category)
@@ -475,8 +480,8 @@ class TossState(PointsState):
         return min(len(self.tricks) + 1, TRICKS)
 
     def can_call(self) -> bool:
-        """T4: the trick play has begun and the first card of the 5th trick is not yet played."""
-        if self.over or self.geopower is None:
+        """T4 and P-H10: from the round's first Power card turn until the first card of the 5th trick is played."""
+        if self.over:
             return False
         players = self.game.players
         return len(self.tricks) * players + len(self.trick) <= (CALL_BEFORE_TRICK - 1) * players
@@ -487,17 +492,18 @@ class TossState(PointsState):
     def legal_actions(self) -> list[int]:
         if self.over:
             return []
-        if self.geopower is None:
-            return sorted(REMOVE + i for i in self.power)
         game = self.game
-        hand = self.hands[self.to_play]
-        if self.trick:  # T2: follow the led zone if able
-            zone_of = game.zone_of
-            led = zone_of[self.trick[0]["card"]]
-            hand = [p for p in hand if zone_of[p] == led] or hand
-        index = game.index
-        actions = sorted([index[p] for p in hand])
-        if game.side[self.to_play] not in self.called and self.can_call():  # T4
+        if self.geopower is None:  # T1: remove a Power card
+            actions = sorted(REMOVE + i for i in self.power)
+        else:
+            hand = self.hands[self.to_play]
+            if self.trick:  # T2: follow the led zone if able
+                zone_of = game.zone_of
+                led = zone_of[self.trick[0]["card"]]
+                hand = [p for p in hand if zone_of[p] == led] or hand
+            index = game.index
+            actions = sorted([index[p] for p in hand])
+        if game.side[self.to_play] not in self.called and self.can_call():  # T4, in the Power card phase too (P-H10)
             actions.append(CALL)
         return actions
 
@@ -528,20 +534,18 @@ class TossState(PointsState):
         if self.over:
             return "The game is over."
         seat = self.to_play
-        if self.geopower is None:
-            if move.kind == "remove":
-                return "That Power card is not on the table."
-            if move.kind == "call":
-                return "You can call GeoPlunge only once the GeoPower Card is chosen and the tricks begin."
-            return "Remove a Power card first: the GeoPower Card is not chosen yet."
-        if move.kind == "remove":
-            return "The GeoPower Card is already chosen: play a card."
         if move.kind == "call":
             if self.game.side[seat] in self.called:
                 if self.game.params.team_size > 1:
                     return "Your team has already called GeoPlunge this round."
                 return "You have already called GeoPlunge this round."
             return "It is too late to call GeoPlunge: the 5th trick has started."
+        if self.geopower is None:
+            if move.kind == "remove":
+                return "That Power card is not on the table."
+            return "Remove a Power card first: the GeoPower Card is not chosen yet."
+        if move.kind == "remove":
+            return "The GeoPower Card is already chosen: play a card."
         if move.card not in self.hands[seat]:
             return "That card is not in your hand."
         led = self.game.card(self.trick[0]["card"]).zone.value
@@ -559,7 +563,7 @@ class TossState(PointsState):
             self._remove(seat, action - REMOVE)
 
     def _call(self, seat: int) -> None:
-        """T4: the side calls GeoPlunge; the same player then plays a card."""
+        """T4: the side calls GeoPlunge; the same player then removes a Power card or plays a card (P-H10)."""
         side = self.game.side[seat]
         self.called.append(side)
         if self.quiet:
