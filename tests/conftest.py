@@ -126,12 +126,16 @@ def make_user(
     role: Role = Role.STUDENT,
     email: str | None = None,
     fast_hash: bool = True,
+    is_admin: bool = False,
+    managed_by_id: int | None = None,
 ) -> User:
     """Create a user directly in the database (test factory). By default the password is stored
     with a cheap hash rather than the app's scrypt, which is slow on purpose (the password works
-    the same; ``fast_hash=False`` stores it as the app does)."""
+    the same; ``fast_hash=False`` stores it as the app does). ``is_admin`` makes a school admin
+    (give it ``role=Role.TEACHER``); ``managed_by_id`` is the teacher who made the account from a
+    list of names (None: the student signed up themselves)."""
     with app.app_context():
-        user = User(username=username, username_key=User.key_for(username), role=role, email=email)
+        user = User(username=username, username_key=User.key_for(username), role=role, email=email, is_admin=is_admin, managed_by_id=managed_by_id)
         if fast_hash:
             user.password_hash = generate_password_hash(password, method="pbkdf2:sha256:1")
         else:

@@ -61,9 +61,15 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def live_app(tmp_path: Path) -> Flask:
-    """The app that :func:`live_server` serves, for tests that look behind the page."""
-    app = create_app(make_test_config("sqlite", tmp_path))
+def live_app(request: pytest.FixtureRequest, tmp_path: Path) -> Flask:
+    """The app that :func:`live_server` serves, for tests that look behind the page.
+
+    Teachers sign up through the form here, as on a one-teacher install (open teacher sign-up);
+    a test marked ``app_config(...)`` changes that or any other setting.
+    """
+    marker = request.node.get_closest_marker("app_config")
+    overrides = marker.kwargs if marker else {}
+    app = create_app({**make_test_config("sqlite", tmp_path), "OPEN_TEACHER_SIGNUP": True, **overrides})
     with app.app_context():
         db.create_all()
     return app

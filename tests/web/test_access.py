@@ -13,6 +13,9 @@ C also has a Combo 1 tournament, its first round paired. "fox": teacher T2 ("oth
 ("other_student"). Each role keeps the session cookie of one real login; every case starts a
 fresh client from it.
 
+A school admin A ("admin") is a teacher with the admin flag and no class: they see the school's
+teachers and invite links, and nothing of either side.
+
 Each case checks the status, that the body shows nothing of the other side (usernames, class
 names, join codes, assignment titles, record tokens), and, when refused, that the database did
 not change. Whatever an allowed request changed (a new game, a removed student...) is put back
@@ -40,6 +43,7 @@ from werkzeug.routing import Rule
 
 from tests.conftest import database_params, make_test_config, make_user
 from trainer.web import create_app
+from trainer.web.admin import invites
 from trainer.web.charts import plotly_version
 from trainer.web.extensions import db
 from trainer.web.models import (
@@ -49,23 +53,27 @@ from trainer.web.models import (
     Role,
     SchoolClass,
     StateIqGame,
+    TeacherInvite,
     Tournament,
     TournamentMatch,
     TournamentMember,
     TournamentTeam,
+    User,
     utcnow,
 )
 
 PASSWORD = "correct horse"
-ROLES = ("anonymous", "student", "other_student", "class_teacher", "other_teacher")
+ROLES = ("anonymous", "student", "other_student", "class_teacher", "other_teacher", "admin")
 USERNAMES = {
     "student": "sam_owner_x9",
     "other_student": "olive_other_k3",
     "class_teacher": "tara_teach_m5",
     "other_teacher": "theo_teach_p8",
+    "admin": "ada_admin_w2",
 }
 #: Two sides: teacher T's class C ("owl") with student S; teacher T2's class D ("fox") with student S2.
-SIDES = {"anonymous": None, "student": "owl", "class_teacher": "owl", "other_student": "fox", "other_teacher": "fox"}
+#: The admin is on neither.
+SIDES = {"anonymous": None, "student": "owl", "class_teacher": "owl", "other_student": "fox", "other_teacher": "fox", "admin": None}
 CLASS_NAME = "Owl Class Zq7"
 JOIN_CODE = "QZ7WXH4R"
 OTHER_CLASS_NAME = "Fox Class Rb2"
@@ -84,28 +92,34 @@ OTHER_ASSIGNMENT_TITLE = "Fox Homework Jd6"
 OK, REDIRECT, LOGIN = "ok", "redirect", "login"
 
 
-def access(anonymous: Any, student: Any, other_student: Any, class_teacher: Any, other_teacher: Any) -> dict[str, Any]:
-    return dict(zip(ROLES, (anonymous, student, other_student, class_teacher, other_teacher), strict=True))
+def access(anonymous: Any, student: Any, other_student: Any, class_teacher: Any, other_teacher: Any, admin: Any) -> dict[str, Any]:
+    return dict(zip(ROLES, (anonymous, student, other_student, class_teacher, other_teacher, admin), strict=True))
 
 
-#                            anonymous  student   other_student  class_teacher  other_teacher
-PUBLIC = access(              OK,        OK,       OK,            OK,            OK)
+#                            anonymous  student   other_student  class_teacher  other_teacher  admin
+PUBLIC = access(              OK,        OK,       OK,            OK,            OK,            OK)
 #: Logging in and signing up: someone already logged in is sent on.
-ANONYMOUS_ONLY = access(      OK,        REDIRECT, REDIRECT,      REDIRECT,      REDIRECT)
-ANYONE_SENT_ON = access(      REDIRECT,  REDIRECT, REDIRECT,      REDIRECT,      REDIRECT)
+ANONYMOUS_ONLY = access(      OK,        REDIRECT, REDIRECT,      REDIRECT,      REDIRECT,      REDIRECT)
+ANYONE_SENT_ON = access(      REDIRECT,  REDIRECT, REDIRECT,      REDIRECT,      REDIRECT,      REDIRECT)
+#: Anyone logged in, on their own account (changing their password).
+ACCOUNT_OWN = access(         LOGIN,     OK,       OK,            OK,            OK,            OK)
 #: Any student's own pages with nothing of anyone else's in the URL (study home, game lists...).
-STUDENTS = access(            LOGIN,     OK,       OK,            403,           403)
+STUDENTS = access(            LOGIN,     OK,       OK,            403,           403,           403)
 #: A student's round or game (by its token), or an assignment of their class (by its id): anyone
 #: else's is as unknown as a made-up one.
-STUDENT_OWN = access(         LOGIN,     OK,       404,           403,           403)
-STUDENT_OWN_SENT_ON = access( LOGIN,     REDIRECT, 404,           403,           403)
+STUDENT_OWN = access(         LOGIN,     OK,       404,           403,           403,           403)
+STUDENT_OWN_SENT_ON = access( LOGIN,     REDIRECT, 404,           403,           403,           403)
+#: Leaving a class (by its id): only a student in it; any other class is not found.
+CLASS_MEMBER = access(        LOGIN,     OK,       404,           403,           403,           403)
 #: Any teacher's own pages with nothing of anyone else's in the URL (the list of their classes).
-TEACHERS = access(            LOGIN,     403,      403,           OK,            OK)
+TEACHERS = access(            LOGIN,     403,      403,           OK,            OK,            OK)
 #: A class (its students, assignments, exports), by id: another teacher's class is not found.
-TEACHER_OWN = access(         LOGIN,     403,      403,           OK,            404)
+TEACHER_OWN = access(         LOGIN,     403,      403,           OK,            404,           404)
 #: A round's match of a class tournament, scored in the app: the class's teacher and the students of
 #: its two teams (S is on team 1 of the world's match); to anyone else it is not found.
-MATCH_PLAYERS = access(       LOGIN,     OK,       404,           OK,            404)
+MATCH_PLAYERS = access(       LOGIN,     OK,       404,           OK,            404,           404)
+#: The school admin's pages (the teachers, invite links): no other teacher.
+ADMINS = access(              LOGIN,     403,      403,           403,           403,           OK)
 
 EXPECTED: dict[str, dict[str, Any]] = {
     "main.home": PUBLIC,
@@ -115,6 +129,11 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "auth.login": ANONYMOUS_ONLY,
     "auth.signup": ANONYMOUS_ONLY,
     "auth.logout": ANYONE_SENT_ON,
+    "auth.password": ACCOUNT_OWN,
+    "auth.invite_signup": ANONYMOUS_ONLY,  # with the world's open invite link
+    "admin.index": ADMINS,
+    "admin.new_invite": ADMINS,
+    "admin.revoke_invite": ADMINS,
     "study.home": STUDENTS,
     "study.settings": STUDENTS,
     "study.start": STUDENTS,
@@ -156,6 +175,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "teach.remove_student": TEACHER_OWN,
     "teach.join": STUDENTS,
     "teach.join_link": STUDENTS,  # the code is the key: any student holding it sees the class and may join
+    "teach.leave_class": CLASS_MEMBER,
     "teach.new_assignment": TEACHER_OWN,
     "teach.assignment_page": TEACHER_OWN,
     "teach.delete_assignment": TEACHER_OWN,
@@ -183,6 +203,8 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "tournament_play.match_game": MATCH_PLAYERS,
     "tournament_play.match_undo": MATCH_PLAYERS,
     "tournament_play.match_finish": MATCH_PLAYERS,
+    "tournament_play.match_confirm": MATCH_PLAYERS,
+    "tournament_play.match_finish_answer": MATCH_PLAYERS,
 }
 
 #: Endpoints that are not the app's own pages.
@@ -195,6 +217,7 @@ ARGS_BY_ENDPOINT: dict[str, dict[str, str]] = {
     "deck.card": {"code": "co"},
     "dashboard.plotly_js": {"version": plotly_version()},
     "teach.join_link": {"code": "join_code"},
+    "auth.invite_signup": {"token": "invite_token"},
 }
 TOKEN_BY_PATH = {
     "/study/rounds/": "study_round",
@@ -210,6 +233,7 @@ ARGS_BY_NAME = {
     "assignment_id": "assignment_id",
     "tournament_id": "tournament_id",
     "match_id": "match_id",
+    "invite_id": "invite_id",
     "index": "1",
 }
 
@@ -240,6 +264,9 @@ class World:
     other_assignment_id: int
     tournament_id: int = 0
     match_id: int = 0
+    #: An open invite link of the admin's (its id, and the token of its URL).
+    invite_id: int = 0
+    invite_token: str = ""
     #: The student's records by kind ("study_round", "state_iq"...), and the other student's.
     tokens: dict[str, str] = field(default_factory=dict)
     other_tokens: dict[str, str] = field(default_factory=dict)
@@ -320,8 +347,14 @@ def _token_of(response, prefix: str) -> str:
 
 
 def _build_world(app: Flask) -> World:
-    ids = {role: make_user(app, name, PASSWORD, Role.TEACHER if role.endswith("teacher") else Role.STUDENT).id for role, name in USERNAMES.items()}
+    ids = {
+        role: make_user(app, name, PASSWORD, Role.STUDENT if role.endswith("student") else Role.TEACHER, is_admin=role == "admin").id
+        for role, name in USERNAMES.items()
+    }
     with app.app_context():
+        # S's account was made by T from a list of names, so T may give it a new password.
+        db.session.get(User, ids["student"]).managed_by_id = ids["class_teacher"]
+        invite_token = invites.new_invite(db.session.get(User, ids["admin"]))
         klass = SchoolClass(teacher_id=ids["class_teacher"], name=CLASS_NAME, join_code=JOIN_CODE)
         other = SchoolClass(teacher_id=ids["other_teacher"], name=OTHER_CLASS_NAME, join_code=OTHER_JOIN_CODE)
         db.session.add_all([klass, other])
@@ -349,7 +382,8 @@ def _build_world(app: Flask) -> World:
         match = TournamentMatch(tournament_id=tournament.id, round=1, a_team_id=teams[0].id, b_team_id=teams[1].id)
         db.session.add(match)
         db.session.commit()
-        ids_of = (klass.id, other.id, assignments[0].id, assignments[1].id, tournament.id, match.id)
+        invite_id = db.session.execute(db.select(TeacherInvite.id)).scalar_one()
+        ids_of = (klass.id, other.id, assignments[0].id, assignments[1].id, tournament.id, match.id, invite_id, invite_token)
     world = World(app, ids, *ids_of)
     world.cookies = {role: _login(app, name) for role, name in USERNAMES.items()}
 
@@ -375,7 +409,9 @@ def _build_world(app: Flask) -> World:
 @pytest.fixture(scope="module", params=database_params())
 def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     """The app and its world, once per database for the module (as conftest's ``app``, module-wide)."""
-    config = make_test_config(request.param, tmp_path_factory.mktemp("access")) | {"WTF_CSRF_ENABLED": False}
+    # The login sessions' last use is never written here: a refused request must change no row,
+    # however long the module takes.
+    config = make_test_config(request.param, tmp_path_factory.mktemp("access")) | {"WTF_CSRF_ENABLED": False, "LOGIN_SESSION_TOUCH_SECONDS": 10**9}
     app = create_app(config)
     with app.app_context():
         db.drop_all()
@@ -582,7 +618,10 @@ OWNERS_SEE = [
     ("student", "/play/dashing-states/", ["dashing"]),
     ("student", "/play/border-up/", ["border_up"]),
     ("student", "/play/games/", ["card_game"]),
-    ("student", "/teach/join", [CLASS_NAME]),
+    ("student", "/teach/join", [CLASS_NAME, f"{USERNAMES['class_teacher']} can see your answers and progress", "Leave this class"]),
+    ("student", "/teach/my-classes/{class_id}/leave", [CLASS_NAME, USERNAMES["class_teacher"]]),
+    ("admin", "/admin/", [USERNAMES["class_teacher"], USERNAMES["other_teacher"], "Take back"]),
+    ("class_teacher", "/teach/classes/{class_id}/students/{student_id}", ["Make a new password"]),
     ("student", "/assignments/", [ASSIGNMENT_TITLE, CLASS_NAME]),
     ("student", "/tournaments/", [TOURNAMENT_NAME, "Team 2"]),
     ("student", "/play/combo/", [TOURNAMENT_NAME, "open the match"]),
@@ -597,7 +636,7 @@ OWNERS_SEE = [
 
 @pytest.mark.parametrize(("role", "path", "shown"), OWNERS_SEE, ids=[f"{role}-{path}" for role, path, _ in OWNERS_SEE])
 def test_the_owners_see_their_own_data(world: World, unchanged: Dump, role: str, path: str, shown: list[str]) -> None:
-    response = world.client(role).get(path.format(**world.tokens, class_id=world.class_id, tournament_id=world.tournament_id, match_id=world.match_id))
+    response = world.client(role).get(path.format(**world.tokens, class_id=world.class_id, student_id=world.student_id, tournament_id=world.tournament_id, match_id=world.match_id))
     assert response.status_code == 200
     body = response.get_data(as_text=True)
     for what in shown:
@@ -629,6 +668,9 @@ OTHER_USERS_OBJECTS = [
     ("other_teacher", "POST", "/teach/classes/{class_id}/students/new", {"names": "Eve Intruder", "batch": "x"}, 404),
     ("other_teacher", "POST", "/teach/classes/{class_id}/students/{student}/password", {}, 404),
     ("other_teacher", "POST", "/teach/classes/{class_id}/students/{student}/remove", {}, 404),
+    # A class one is not in cannot be left.
+    ("other_student", "POST", "/teach/my-classes/{class_id}/leave", {}, 404),
+    ("student", "POST", "/teach/my-classes/{other_class_id}/leave", {}, 404),
     ("other_teacher", "POST", "/teach/classes/{class_id}/assignments/new", "{new_assignment_for_student}", 404),
     ("other_teacher", "POST", "/teach/classes/{class_id}/assignments/{assignment_id}/delete", {}, 404),
     # A teacher's own class, with a student or an assignment that is not in it.

@@ -9,11 +9,13 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from html import unescape
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, func, select
+from werkzeug.security import check_password_hash
 
 from tests.conftest import AuthActions, client_for, csrf_token, make_user
 from tests.web.test_security import assert_strict_page
@@ -32,7 +34,10 @@ from trainer.web.models import (
 from trainer.web.teach import accounts
 from trainer.web.teach.accounts import (
     MAX_NAMES,
+    OTHER_TEACHERS_ACCOUNT,
+    SELF_MADE_ACCOUNT,
     NameListError,
+    hash_passwords,
     fold,
     make_password,
     normalise_code,
@@ -59,6 +64,13 @@ def make_class(app: Flask, teacher_id: int, name: str, code: str, **columns) -> 
 def add_member(app: Flask, class_id: int, student_id: int) -> None:
     with app.app_context():
         db.session.add(ClassMembership(class_id=class_id, student_id=student_id))
+        db.session.commit()
+
+
+def made_by(app: Flask, student_id: int, teacher_id: int) -> None:
+    """Record that ``teacher_id`` made the student's account from a list of names (as new_students does)."""
+    with app.app_context():
+        db.session.get(User, student_id).managed_by_id = teacher_id
         db.session.commit()
 
 
@@ -169,6 +181,7 @@ ROLES = [(None, 302), ("student", 403), ("other_student", 403), ("other_teacher"
 @pytest.mark.parametrize(("method", "path", "data"), TEACHER_ROUTES)
 @pytest.mark.parametrize(("who", "status"), ROLES)
 def test_teacher_routes_for_every_role(world, method, path, data, who, status):
+    made_by(world.app, world.student.id, world.teacher.id)  # so its teacher may give it a new password
     client = world.client(who)
     url = path.format(a=world.class_a, s=world.student.id)
     before = snapshot(world.app)
@@ -495,6 +508,7 @@ def test_the_new_students_page(world):
 
 
 def test_a_teacher_gives_a_student_a_new_password(world):
+    made_by(world.app, world.student.id, world.teacher.id)
     client = world.client("teacher")
     page = client.get(f"/teach/classes/{world.class_a}/students/{world.student.id}").get_data(as_text=True)
     assert "Make a new password" in page and "Take river out of Room 12" in page
@@ -509,10 +523,55 @@ def test_a_teacher_gives_a_student_a_new_password(world):
     assert AuthActions(world.app.test_client()).login("river", password).status_code == 302
 
 
-def test_a_teacher_of_any_of_the_students_classes_may_reset_it(world):
+def test_a_new_password_logs_the_student_out_everywhere(world):
+    """"Their old password no longer works" is true for devices already logged in too (issue 18)."""
+    made_by(world.app, world.student.id, world.teacher.id)
+    laptop, phone = world.client("student"), world.client("student")
+    assert laptop.get("/study/").status_code == 200
+    assert post(world.client("teacher"), f"/teach/classes/{world.class_a}/students/{world.student.id}/password").status_code == 200
+    for device in (laptop, phone):
+        assert device.get("/study/").headers["Location"].startswith("/auth/login?next=")
+
+
+def test_a_student_who_made_their_own_account_keeps_it(world):
+    """Issue 18: a "teacher" whose class a student joined cannot take the account over."""
+    client = world.client("teacher")
+    page = client.get(f"/teach/classes/{world.class_a}/students/{world.student.id}").get_data(as_text=True)
+    assert SELF_MADE_ACCOUNT in unescape(page) and "Make a new password" not in page
+    before = snapshot(world.app)
+    response = post(client, f"/teach/classes/{world.class_a}/students/{world.student.id}/password")
+    assert response.status_code == 403
+    assert SELF_MADE_ACCOUNT in unescape(response.get_data(as_text=True))
+    assert snapshot(world.app) == before
+    assert world.client("student").get("/study/").status_code == 200, "still logged in"
+
+
+def test_only_the_teacher_who_made_the_account_may_reset_it(world):
+    """Another teacher of one of the student's classes may not (P-S3, issue 18)."""
+    made_by(world.app, world.student.id, world.teacher.id)
     add_member(world.app, world.class_b, world.student.id)
-    response = post(world.client("other_teacher"), f"/teach/classes/{world.class_b}/students/{world.student.id}/password")
-    assert response.status_code == 200
+    client = world.client("other_teacher")
+    page = client.get(f"/teach/classes/{world.class_b}/students/{world.student.id}").get_data(as_text=True)
+    assert OTHER_TEACHERS_ACCOUNT in unescape(page) and "Make a new password" not in page
+    before = snapshot(world.app)
+    response = post(client, f"/teach/classes/{world.class_b}/students/{world.student.id}/password")
+    assert response.status_code == 403 and OTHER_TEACHERS_ACCOUNT in unescape(response.get_data(as_text=True))
+    assert snapshot(world.app) == before
+
+
+def test_accounts_from_a_list_are_the_teachers_to_reset_and_joining_hands_nothing_over(world):
+    client = world.client("teacher")
+    response, _batch, _token = send_names(client, new_students_url(world), "Ada Lovelace")
+    ((username, password),) = SLIP.findall(response.get_data(as_text=True))
+    ada = get_user(world.app, username)
+    assert ada.managed_by_id == world.teacher.id
+    # Ada joins the other teacher's class: her account is still ms_lee's to reset, not mr_park's.
+    kid = world.app.test_client()
+    assert AuthActions(kid).login(username, password).status_code == 302
+    assert post(kid, "/teach/join", {"code": CODE_B}).status_code == 302
+    assert get_user(world.app, username).managed_by_id == world.teacher.id
+    assert post(world.client("other_teacher"), f"/teach/classes/{world.class_b}/students/{ada.id}/password").status_code == 403
+    assert post(client, f"/teach/classes/{world.class_a}/students/{ada.id}/password").status_code == 200
 
 
 def test_taking_a_student_out_keeps_their_account_and_history(world):
@@ -635,6 +694,77 @@ def test_signup_ignores_a_next_to_another_site(client):
         data={"username": "newkid", "password": "maps are fun", "confirm": "maps are fun", "role": "student", "csrf_token": token},
     )
     assert response.headers["Location"] == "/study/"
+
+
+# --- A student sees who sees their work, and leaves a class (issue 18) -----------------------------------------
+
+
+def leave_url(class_id: int) -> str:
+    return f"/teach/my-classes/{class_id}/leave"
+
+
+def test_a_student_sees_which_teachers_see_their_work(world):
+    add_member(world.app, world.class_b, world.student.id)
+    page = unescape(world.client("student").get("/teach/join").get_data(as_text=True))
+    assert "ms_lee can see your answers and progress." in page
+    assert "mr_park can see your answers and progress." in page
+    assert f'href="{leave_url(world.class_a)}"' in page and f'href="{leave_url(world.class_b)}"' in page
+    assert page.count("Leave this class") == 2
+
+
+def test_a_student_leaves_a_class_and_keeps_their_history(world):
+    """Like P-S4, from the student's side: only the membership goes."""
+    with world.app.app_context():
+        student = db.session.get(User, world.student.id)
+        record(student, srs.Outcome("CA:capital", Verdict.RIGHT, "review", Form.TYPED, "round-1", "1", answer="Sacramento"))
+    kid = world.client("student")
+    confirm = kid.get(leave_url(world.class_a))
+    page = unescape(confirm.get_data(as_text=True))
+    assert confirm.status_code == 200 and "Leave Room 12?" in page and "ms_lee, your teacher in Room 12, will no longer see your answers and progress" in page
+    assert_strict_page(confirm.get_data(as_text=True))
+    assert members(world.app, world.class_a) == {"river"}, "the confirmation page changes nothing"
+    response = post(kid, leave_url(world.class_a))
+    assert response.status_code == 302 and response.headers["Location"] == "/teach/join"
+    assert members(world.app, world.class_a) == set()
+    assert count(world.app, ReviewLog) == 1 and get_user(world.app, "river") is not None
+    page = unescape(kid.get("/teach/join").get_data(as_text=True))
+    assert "You left Room 12. ms_lee no longer sees your work" in page and "You are not in a class yet." in page
+    # The teacher no longer reaches the student.
+    assert world.client("teacher").get(f"/teach/classes/{world.class_a}/students/{world.student.id}").status_code == 404
+
+
+@pytest.mark.parametrize(("who", "path", "status"), [
+    ("student", "/teach/my-classes/{b}/leave", 404),  # another student's class
+    ("student", "/teach/my-classes/999999/leave", 404),  # no such class
+    ("other_student", "/teach/my-classes/{a}/leave", 404),
+    ("teacher", "/teach/my-classes/{a}/leave", 403),
+    (None, "/teach/my-classes/{a}/leave", 302),
+])
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_leaving_a_class_one_is_not_in_changes_nothing(world, who, path, status, method):
+    url = path.format(a=world.class_a, b=world.class_b)
+    before = snapshot(world.app)
+    client = world.client(who)
+    response = client.get(url) if method == "GET" else post(client, url)
+    assert response.status_code == status
+    html = main_of(response.get_data(as_text=True))
+    assert "Room 7" not in html and "mr_park" not in html
+    assert snapshot(world.app) == before
+
+
+def test_leaving_needs_a_csrf_token(world):
+    before = snapshot(world.app)
+    assert world.client("student").post(leave_url(world.class_a)).status_code == 400
+    assert snapshot(world.app) == before
+
+
+def test_hash_passwords_keeps_the_order_and_the_apps_hash():
+    passwords = [f"otterlamp{n}" for n in range(22, 30)]
+    hashes = hash_passwords(passwords)
+    assert len(hashes) == len(passwords)
+    for password, hashed in zip(passwords, hashes, strict=True):
+        assert hashed.startswith("scrypt:") and check_password_hash(hashed, password)
+    assert hash_passwords([]) == []
 
 
 @pytest.mark.app_config(RATELIMIT_ENABLED=True, JOIN_RATE_LIMIT="3 per hour")
@@ -783,6 +913,7 @@ def test_nav_links_by_role(world):
     assert "Join a class" not in anonymous and "My classes" not in anonymous
 
 
+@pytest.mark.app_config(OPEN_TEACHER_SIGNUP=True)
 def test_a_teacher_lands_on_their_classes(client, auth):
     response = auth.signup("ms_new", role="teacher")
     assert response.headers["Location"] == "/teach/"

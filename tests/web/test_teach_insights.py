@@ -383,8 +383,9 @@ def test_the_student_page_shows_progress_in_words(world):
     assert html.count("not practised") == 50 * 8 - 2
     # The scrollable fact table is labelled and focusable.
     assert re.search(r'<div class="table-scroll" role="region" aria-labelledby="facts-title" tabindex="0">', html)
-    # The existing forms are still there.
-    assert "Make a new password" in html and "Take river out of Room 12" in html
+    # The existing forms are still there (river made their own account: only they change its
+    # password, issue 18, so the page says so instead of offering a new one).
+    assert "This student made their own account, so only they can change its password." in html and "Take river out of Room 12" in html
 
 
 def test_a_new_students_page_says_so(world):

@@ -11,7 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from trainer.cards import DATA_DIR, Deck, load_deck
 
 from . import config as config_module
-from . import errors, security
+from . import errors, guards, security
 from .extensions import csrf, db, limiter, login_manager, migrate
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config.get("BEHIND_PROXY"):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
 
+    guards.init_app(app)  # first: bounds <int:...> before the blueprints' rules are added
     register_extensions(app)
     register_blueprints(app)
     errors.register_errorhandlers(app)
@@ -73,11 +74,17 @@ def register_extensions(app: Flask) -> None:
     # "basic": a phone that changes network keeps its session (strong would log it out).
     login_manager.session_protection = "basic"
 
+    from .auth import sessions
+
     @login_manager.user_loader
-    def load_user(user_id: str) -> models.User | None:
-        if not user_id.isdigit():
-            return None
-        return db.session.get(models.User, int(user_id))
+    def load_user(token: str) -> models.User | None:
+        # The id in the cookie is a login session's token (trainer.web.auth.sessions): the user
+        # and their live session come in one indexed query, so a logged-out cookie loads nobody.
+        return sessions.load(token)
+
+    # The user is loaded (and their session's last use noted) before each view, not halfway
+    # through one: the note is committed while the view has written nothing yet.
+    app.before_request(sessions.keep_alive)
 
     @app.context_processor
     def inject_globals() -> dict[str, Any]:
@@ -86,6 +93,7 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """Mount each feature's blueprint."""
+    from .admin import bp as admin_bp
     from .assign import bp as assign_bp
     from .auth import bp as auth_bp
     from .dashboard import bp as dashboard_bp
@@ -98,6 +106,7 @@ def register_blueprints(app: Flask) -> None:
 
     app.register_blueprint(main_bp)
     app.register_blueprint(auth_bp)
+    app.register_blueprint(admin_bp)
     app.register_blueprint(deck_bp)
     app.register_blueprint(study_bp)
     app.register_blueprint(play_bp)
@@ -108,10 +117,12 @@ def register_blueprints(app: Flask) -> None:
 
 
 def register_cli(app: Flask) -> None:
-    """Command-line helpers (``flask --app app check-data``, ``flask --app app seed-demo``)."""
+    """Command-line helpers (``flask --app app check-data``, ``seed-demo``, ``create-admin``)."""
     from . import demo
+    from .admin import cli as admin_cli
 
     demo.init_app(app)
+    admin_cli.init_app(app)
 
     @app.cli.command("check-data")
     def check_data() -> None:

@@ -40,7 +40,9 @@ def from_environment(instance_path: Path, *, with_secret: bool = True) -> dict[s
     ``DATABASE_URL`` (default SQLite in ``instance/``), ``SECRET_KEY`` (default generated once),
     ``REDIS_URL`` (optional: rate-limit counters shared by several workers), ``HTTPS`` (set to 1
     behind an HTTPS proxy: Secure cookies, proxy headers trusted), ``GEOPLUNGE_DATA_DIR``
-    (another copy of ``data/``, e.g. to check edited data before it ships).
+    (another copy of ``data/``, e.g. to check edited data before it ships),
+    ``GEOPLUNGE_OPEN_TEACHER_SIGNUP`` (set to 1 to let anyone sign up as a teacher: for an
+    install with one teacher and no school admin).
     """
     database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'geoplunge.db'}"
     # Hosting providers still hand out postgres:// URLs; SQLAlchemy wants a driver name.
@@ -57,6 +59,8 @@ def from_environment(instance_path: Path, *, with_secret: bool = True) -> dict[s
         "REMEMBER_COOKIE_SECURE": https,
         "PREFERRED_URL_SCHEME": "https" if https else "http",
         "BEHIND_PROXY": https or _flag("BEHIND_PROXY"),
+        # Off: teachers are invited by the school's admin (trainer.web.admin).
+        "OPEN_TEACHER_SIGNUP": _flag("GEOPLUNGE_OPEN_TEACHER_SIGNUP"),
     }
     if with_secret:
         settings["SECRET_KEY"] = _secret_key(instance_path)
@@ -72,9 +76,16 @@ DEFAULTS: dict[str, Any] = {
     "WTF_CSRF_TIME_LIMIT": None,  # a token lives as long as the session it belongs to
     "RATELIMIT_HEADERS_ENABLED": True,
     # Failed logins only. A school's Chromebooks share one address, so the per-address limit is
-    # generous; guessing one account's password is what the per-username limit stops.
-    "LOGIN_LIMIT_PER_USERNAME": "10 per 5 minutes",
+    # generous. Guessing one account's password is what the per-username limits stop: quickly per
+    # username and address, so a classmate elsewhere typing wrong passwords for "maria.g" does not
+    # lock Maria out, and slowly per username from everywhere, so many addresses cannot guess fast.
+    "LOGIN_LIMIT_PER_USERNAME_AND_ADDRESS": "10 per 5 minutes",
+    "LOGIN_LIMIT_PER_USERNAME": "50 per hour",
     "LOGIN_LIMIT_PER_ADDRESS": "100 per 5 minutes",
+    # Server-side login sessions (trainer.web.auth.sessions): one unused this long ends by itself
+    # (as long as the signed cookie lasted before); its last use is written at most this often.
+    "LOGIN_SESSION_IDLE_DAYS": 31,
+    "LOGIN_SESSION_TOUCH_SECONDS": 3600,
     "SIGNUP_RATE_LIMIT": "100 per hour",  # per address; a class signing up together shares one
     # Failed joins only, per student: enough for typos, far too few to guess another class's code.
     "JOIN_RATE_LIMIT": "30 per hour",

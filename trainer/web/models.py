@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import hashlib
 from typing import Any
 
 from flask_login import UserMixin
@@ -22,6 +23,8 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     UniqueConstraint,
+    delete,
+    false,
     func,
     text,
     true,
@@ -96,18 +99,68 @@ class User(UserMixin, db.Model):
     #: Offer multiple choice for facts still being learned (young learners).
     multiple_choice: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
+    #: A school admin: a teacher account that also invites the school's other teachers
+    #: (made by ``flask --app app create-admin``).
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The teacher who made this account from a list of names (None: the student signed up
+    #: themselves). Only that teacher may give it a new password; joining a class never changes it.
+    #: No ON DELETE action: such a teacher's account cannot be deleted while accounts they made
+    #: remain (and SQLite adds the column in place only so; see migration 0012).
+    managed_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"), index=True)
+
+    #: The login session this object was loaded for and its token (set by ``trainer.web.auth.sessions``;
+    #: the token is never stored): Flask-Login keeps the token in the session cookie as the user's id.
+    #: Not annotated: an annotation would make the ORM map them.
+    session_token = None
+    login_session = None
+
     @staticmethod
     def key_for(username: str) -> str:
         """The case-insensitive lookup key of a username."""
         return username.strip().casefold()
 
+    @staticmethod
+    def hash_password(password: str) -> str:
+        """A salted hash of ``password`` (scrypt, Werkzeug's default KDF), as ``password_hash`` stores it."""
+        return generate_password_hash(password)
+
     def set_password(self, password: str) -> None:
-        """Store a salted hash of ``password`` (scrypt, Werkzeug's default KDF)."""
-        self.password_hash = generate_password_hash(password)
+        """Store a new password and end every login session of the account.
+
+        A new password must sign out every device that knew the old one (a teacher's reset says
+        "their old password no longer works"), so the two are one step that cannot be forgotten.
+        The sessions go when the caller commits, with the new hash.
+        """
+        self.password_hash = self.hash_password(password)
+        if self.id is not None:
+            db.session.execute(delete(LoginSession).where(LoginSession.user_id == self.id))
 
     def check_password(self, password: str) -> bool:
         """True when ``password`` matches the stored hash."""
         return check_password_hash(self.password_hash, password)
+
+    def is_managed_by(self, teacher_id: int) -> bool:
+        """True when ``teacher_id`` made this account from a list of names (and so may reset it)."""
+        return self.managed_by_id is not None and self.managed_by_id == teacher_id
+
+    def get_id(self) -> str:
+        """Flask-Login's id: the login session's token, so ending the session ends the cookie's login.
+
+        Raises:
+            RuntimeError: the user was not logged in through ``trainer.web.auth.sessions.start``.
+        """
+        if not self.session_token:
+            raise RuntimeError("log in with trainer.web.auth.sessions.start(), which makes a login session")
+        return self.session_token
+
+    def __eq__(self, other: object) -> bool:
+        # UserMixin compares get_id(), which is now a session's token: two objects of one account
+        # are still the same user.
+        if isinstance(other, User):
+            return self.id == other.id
+        return NotImplemented
+
+    __hash__ = object.__hash__
 
     @property
     def is_teacher(self) -> bool:
@@ -115,6 +168,46 @@ class User(UserMixin, db.Model):
 
     def __repr__(self) -> str:
         return f"<User {self.username} ({self.role.value})>"
+
+
+def token_digest(token: str) -> str:
+    """The SHA-256 (hex) under which a secret token (a login session's, an invite's) is stored:
+    a copy of the database holds no usable token. A random 256-bit token needs no salt or slow hash."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class LoginSession(db.Model):
+    """One login on one device, kept on the server (see ``trainer.web.auth.sessions`` for why).
+
+    Only the SHA-256 of the session's random token is stored; the token itself is in the
+    user's signed session cookie. Deleting the row ends that login, wherever the cookie is.
+    """
+
+    __tablename__ = "login_session"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    last_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class TeacherInvite(db.Model):
+    """A single-use link from a school admin that lets one person make a teacher account.
+
+    Only the SHA-256 of the link's random token is stored: the link is shown once, to the admin.
+    """
+
+    __tablename__ = "teacher_invite"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_by_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    expires_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    used_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    used_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    revoked_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
 
 
 #: SQLite only autoincrements an INTEGER primary key; PostgreSQL gets a 64-bit one.
@@ -588,6 +681,14 @@ class TournamentMatch(db.Model):
     draw: Mapped[dict[str, str] | None] = mapped_column(JSON(none_as_null=True))
     #: Afternoon, in the app: the games picked, the draw winner's first; None until the first pick.
     picks: Mapped[list[str] | None] = mapped_column(JSON(none_as_null=True))
+    #: In the app, "Finish the match" asked by a student of one team: when (None: not asked), by
+    #: whom and for which team. The result is written only when the other team (or the teacher)
+    #: confirms it (P-K6).
+    finish_asked_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    finish_asked_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    finish_asked_team_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    #: Who confirmed the app's finish (a student of the other team, or the teacher).
+    finish_confirmed_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
 
 
 class TournamentGame(db.Model):
@@ -623,5 +724,16 @@ class TournamentGame(db.Model):
     b_team_id: Mapped[int] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
     #: None: a tie.
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
-    #: When the result was entered (for a "match" game: when it ended, as far as the round's bell goes, K2).
+    #: When the result was entered (for a "match" game: when it ended, as far as the round's bell
+    #: goes, K2; a later confirmation does not change it, P-K6).
     entered_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    #: Who entered it, and for which team (None: the teacher, or a game from before P-K6 said so).
+    entered_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    entered_team_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    #: When the result came to stand: confirmed by the other team or the teacher, or entered by
+    #: the teacher (None: waiting for the other team, P-K6).
+    confirmed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    confirmed_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    #: The other team disputed the result (it waits for the teacher, or to be taken back).
+    disputed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    disputed_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from ..models import USERNAME_MAX
+from ..auth.passwords import password_problem
+from ..models import USERNAME_MAX, User
+from ..text import UnsafeText, clean_name
 
 #: Names added at once: a big class, with room to spare; more is almost surely a wrong paste.
 MAX_NAMES = 60
@@ -86,7 +90,11 @@ def parse_names(text: str) -> list[StudentName]:
     problems: list[str] = []
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for number, raw in enumerate(lines, start=1):
-        name = " ".join(raw.replace("\t", " ").split())
+        try:
+            name = clean_name(raw)  # every typed name's check: no hidden or control characters (P-H12)
+        except UnsafeText as hidden:
+            problems.append(f"Line {number}: {hidden}")
+            continue
         if not name:
             continue
         shown = name if len(name) <= NAME_MAX else name[:NAME_MAX] + "…"
@@ -182,10 +190,58 @@ _DIGITS = "23456789"
 def make_password(choice: Callable[[str | tuple[str, ...]], str] = secrets.choice) -> str:
     """An easy password for a child: two short words and two digits ("otterlamp47").
 
+    A draw that the sign-up rule would refuse as easy to guess (about 1 in 140: the same word
+    twice, "bearcat", "applegate") is drawn again, so a slip's password is never weaker than
+    what a student may choose (``trainer.web.auth.passwords``).
+
     Args:
         choice: picks one element (``secrets.choice``; tests inject a seeded one).
     """
-    return choice(WORDS) + choice(WORDS) + choice(_DIGITS) + choice(_DIGITS)
+    while True:
+        password = choice(WORDS) + choice(WORDS) + choice(_DIGITS) + choice(_DIGITS)
+        if password_problem(password) is None:
+            return password
+
+
+SELF_MADE_ACCOUNT = "This student made their own account, so only they can change its password."
+OTHER_TEACHERS_ACCOUNT = "Another teacher made this student's account, so only that teacher can give it a new password."
+
+
+def reset_refusal(student: User, teacher_id: int) -> str | None:
+    """Why the teacher ``teacher_id`` may not give ``student`` a new password, or None when they may.
+
+    Only the teacher who made the account from a list of names may (P-S3): joining a class
+    never hands an account over.
+    """
+    if student.is_managed_by(teacher_id):
+        return None
+    return SELF_MADE_ACCOUNT if student.managed_by_id is None else OTHER_TEACHERS_ACCOUNT
+
+
+#: Threads hashing one class's passwords: scrypt takes 32 MiB each, so a few at most.
+_HASH_THREADS_MAX = 4
+
+
+def _usable_cpus() -> int:
+    """The CPUs this process may run on (a container may have fewer than the machine)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def hash_passwords(passwords: Sequence[str]) -> list[str]:
+    """``User.hash_password`` of each password, in order, hashed on every CPU at once.
+
+    scrypt is slow on purpose (a class of 60 took about 17 s one after another, holding a
+    worker). ``hashlib.scrypt`` releases the GIL while it works, so threads run in parallel:
+    ``bench/accounts.py`` measures it. The cost of each hash stays Werkzeug's default.
+    """
+    workers = min(len(passwords), _usable_cpus(), _HASH_THREADS_MAX)
+    if workers <= 1:
+        return [User.hash_password(password) for password in passwords]
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="hash") as pool:
+        return list(pool.map(User.hash_password, passwords))
 
 
 _CODE_CHARS = re.compile(r"[\s-]+")

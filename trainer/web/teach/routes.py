@@ -28,7 +28,7 @@ from ..models import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, ClassMembership, Role
 from ..progress import class_progress, dates_of
 from ..security import student_required, teacher_required
 from . import insights
-from .accounts import make_password, normalise_code, usernames_for
+from .accounts import hash_passwords, make_password, normalise_code, reset_refusal, usernames_for
 from .forms import ClassSettingsForm, ConfirmForm, JoinForm, JoiningForm, NewClassForm, NewStudentsForm
 
 bp = Blueprint("teach", __name__, url_prefix="/teach")
@@ -256,14 +256,16 @@ def new_students(class_id: int) -> str | Response | tuple[str, int]:
             return redirect(url_for("teach.class_page", class_id=klass.id))
         usernames = usernames_for(form.parsed, _taken_usernames)
         slips = [Slip(entry.name, username, make_password()) for entry, username in zip(form.parsed, usernames, strict=True)]
+        # Made by this teacher: only they may give these accounts a new password later.
+        students = [
+            User(username=slip.username, username_key=User.key_for(slip.username), role=Role.STUDENT, password_hash=hashed, managed_by_id=_user().id)
+            for slip, hashed in zip(slips, hash_passwords([slip.password for slip in slips]), strict=True)
+        ]
         now = utcnow()
         try:
-            for slip in slips:
-                student = User(username=slip.username, username_key=User.key_for(slip.username), role=Role.STUDENT)
-                student.set_password(slip.password)
-                db.session.add(student)
-                db.session.flush()
-                db.session.add(ClassMembership(class_id=klass.id, student_id=student.id, joined_at=now))
+            db.session.add_all(students)
+            db.session.flush()
+            db.session.add_all([ClassMembership(class_id=klass.id, student_id=student.id, joined_at=now) for student in students])
             db.session.commit()
         except IntegrityError:
             # Someone signed up with one of these usernames a moment ago: nothing is kept.
@@ -292,6 +294,7 @@ def student_page(class_id: int, student_id: int) -> str:
         student=student,
         membership=membership,
         confirm=ConfirmForm(),
+        password_refusal=reset_refusal(student, _user().id),
         assignments=assignments,
         progress_table=progress_table,
         **_student_progress(student),
@@ -300,12 +303,21 @@ def student_page(class_id: int, student_id: int) -> str:
 
 @bp.post("/classes/<int:class_id>/students/<int:student_id>/password")
 @teacher_required
-def reset_password(class_id: int, student_id: int) -> Response:
-    """Give the student a new password and show it once (the old one stops working)."""
+def reset_password(class_id: int, student_id: int) -> Response | tuple[str, int]:
+    """Give the student a new password and show it once (the old one, and every device logged in
+    with it, stop working).
+
+    Only for an account this teacher made from a list of names: a student who made their own
+    account keeps it, whatever class they join (else anyone calling themselves a teacher could
+    take over a student's account with a join code).
+    """
     klass = _own_class(class_id)
     student, _membership = _class_student(klass, student_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
+    refusal = reset_refusal(student, _user().id)
+    if refusal:
+        return render_template("errors/error.html", status=403, title="Not allowed", message=refusal), 403
     password = make_password()
     student.set_password(password)
     db.session.commit()
@@ -338,11 +350,14 @@ def _failed(response: Response) -> bool:
 
 
 def _join_key() -> str:
-    return f"join:{current_user.get_id()}"
+    # The account, not the login session (get_id() is a session's token): logging in again
+    # does not start the count over.
+    return f"join:{current_user.id}"
 
 
 @dataclass(frozen=True)
 class MyClass:
+    id: int
     name: str
     teacher: str
     joined_at: dt.datetime
@@ -350,15 +365,43 @@ class MyClass:
     new_per_day: int | None
 
 
-def _my_classes(student: User) -> list[MyClass]:
-    rows = db.session.execute(
-        select(SchoolClass.name, User.username, ClassMembership.joined_at, SchoolClass.desired_retention, SchoolClass.new_per_day)
+def _my_classes(student: User, class_id: int | None = None) -> list[MyClass]:
+    """The student's classes with each one's teacher (who can see the student's work), or only
+    ``class_id`` among them."""
+    query = (
+        select(SchoolClass.id, SchoolClass.name, User.username, ClassMembership.joined_at, SchoolClass.desired_retention, SchoolClass.new_per_day)
         .join(ClassMembership, ClassMembership.class_id == SchoolClass.id)
         .join(User, User.id == SchoolClass.teacher_id)
         .where(ClassMembership.student_id == student.id)
-        .order_by(ClassMembership.joined_at)
-    ).all()
-    return [MyClass(*row) for row in rows]
+        .order_by(ClassMembership.joined_at, SchoolClass.id)
+    )
+    if class_id is not None:
+        query = query.where(SchoolClass.id == class_id)
+    return [MyClass(*row) for row in db.session.execute(query).all()]
+
+
+@bp.route("/my-classes/<int:class_id>/leave", methods=["GET", "POST"])
+@student_required
+def leave_class(class_id: int) -> str | Response:
+    """Leave one of one's classes (after a confirmation page): its teacher no longer sees one's work.
+
+    Only the membership goes; the student's account and history stay theirs (as P-S4). A class
+    the student is not in is not found.
+    """
+    student = _user()
+    mine = _my_classes(student, class_id)
+    if not mine:
+        abort(404)
+    klass = mine[0]
+    form = ConfirmForm()
+    if form.is_submitted():
+        if not form.validate():
+            abort(400)
+        db.session.execute(delete(ClassMembership).where(ClassMembership.class_id == klass.id, ClassMembership.student_id == student.id))
+        db.session.commit()
+        flash(f"You left {klass.name}. {klass.teacher} no longer sees your work; everything you learned stays yours.", "success")
+        return redirect(url_for("teach.join"))
+    return render_template("teach/leave.html", klass=klass, form=form)
 
 
 def _class_by_code(code: str) -> tuple[SchoolClass, str] | None:
