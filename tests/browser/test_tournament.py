@@ -1,5 +1,7 @@
 """A teacher runs a whole Combo 1 class tournament in Chromium: teams, eight rounds with a bye,
-results typed in, the projector on a second screen, the playoffs if any, and the championship."""
+results typed in, one match scored in the app by the two teams and the teacher (P-K6: a result
+stands once the other team or the teacher confirms it), the projector on a second screen, the
+playoffs if any, and the championship."""
 
 from __future__ import annotations
 
@@ -22,6 +24,60 @@ def enter_results(page) -> None:
         expect(page.get_by_role("status").first).to_contain_text("Saved:")
 
 
+def student_tab(browser, live_server: str, username: str, password: str, errors: list[str]):
+    """A student's own device: a new browser context, logged in; console errors go to ``errors``."""
+    context = browser.new_context(base_url=live_server, viewport={"width": 390, "height": 844})
+    tab = context.new_page()
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.set_default_timeout(10_000)
+    tab.goto("/auth/login")
+    tab.get_by_label("Username").fill(username)
+    tab.get_by_label("Password").fill(password)
+    tab.get_by_role("button", name="Log in").click()
+    expect(tab.get_by_role("button", name="Log out")).to_be_visible()
+    return tab
+
+
+def play_a_match_in_the_app(page, browser, live_server: str, slips: dict[str, str]) -> None:
+    """P-K6: a student of team A records a game, which waits for team B; the teacher confirms it on
+    the round page; team A asks to finish, and a student of team B confirms the finish on their own
+    device. The match's result is then on the round page."""
+    pairing = page.locator(".tournament-pairing").filter(has=page.locator("form.tournament-result")).first
+    a_team, b_team = pairing.locator("legend").inner_text().split(" vs ")
+    url = pairing.get_by_role("link", name="Score this match in the app").get_attribute("href")
+    members = {}
+    for line in page.locator(".tournament-teams li").all_inner_texts():
+        team, _, names = line.partition(": ")
+        members[team] = names.split(", ")
+    errors: list[str] = []
+    a = student_tab(browser, live_server, members[a_team][0], slips[members[a_team][0]], errors)
+    b = student_tab(browser, live_server, members[b_team][0], slips[members[b_team][0]], errors)
+    try:
+        a.goto(url)
+        a.get_by_role("button", name=f"{a_team} won").click()
+        expect(a.locator(".flash").first).to_contain_text(f"It stands once {b_team} confirms it")
+        expect(a.get_by_role("button", name="Finish the match")).to_have_count(0)
+
+        page.reload()
+        expect(page.get_by_text("1 match scored in the app waits for confirmation")).to_be_visible()
+        page.get_by_role("button", name=f"Confirm: {a_team} won").click()
+        expect(page.locator(".flash").first).to_contain_text(f"Confirmed: game 1, Border-Up ({a_team} won)")
+
+        a.reload()
+        a.get_by_role("button", name="Finish the match").click()
+        expect(a.locator(".flash").first).to_contain_text(f"It is over when {b_team} confirms it")
+        b.goto(url)
+        b.get_by_role("button", name="Confirm: finish the match").click()
+        expect(b.locator(".flash").first).to_contain_text(f"Match over: {a_team} 1–0 {b_team}: {a_team} wins")
+    finally:
+        a.context.close()
+        b.context.close()
+    assert errors == [], f"console errors: {errors}"
+    page.reload()
+    expect(page.locator(".tournament-pairings")).to_contain_text(f"{a_team} 1–0 {b_team}: {a_team} wins. Finished in the app")
+
+
 def test_a_teacher_runs_a_whole_tournament(page, browser, live_server):
     sign_up_teacher(page, "coach_lee")
     page.get_by_label("Class name").fill("Room 7")
@@ -31,6 +87,7 @@ def test_a_teacher_runs_a_whole_tournament(page, browser, live_server):
     page.get_by_label("Student names, one per line").fill("\n".join(names))
     page.get_by_role("button", name="Create accounts").click()
     expect(page.locator(".slip")).to_have_count(9)
+    slips = dict(zip(page.locator("[data-username]").all_inner_texts(), page.locator("[data-password]").all_inner_texts(), strict=True))
     page.goto("/teach/")
     page.get_by_role("link", name="Room 7").click()
 
@@ -63,6 +120,7 @@ def test_a_teacher_runs_a_whole_tournament(page, browser, live_server):
             projector.goto(tournament_url + "/projector")
             expect(projector.get_by_text("Round 1 of 8")).to_be_visible()
             expect(projector.get_by_text("has a bye")).to_be_visible()
+            play_a_match_in_the_app(page, browser, live_server, slips)
         enter_results(page)
     page.get_by_role("button", name="Finish the rounds: on to the championship").click()
 

@@ -6,7 +6,8 @@ decides who starts where the game before does not), P-K2 (the winner of the Bord
 guesses first in State IQ, the winner of the Dashing States just before leads Play the Ranks),
 P-K6 (a match scored in the app: a game's time is when it is recorded, the result is taken from
 the games recorded by the bell when someone finishes the match, and the teacher's typed result and
-the app's finish exclude each other).
+the app's finish exclude each other; a game or a finish entered by one team stands only once the
+other team, or the teacher, confirms it, and a confirmation does not change the game's time).
 """
 
 from __future__ import annotations
@@ -109,12 +110,14 @@ def text_of(html: str) -> str:
 
 class Table:
     """One device at the table: a signed-in client (a student of either team, or the teacher) and
-    the match's URLs."""
+    the match's URLs. With ``other`` (a student of the other team), each game recorded here is
+    confirmed there at once, as the two teams do at the table (P-K6)."""
 
-    def __init__(self, client: FlaskClient, tid: int, mid: int):
+    def __init__(self, client: FlaskClient, tid: int, mid: int, other: Table | None = None):
         self.client = client
         self.token = token_for(client)
         self.url = f"/tournaments/{tid}/matches/{mid}"
+        self.other = other
 
     def page(self) -> str:
         response = self.client.get(self.url)
@@ -142,12 +145,43 @@ class Table:
         return self.post("/games", "game", {"number": str(number), "game": slug, "winner": winner})
 
     def record(self, winner: str) -> tuple[int, str]:
-        """Record the game due as the page shows it: "a", "b" or "tie"."""
+        """Record the game due as the page shows it: "a", "b" or "tie"; the other team confirms it."""
         due = self.due()
         assert due is not None, "no game is due"
         response = self.game(*due, winner)
         assert response.status_code == 302 and response.location == self.url
+        if self.other is not None:
+            self.other.confirm()
         return due
+
+    def pending(self) -> str | None:
+        """The entry of the game the page asks this device to answer (P-K6), if any."""
+        found = re.search(r'name="confirm-expected" type="hidden" value="([\d.]+)"', self.page())
+        return found.group(1) if found else None
+
+    def confirm(self, answer: str = "confirm", expected: str | None = None, back: str = ""):
+        """Answer the game waiting for this device's team: "confirm", "dispute", or (the teacher)
+        a corrected result, "a", "b" or "tie"."""
+        expected = expected or self.pending()
+        assert expected is not None, "no game waits for this device's answer"
+        response = self.post("/confirm", "confirm", {"expected": expected, "answer": answer, "back": back})
+        assert response.status_code == 302
+        return response
+
+    def answer_finish(self, answer: str = "confirm", expected: int | None = None, back: str = ""):
+        """Answer the other team's "Finish the match": "confirm" or "decline"."""
+        if expected is None:
+            found = re.search(r'name="answer-expected" type="hidden" value="(\d+)"', self.page())
+            assert found is not None, "no finish waits for this device's answer"
+            expected = int(found.group(1))
+        return self.post("/finish/answer", "answer", {"expected": str(expected), "answer": answer, "back": back})
+
+    def finish_agreed(self, expected: int | None = None) -> None:
+        """Finish the match here, and the other team confirms it (P-K6)."""
+        assert self.other is not None
+        assert self.finish(expected).status_code == 302
+        assert "You asked to finish the match" in self.flashed()
+        assert self.other.answer_finish().status_code == 302
 
     def draw(self):
         return self.post("/draw", "draw", {"expected": "draw"})
@@ -169,10 +203,12 @@ class Table:
         return " ".join(htmllib.unescape(" ".join(found)).split())
 
 
-def table_for(world: World, who: str, tid: int, mid: int) -> Table:
-    """``who``: a username, or "teacher"."""
+def table_for(world: World, who: str, tid: int, mid: int, other: str | None = None) -> Table:
+    """``who``: a username, or "teacher"; ``other``: a student of the other team who confirms
+    each game recorded (P-K6)."""
     username = world.teacher.username if who == "teacher" else who
-    return Table(client_for(world.app, username), tid, mid)
+    partner = None if other is None else table_for(world, other, tid, mid)
+    return Table(client_for(world.app, username), tid, mid, partner)
 
 
 def ring_the_bell(app: Flask, tid: int, mid: int, minutes: int) -> None:
@@ -208,7 +244,7 @@ def test_a_morning_match_scored_in_the_app(world, teacher):
     # The teacher's control page links the match; the student's lists show it.
     control = teacher.page(tid)
     assert f'href="/tournaments/{tid}/matches/{match.id}">Score this match in the app' in control
-    river = table_for(world, "river", tid, match.id)
+    river = table_for(world, "river", tid, match.id, other="kid01")
     mine = text_of(river.client.get("/tournaments/").get_data(as_text=True))
     assert "Your team: Team 1 (kid00, river)" in mine and "Team 2" in mine and "Open the match" in mine
     combo = text_of(river.client.get("/play/combo/").get_data(as_text=True))
@@ -227,8 +263,8 @@ def test_a_morning_match_scored_in_the_app(world, teacher):
     page = river.text()
     assert "Now: game 2, State IQ" in page
     assert "Team 1 won Border-Up just before, so Team 1 guesses first (P-K2)." in page
-    # A student of the other team may keep the score just as well.
-    kid = table_for(world, "kid01", tid, match.id)
+    # A student of the other team may keep the score just as well (and river's team confirms, P-K6).
+    kid = table_for(world, "kid01", tid, match.id, other="river")
     assert kid.record("b") == (2, "state-iq")
     assert river.record("tie") == (3, "dashing-states")
     # Dashing States was a tie: the statehood draw of game 4 decides (R2), seeded by the match.
@@ -261,9 +297,13 @@ def test_a_morning_match_scored_in_the_app(world, teacher):
     control = text_of(teacher.page(tid))
     assert "In the app: Team 1 2–1 Team 2, 1 tied (5 games recorded, 1 after the bell)" in control
 
-    # Finish: the result is taken from the counted games (K1) into the match row.
+    # Finish: asked by one team, confirmed by the other (P-K6); the result is taken from the counted
+    # games (K1) into the match row.
     assert river.finish().status_code == 302
-    assert "Match over: Team 1 2–1 Team 2, 1 tied: Team 1 wins (1 game after the bell not counted)." in river.flashed()
+    assert "You asked to finish the match at Team 1 2–1 Team 2, 1 tied. It is over when Team 2 confirms it" in river.flashed()
+    assert match_row(app, match.id).entered_at is None
+    assert kid.answer_finish().status_code == 302
+    assert "Match over: Team 1 2–1 Team 2, 1 tied: Team 1 wins (1 game after the bell not counted)." in kid.flashed()
     row = match_row(app, match.id)
     assert (row.a_games, row.b_games, row.tied_games, row.winner_id, row.entered_by) == (2, 1, 1, one, "app")
     assert row.entered_at is not None
@@ -300,7 +340,7 @@ def test_games_count_when_the_clock_was_never_started(world, teacher):
     app = world.app
     tid = make_tournament(world, teacher)
     match = the_match(app, tid, 1)
-    river = table_for(world, "river", tid, match.id)
+    river = table_for(world, "river", tid, match.id, other="kid01")
     page = river.text()
     assert "The 20-minute clock has not started." in page and "every game recorded here counts" in page
     river.record("b")
@@ -308,7 +348,7 @@ def test_games_count_when_the_clock_was_never_started(world, teacher):
     river.record("a")
     page = river.text()
     assert "Games won: Team 1 1, Team 2 2." in page and "No: after the bell" not in page
-    assert river.finish(3).status_code == 302
+    river.finish_agreed(3)
     row = match_row(app, match.id)
     assert (row.a_games, row.b_games, row.tied_games, row.winner_id) == (1, 2, 0, team_id(app, tid, 2))
 
@@ -352,7 +392,7 @@ def test_an_afternoon_match_draw_picks_and_order(world, teacher):
     assert tournament(app, tid).round == 5
     match = the_match(app, tid, 5)
     assert match.a_team_id == team_id(app, tid, 1)
-    river = table_for(world, "river", tid, match.id)
+    river = table_for(world, "river", tid, match.id, other="kid01")
     page = river.text()
     assert "afternoon round, 12 minutes" in page and "Draw the cards" in page and "Now: game" not in page
 
@@ -411,7 +451,7 @@ def test_an_afternoon_match_draw_picks_and_order(world, teacher):
     assert river.record("b") == (3, "state-iq")
     assert river.record("tie") == (4, "border-up")
     assert river.due() == (5, "state-iq")
-    assert river.finish(4).status_code == 302
+    river.finish_agreed(4)
     row = match_row(app, match.id)
     assert (row.a_games, row.b_games, row.tied_games, row.winner_id) == (1, 2, 1, team_id(app, tid, 2))
 
@@ -424,7 +464,7 @@ def test_the_teachers_typed_result_first_refuses_the_apps_finish(world, teacher)
     app = world.app
     tid = make_tournament(world, teacher)
     match = the_match(app, tid, 1)
-    river = table_for(world, "river", tid, match.id)
+    river = table_for(world, "river", tid, match.id, other="kid01")
     river.record("a")
     river.record("a")
     control = text_of(teacher.page(tid))
@@ -444,7 +484,7 @@ def test_the_teachers_typed_result_first_refuses_the_apps_finish(world, teacher)
     # The teacher takes the typed result back: the app may finish the match after all.
     assert teacher.undo(tid, f"match-{match.id}").status_code == 302
     assert match_row(app, match.id).entered_by is None
-    assert river.finish(2).status_code == 302
+    river.finish_agreed(2)
     row = match_row(app, match.id)
     assert (row.a_games, row.b_games, row.winner_id, row.entered_by) == (2, 0, team_id(app, tid, 1), "app")
 
@@ -453,11 +493,11 @@ def test_the_apps_finish_first_refuses_the_teachers_typed_result(world, teacher)
     app = world.app
     tid = make_tournament(world, teacher)
     match = the_match(app, tid, 1)
-    river = table_for(world, "river", tid, match.id)
+    river = table_for(world, "river", tid, match.id, other="kid01")
     river.record("b")
     # The teacher's page was loaded before the finish: the form is still on it.
     assert f"m{match.id}-a_games" in teacher.page(tid)
-    assert river.finish(1).status_code == 302
+    river.finish_agreed(1)
     before = dump(app)
     assert teacher.result(tid, match.id, 4, 0, 0).status_code == 302
     message = text_of(teacher.client.get("/teach/").get_data(as_text=True))
@@ -469,7 +509,7 @@ def test_the_apps_finish_first_refuses_the_teachers_typed_result(world, teacher)
     row = match_row(app, match.id)
     assert (row.entered_at, row.entered_by, row.winner_id) == (None, None, None)
     assert river.record("a") == (2, "state-iq")
-    assert river.finish(2).status_code == 302
+    river.finish_agreed(2)
     row = match_row(app, match.id)
     assert (row.a_games, row.b_games, row.winner_id, row.entered_by) == (1, 1, None, "app")
 
@@ -481,7 +521,7 @@ def test_a_game_posted_twice_or_for_another_game_changes_nothing(world, teacher)
     app = world.app
     tid = make_tournament(world, teacher)
     match = the_match(app, tid, 1)
-    river = table_for(world, "river", tid, match.id)
+    river = table_for(world, "river", tid, match.id, other="kid01")
     river.record("a")
     before = dump(app)
     for number, slug, winner in [(1, "border-up", "b"), (1, "border-up", "a"), (2, "border-up", "a"), (3, "dashing-states", "a"), (0, "state-iq", "a")]:
@@ -495,23 +535,45 @@ def test_a_game_posted_twice_or_for_another_game_changes_nothing(world, teacher)
 
 
 def test_the_last_game_can_be_taken_back(world, teacher):
+    """P-K6: a team takes back its own last game while it waits for the other team; a game that
+    stands (both teams agreed) only the teacher takes back; the other team disputes rather than
+    taking back a game it did not enter."""
     app = world.app
     tid = make_tournament(world, teacher)
     match = the_match(app, tid, 1)
-    river = table_for(world, "river", tid, match.id)
+    river = table_for(world, "river", tid, match.id)  # nobody confirms at once here
+    kid = table_for(world, "kid01", tid, match.id)
     before = dump(app)
     assert river.undo(1).status_code == 302 and "Nothing was taken back" in river.flashed()
     river.record("a")
-    river.record("a")
-    assert river.undo(2).status_code == 302
-    assert "Taken back: game 2, State IQ. Record it again." in river.flashed()
+    assert "Take back game 1" in river.page() and "Take back game 1" not in kid.page()
+    assert kid.undo(1).status_code == 302
+    assert "Team 1 entered game 1: they may take it back. If it is wrong, dispute it. Nothing was taken back." in kid.flashed()
     assert [g.number for g in match_games(app, match.id)] == [1]
+    assert river.undo(1).status_code == 302
+    assert "Taken back: game 1, Border-Up. Record it again." in river.flashed()
+    assert dump(app) == before
+    assert river.undo(1).status_code == 302 and "Nothing was taken back" in river.flashed()
+    assert dump(app) == before
+
+    river.record("a")
+    kid.confirm()
+    river.record("a")
+    kid.confirm()
+    assert "Take back" not in river.page() and "Take back" not in kid.page()
     after = dump(app)
-    assert river.undo(2).status_code == 302 and "Nothing was taken back" in river.flashed()
+    for table in (river, kid):
+        assert table.undo(2).status_code == 302
+        assert "Game 2 stands: both teams agreed on it. Only your teacher can take it back now." in table.flashed()
     assert dump(app) == after
+    desk = table_for(world, "teacher", tid, match.id)
+    assert "Take back game 2" in desk.page()
+    assert desk.undo(2).status_code == 302
+    assert "Taken back: game 2, State IQ. Record it again." in desk.flashed()
+    assert [g.number for g in match_games(app, match.id)] == [1]
     assert river.record("b") == (2, "state-iq")
     river.undo(2)
-    river.undo(1)
+    desk.undo(1)
     assert dump(app) == before
 
 
@@ -519,7 +581,7 @@ def test_finishing_needs_a_game_and_the_page_as_it_stands(world, teacher):
     app = world.app
     tid = make_tournament(world, teacher)
     match = the_match(app, tid, 1)
-    river = table_for(world, "river", tid, match.id)
+    river = table_for(world, "river", tid, match.id, other="kid01")
     before = dump(app)
     assert "Finish the match" not in river.page()
     assert river.finish(0).status_code == 302
@@ -538,7 +600,7 @@ def test_a_morning_match_has_no_draw_or_picks(world, teacher):
     app = world.app
     tid = make_tournament(world, teacher)
     match = the_match(app, tid, 1)
-    river = table_for(world, "river", tid, match.id)
+    river = table_for(world, "river", tid, match.id, other="kid01")
     before = dump(app)
     assert river.draw().status_code == 302 and "A morning match has no draw" in river.flashed()
     assert river.pick("state-iq", 0).status_code == 302 and "A morning match has no picks" in river.flashed()
@@ -551,7 +613,7 @@ def test_a_match_of_a_round_that_is_over_cannot_change(world, teacher):
     app = world.app
     tid = make_tournament(world, teacher)
     match = the_match(app, tid, 1)
-    river = table_for(world, "river", tid, match.id)
+    river = table_for(world, "river", tid, match.id, other="kid01")
     river.record("a")
     assert teacher.result(tid, match.id, 1, 0, 0).status_code == 302
     assert teacher.advance(tid, 1).status_code == 302
@@ -613,17 +675,298 @@ def test_odd_forms_are_refused_without_a_server_error(world, teacher):
     app = world.app
     tid = make_tournament(world, teacher)
     match = the_match(app, tid, 1)
-    river = table_for(world, "river", tid, match.id)
-    junk = [{}, {"expected": ""}, {"expected": "abc"}, {"expected": "-1"}, {"number": "x", "game": "", "winner": "tie"}, {"game": "x" * 500}]
+    river = table_for(world, "river", tid, match.id, other="kid01")
+    junk = [{}, {"expected": ""}, {"expected": "abc"}, {"expected": "-1"}, {"number": "x", "game": "", "winner": "tie"}, {"game": "x" * 500},
+            {"expected": "1", "answer": "a"}, {"expected": "1", "answer": "x" * 500}, {"expected": "²", "answer": "confirm"}, {"back": "//evil.example"}]
     before = dump(app)
-    for path, prefix in [("/draw", "draw"), ("/pick", "pick"), ("/games", "game"), ("/undo", "undo"), ("/finish", "finish")]:
+    paths = [("/draw", "draw"), ("/pick", "pick"), ("/games", "game"), ("/undo", "undo"), ("/finish", "finish"), ("/confirm", "confirm"), ("/finish/answer", "answer")]
+    for path, prefix in paths:
         for data in junk:
             response = river.post(path, prefix, data)
             assert response.status_code in (302, 400), (path, data, response.status_code)
+            assert response.status_code == 400 or response.location == river.url, "an answer goes back to the match"
     assert dump(app) == before
     # Without the CSRF token: refused before the view.
     assert river.client.post(river.url + "/games", data={"game-number": "1", "game-game": "border-up", "game-winner": "a"}).status_code == 400
     assert dump(app) == before
+
+
+# --- The other team confirms (P-K6) ---------------------------------------------------------------------
+
+
+def game_row(app: Flask, mid: int, number: int) -> TournamentGame:
+    return next(g for g in match_games(app, mid) if g.number == number)
+
+
+def user_id(app: Flask, username: str) -> int:
+    with app.app_context():
+        return db.session.execute(select(User.id).where(User.username == username)).scalar_one()
+
+
+def test_one_student_of_one_team_alone_cannot_score_or_finish_a_match(world, teacher):
+    """P-K6: a game river (Team 1) records waits for Team 2; neither river nor a teammate can confirm
+    it, record past it or finish; kid01 (Team 2) confirms it. River's "Finish the match" only asks:
+    the result is written when Team 2 confirms, by whom is recorded, and the standings count it then."""
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    one, two = team_id(app, tid, 1), team_id(app, tid, 2)
+    river = table_for(world, "river", tid, match.id)
+    mate = table_for(world, "kid00", tid, match.id)  # river's teammate
+    kid = table_for(world, "kid01", tid, match.id)
+    assert river.record("a") == (1, "border-up")
+    assert "Game 1, Border-Up: Team 1 won. It stands once Team 2 confirms it (or your teacher does)." in river.flashed()
+    game = game_row(app, match.id, 1)
+    entry = kid.pending()
+    assert (game.entered_by_id, game.entered_team_id, game.confirmed_at, game.confirmed_by_id) == (user_id(app, "river"), one, None, None)
+    page = river.text()
+    assert "Game 1, Border-Up: Team 1 won? Entered by river (Team 1). It stands once Team 2 confirms it, or the teacher does (P-K6)." in page
+    assert "Games won: Team 1 0, Team 2 0; 1 waiting for confirmation." in page
+    assert "Waiting for Team 2" in page and "Now: game 2" not in page and "Finish the match" not in page
+    assert river.pending() is None and mate.pending() is None, "Team 1 has no confirm button"
+    assert "Confirm: Team 1 won" in kid.text() and "Dispute it" in kid.text()
+    assert "Round 1" in text_of(kid.client.get("/tournaments/").get_data(as_text=True))
+    assert "waiting for your team’s answer" in text_of(kid.client.get("/tournaments/").get_data(as_text=True))
+
+    # Team 1 alone changes nothing: no confirming its own game, no next game, no finish.
+    before = dump(app)
+    for table in (river, mate):
+        assert table.confirm(expected=entry).status_code == 302
+        assert "Your team entered game 1: Team 2 confirms it (or your teacher). Nothing was changed." in table.flashed()
+    assert river.game(2, "state-iq", "a").status_code == 302
+    assert "Game 1 waits for Team 2 to confirm it first (P-K6). Nothing was changed." in river.flashed()
+    assert river.finish(1).status_code == 302
+    assert "Game 1 waits for Team 2 to confirm it first" in river.flashed()
+    assert dump(app) == before
+
+    # Team 2 confirms: the game stands, with who confirmed it, and keeps the time it was entered.
+    assert kid.confirm().status_code == 302
+    assert "Confirmed: game 1, Border-Up (Team 1 won). It stands." in kid.flashed()
+    confirmed = game_row(app, match.id, 1)
+    assert confirmed.confirmed_by_id == user_id(app, "kid01") and confirmed.confirmed_at is not None
+    assert confirmed.entered_at == game.entered_at
+    assert "Now: game 2, State IQ" in river.text() and "Games won: Team 1 1, Team 2 0." in river.text()
+    assert kid.record("b") == (2, "state-iq")
+    assert mate.confirm().status_code == 302  # Team 1's other student confirms Team 2's game
+
+    # River asks to finish: nothing is written until Team 2 answers; nothing more is recorded meanwhile.
+    assert river.finish(2).status_code == 302
+    assert "You asked to finish the match at Team 1 1–1 Team 2. It is over when Team 2 confirms it (or your teacher does)." in river.flashed()
+    row = match_row(app, match.id)
+    assert (row.entered_at, row.winner_id, row.finish_asked_by_id, row.finish_asked_team_id) == (None, None, user_id(app, "river"), one)
+    assert "Team 1 asks to finish the match" in kid.text() and "Confirm: finish the match" in kid.text()
+    assert "Confirm: finish the match" not in river.text() and "Finish the match" not in mate.text()
+    asked = dump(app)
+    for table in (river, mate):
+        assert table.answer_finish(expected=2).status_code == 302
+        assert "Your team asked to finish the match: Team 2 answers (or your teacher). Nothing was changed." in table.flashed()
+    assert river.finish(2).status_code == 302 and "Team 1 asked to finish the match" in river.flashed()
+    assert kid.finish(2).status_code == 302 and "Team 1 asked to finish the match" in kid.flashed()
+    assert river.game(3, "dashing-states", "a").status_code == 302 and "Team 1 asked to finish the match" in river.flashed()
+    assert river.undo(2).status_code == 302 and "Team 1 asked to finish the match" in river.flashed()
+    assert dump(app) == asked
+    assert "Round 1" in text_of(teacher.page(tid)) and "Team 1 (river) asks to finish the match at Team 1 1–1 Team 2" in text_of(teacher.page(tid))
+    assert "Standings after round 1" not in teacher.page(tid)
+
+    # Team 2 confirms: the result is written, with who confirmed it.
+    assert kid.answer_finish().status_code == 302
+    assert "Match over: Team 1 1–1 Team 2: a tied match." in kid.flashed()
+    row = match_row(app, match.id)
+    assert (row.a_games, row.b_games, row.winner_id, row.entered_by) == (1, 1, None, "app")
+    assert row.finish_confirmed_by_id == user_id(app, "kid01") and row.entered_at is not None
+    assert "Standings after round 1" in teacher.page(tid)
+    assert two
+
+
+def test_the_other_team_says_not_yet_and_the_match_goes_on(world, teacher):
+    """P-K6: the other team may refuse a finish; the match goes on and may be finished later."""
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id, other="kid01")
+    kid = river.other
+    river.record("a")
+    assert river.finish(1).status_code == 302
+    assert kid.answer_finish("decline").status_code == 302
+    assert "Not finished: the match goes on. Team 1 may ask again later." in kid.flashed()
+    row = match_row(app, match.id)
+    assert (row.entered_at, row.finish_asked_at, row.finish_asked_by_id) == (None, None, None)
+    assert river.record("b") == (2, "state-iq")
+    assert kid.finish(2).status_code == 302  # now Team 2 asks, and Team 1 confirms
+    assert river.answer_finish().status_code == 302
+    assert (match_row(app, match.id).a_games, match_row(app, match.id).b_games) == (1, 1)
+
+
+def test_a_disputed_game_goes_back_to_its_team_or_to_the_teacher(world, teacher):
+    """P-K6: the other team disputes a game; it blocks the match until the team that entered it takes
+    it back (and records it again, at a new time) or the teacher confirms or corrects it (keeping its
+    time). A dispute sent twice changes nothing."""
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    kid = table_for(world, "kid01", tid, match.id)
+    desk = table_for(world, "teacher", tid, match.id)
+    river.record("a")
+    assert kid.confirm("dispute").status_code == 302
+    assert "You disputed game 1, Border-Up (Team 1 won). Team 1 may take it back and record it again, or your teacher decides." in kid.flashed()
+    game = game_row(app, match.id, 1)
+    entry = kid.pending()
+    assert (game.disputed_by_id, game.confirmed_at) == (user_id(app, "kid01"), None)
+    page = river.text()
+    assert "Disputed by kid01 (Team 2). Team 1 may take it back and record it again, or the teacher confirms or corrects it." in page
+    assert "waiting for your team’s answer" in text_of(river.client.get("/tournaments/").get_data(as_text=True))
+    disputed = dump(app)
+    assert kid.confirm("dispute", expected=entry).status_code == 302
+    assert "Game 1 is already disputed: your teacher decides. Nothing was changed." in kid.flashed()
+    assert river.game(2, "state-iq", "a").status_code == 302
+    assert "Game 1 is disputed: Team 1 may take it back and record it again, or your teacher confirms or corrects it." in river.flashed()
+    assert kid.confirm("b", expected=entry).status_code == 302
+    assert "Only your teacher can change a result: confirm it, or dispute it. Nothing was changed." in kid.flashed()
+    assert desk.confirm("dispute", expected=entry).status_code == 302
+    assert "As the teacher, confirm the result or correct it." in desk.flashed()
+    assert dump(app) == disputed
+
+    # Team 1 takes it back and records it again: a new entry, waiting again.
+    assert river.undo(1).status_code == 302
+    assert river.record("b") == (1, "border-up")
+    again = game_row(app, match.id, 1)
+    assert again.disputed_at is None and again.confirmed_at is None and again.entered_at > game.entered_at
+    assert kid.confirm().status_code == 302 and game_row(app, match.id, 1).confirmed_by_id == user_id(app, "kid01")
+
+    # Game 2 disputed, then corrected by the teacher: it stands, at the time it was entered.
+    river.record("a")
+    kid.confirm("dispute")
+    entered = game_row(app, match.id, 2)
+    assert desk.confirm("b").status_code == 302
+    assert "Corrected game 2, State IQ (Team 1 won): Team 2 won. It stands, at the time it was entered." in desk.flashed()
+    corrected = game_row(app, match.id, 2)
+    assert corrected.winner_id == team_id(app, tid, 2) and corrected.entered_at == entered.entered_at
+    assert corrected.confirmed_by_id == world.teacher.id
+    assert "Now: game 3, Dashing States" in river.text()
+
+
+def test_the_teacher_confirms_or_corrects_on_the_round_page(world, teacher):
+    """P-K6: the teacher's round page lists the matches waiting for confirmation, with the game or
+    the finish that waits; the teacher confirms or corrects there and comes back to the page."""
+    app = world.app
+    tid = make_tournament(world, teacher, teams=4)
+    first, second = matches(app, tid, 1)
+    one = table_for(world, "river", tid, first.id) if first.a_team_id == team_id(app, tid, 1) else None
+    assert one is not None, "team 1 (river) plays in the first match"
+    control = text_of(teacher.page(tid))
+    assert "wait for confirmation" not in control and "waits for confirmation" not in control
+    one.record("tie")
+    html = teacher.page(tid)
+    control = text_of(html)
+    assert "1 match scored in the app waits for confirmation" in control
+    assert "Waiting for confirmation: Game 1, Border-Up: a tie, entered by river (Team 1); waiting for" in control
+    assert "(1 game recorded, 1 waiting for confirmation)" in control
+    expected = re.search(r'name="confirm-expected" type="hidden" value="([\d.]+)"', html).group(1)
+    assert 'name="confirm-back" type="hidden" value="round"' in html
+    desk = table_for(world, "teacher", tid, first.id)
+    response = desk.confirm("a", expected=expected, back="round")
+    assert response.location == f"/teach/tournaments/{tid}"
+    assert "Corrected game 1, Border-Up (a tie): Team 1 won." in text_of(desk.client.get(response.location).get_data(as_text=True))
+    assert game_row(app, first.id, 1).winner_id == team_id(app, tid, 1)
+    assert "waits for confirmation" not in text_of(teacher.page(tid))
+
+    # A finish asked: the teacher confirms it from the round page.
+    assert one.finish(1).status_code == 302
+    html = teacher.page(tid)
+    assert "Confirm: finish the match" in text_of(html)
+    response = desk.answer_finish(expected=1, back="round")
+    assert response.location == f"/teach/tournaments/{tid}"
+    row = match_row(app, first.id)
+    assert (row.a_games, row.b_games, row.entered_by, row.finish_confirmed_by_id) == (1, 0, "app", world.teacher.id)
+    # The teacher's own games and finish stand at once, in the other match.
+    desk2 = table_for(world, "teacher", tid, second.id)
+    desk2.record("b")
+    assert game_row(app, second.id, 1).confirmed_by_id == world.teacher.id
+    assert desk2.finish(1).status_code == 302
+    assert match_row(app, second.id).entered_by == "app"
+    assert "waits for confirmation" not in text_of(teacher.page(tid))
+
+
+def test_a_student_of_neither_team_cannot_confirm(world, teacher):
+    """P-K6: the student of the team with the bye, and a student of another class, cannot confirm a
+    game or a finish: not found, and nothing changes."""
+    app = world.app
+    tid = make_tournament(world, teacher, teams=3)
+    paired = matches(app, tid, 1)
+    match = next(m for m in paired if m.b_team_id is not None)
+    bye = next(m for m in paired if m.b_team_id is None)
+    member = {team_id(app, tid, 1): "river", team_id(app, tid, 2): "kid01", team_id(app, tid, 3): "kid03"}
+    a, b, resting = member[match.a_team_id], member[match.b_team_id], member[bye.a_team_id]
+    table_for(world, a, tid, match.id).record("a")
+    entry = table_for(world, b, tid, match.id).pending()
+    before = dump(app)
+    for who in (resting, "otter"):
+        outsider = table_for(world, who, tid, match.id)
+        assert outsider.post("/confirm", "confirm", {"expected": entry, "answer": "confirm"}).status_code == 404
+        assert outsider.post("/confirm", "confirm", {"expected": entry, "answer": "dispute"}).status_code == 404
+        assert outsider.post("/finish/answer", "answer", {"expected": "1", "answer": "confirm"}).status_code == 404
+    assert dump(app) == before
+    table_for(world, b, tid, match.id).confirm()
+    assert game_row(app, match.id, 1).confirmed_at is not None
+
+
+def test_a_replayed_or_stale_confirmation_changes_nothing(world, teacher):
+    """P-K6: a confirmation sent twice, a dispute after the confirmation, a confirmation of a game
+    since taken back and recorded again, and a finish answered twice: each changes nothing."""
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    river = table_for(world, "river", tid, match.id)
+    kid = table_for(world, "kid01", tid, match.id)
+    river.record("a")
+    old = kid.pending()
+    assert river.undo(1).status_code == 302
+    river.record("b")
+    before = dump(app)
+    assert kid.confirm(expected=old).status_code == 302
+    assert "That game was taken back or changed since the page was shown. Nothing was changed." in kid.flashed()
+    assert dump(app) == before
+    current = kid.pending()
+    assert kid.confirm(expected=current).status_code == 302
+    confirmed = dump(app)
+    for answer in ("confirm", "dispute"):
+        assert kid.confirm(answer, expected=current).status_code == 302
+        assert "Game 1 was already confirmed. Nothing was changed." in kid.flashed()
+    assert table_for(world, "teacher", tid, match.id).confirm("a", expected=current).status_code == 302
+    assert dump(app) == confirmed
+    assert river.finish(1).status_code == 302
+    assert kid.answer_finish(expected=1).status_code == 302
+    finished = dump(app)
+    assert kid.answer_finish("confirm", expected=1).status_code == 302
+    assert "This match's result is already in" in kid.flashed()
+    assert kid.answer_finish("decline", expected=1).status_code == 302
+    assert dump(app) == finished
+
+
+def test_a_games_time_is_its_entry_not_its_confirmation(world, teacher):
+    """P-K6, K2: a game entered before the bell counts though confirmed after it; one entered after
+    the bell does not count though confirmed at once."""
+    app = world.app
+    tid = make_tournament(world, teacher)
+    match = the_match(app, tid, 1)
+    assert teacher.clock(tid, 1).status_code == 302
+    river = table_for(world, "river", tid, match.id)
+    kid = table_for(world, "kid01", tid, match.id)
+    river.record("a")  # at 0:00 of the round
+    ring_the_bell(app, tid, match.id, 21)  # the round began 21 minutes ago, and game 1 then
+    kid.confirm()  # after the bell
+    game = game_row(app, match.id, 1)
+    assert game.confirmed_at - game.entered_at > dt.timedelta(minutes=20)
+    page = river.text()
+    assert "Games won: Team 1 1, Team 2 0." in page and "No: after the bell" not in page
+    river.record("b")  # after the bell, confirmed at once
+    kid.confirm()
+    page = river.text()
+    assert "Games won (counted): Team 1 1, Team 2 0; 1 recorded after the bell, not counted (K2)." in page
+    assert river.finish(2).status_code == 302 and kid.answer_finish().status_code == 302
+    row = match_row(app, match.id)
+    assert (row.a_games, row.b_games, row.winner_id) == (1, 0, team_id(app, tid, 1))
 
 
 # --- Who may open a match ------------------------------------------------------------------------------
@@ -647,7 +990,8 @@ def test_only_the_two_teams_and_the_classs_teacher_open_the_match(world, teacher
     assert world.client("teacher").get(base).status_code == 200
 
     before = dump(app)
-    posts = [("/games", {"game-number": "1", "game-game": "border-up", "game-winner": "a"}), ("/finish", {"finish-expected": "0"}), ("/undo", {"undo-expected": "1"}), ("/draw", {}), ("/pick", {"pick-game": "border-up", "pick-expected": "0"})]
+    posts = [("/games", {"game-number": "1", "game-game": "border-up", "game-winner": "a"}), ("/finish", {"finish-expected": "0"}), ("/undo", {"undo-expected": "1"}), ("/draw", {}), ("/pick", {"pick-game": "border-up", "pick-expected": "0"}),
+             ("/confirm", {"confirm-expected": "1", "confirm-answer": "confirm"}), ("/finish/answer", {"answer-expected": "0", "answer-answer": "confirm"})]
     for who in (resting, "otter", "heron", world.other_teacher.username):
         client = client_for(app, who)
         token = token_for(client)
@@ -746,7 +1090,7 @@ def test_the_match_pages_hold_under_the_strict_csp(world, teacher):
     app = world.app
     tid = make_tournament(world, teacher)
     match = the_match(app, tid, 1)
-    river = table_for(world, "river", tid, match.id)
+    river = table_for(world, "river", tid, match.id, other="kid01")
     river.record("a")
     for html in (river.page(), teacher.page(tid), river.client.get("/tournaments/").get_data(as_text=True)):
         assert_strict_page(html)

@@ -54,6 +54,7 @@ from trainer.games.tournament import (
 )
 
 from ..extensions import db
+from ..guards import whole_number
 from ..models import (
     SchoolClass,
     Tournament,
@@ -65,6 +66,7 @@ from ..models import (
     utcnow,
 )
 from ..security import teacher_required
+from ..tournament_play.forms import BACK_TO_ROUND, MatchAnswerForm, answer_form, confirm_form
 from ..tournament_play.scoring import BY_APP, BY_TEACHER, MATCH_STAGE, MatchPlay
 from .forms import (
     MatchResultForm,
@@ -126,13 +128,16 @@ class Board:
             select(TournamentTeam).where(TournamentTeam.tournament_id == tid).order_by(TournamentTeam.number)
         ).scalars().all()
         members: dict[int, list[str]] = {team.id: [] for team in teams}
-        for team_id, username in db.session.execute(
-            select(TournamentMember.team_id, User.username)
+        #: The players' usernames by user id: who entered and confirmed a game in the app (P-K6).
+        self.usernames: dict[int, str] = {}
+        for team_id, user_id, username in db.session.execute(
+            select(TournamentMember.team_id, User.id, User.username)
             .join(User, User.id == TournamentMember.student_id)
             .where(TournamentMember.tournament_id == tid)
             .order_by(User.username_key)
         ):
             members[team_id].append(username)
+            self.usernames[user_id] = username
         self.teams = [Team(t.id, t.number, t.name, tuple(members[t.id])) for t in teams]
         self.team = {team.id: team for team in self.teams}
         self.matches = list(
@@ -159,6 +164,19 @@ class Board:
 
     def name(self, team_id: int | None) -> str:
         return "" if team_id is None else self.team[team_id].name
+
+    def side_names(self, match: TournamentMatch) -> dict[Side, str]:
+        """The names of a match's two teams, by side."""
+        return {Side.A: self.name(match.a_team_id), Side.B: self.name(match.b_team_id)}
+
+    def who(self, user_id: int | None) -> str:
+        """Who entered or confirmed something in the app: a player's username, "the teacher", or ""
+        when it was not recorded (a game from before P-K6 said so)."""
+        if user_id is None:
+            return ""
+        if self.klass is not None and user_id == self.klass.teacher_id:
+            return "the teacher"
+        return self.usernames.get(user_id, "a student no longer in the tournament")
 
     def names(self, team_ids: tuple[int, ...] | list[int]) -> str:
         """"Team 1", "Team 1 and Team 2", "Team 1, Team 2 and Team 3"."""
@@ -449,10 +467,12 @@ def _render_control(
     if failed is not None:
         result_forms[failed[0]] = failed[1]
     undo = board.undoable
+    answers = _answer_forms(board)
     html = render_template(
         "teach/tournament.html",
         **_context(board),
         result_forms=result_forms,
+        answers=answers,
         failed_match=None if failed is None else failed[0],
         game_form=game_form or _game_form(board, board.due, bound=False),
         clock_form=_step_form("clock", tournament.round),
@@ -461,6 +481,19 @@ def _render_control(
         undo_form=_step_form("undo", undo[0]) if undo else None,
     )
     return html, status
+
+
+def _answer_forms(board: Board) -> dict[int, tuple[MatchAnswerForm | None, MatchAnswerForm | None]]:
+    """The teacher's answers to what waits in the current round's matches scored in the app
+    (P-K6): for each such match, the form for its pending game and the one for a finish asked."""
+    answers = {}
+    for match in board.current:
+        if match.b_team_id is None or match.entered_at is not None:
+            continue
+        play = board.play(match)
+        if play.needs_teacher:
+            answers[match.id] = (confirm_form(play, BACK_TO_ROUND), answer_form(play, BACK_TO_ROUND))
+    return answers
 
 
 def _context(board: Board) -> dict[str, object]:
@@ -669,7 +702,7 @@ def _enter_game(tournament_id: int, stage: str) -> Response | tuple[str, int]:
     board = Board(tournament)
     if board.due != due:
         return _refuse(tournament, stale)
-    winner = None if form.winner.data == TIE else int(form.winner.data)
+    winner = None if form.winner.data == TIE else whole_number(form.winner.data)  # a choice: a team's id
     now = utcnow()
     db.session.add(
         TournamentGame(
@@ -681,6 +714,10 @@ def _enter_game(tournament_id: int, stage: str) -> Response | tuple[str, int]:
             b_team_id=due.b,
             winner_id=winner,
             entered_at=now,
+            # The teacher's result stands as entered (P-K6).
+            entered_by_id=_user().id,
+            confirmed_at=now,
+            confirmed_by_id=_user().id,
         )
     )
     try:
@@ -737,7 +774,19 @@ def tournament_undo(tournament_id: int) -> Response:
         db.session.execute(
             update(TournamentMatch)
             .where(TournamentMatch.id == int(ident), TournamentMatch.tournament_id == tournament.id)
-            .values(a_games=None, b_games=None, tied_games=None, winner_id=None, entered_at=None, entered_by=None)
+            .values(
+                a_games=None,
+                b_games=None,
+                tied_games=None,
+                winner_id=None,
+                entered_at=None,
+                entered_by=None,
+                # A finish asked in the app is asked again after an undo (P-K6).
+                finish_asked_at=None,
+                finish_asked_by_id=None,
+                finish_asked_team_id=None,
+                finish_confirmed_by_id=None,
+            )
             .execution_options(synchronize_session=False)
         )
     else:

@@ -3,6 +3,8 @@ the picks so far...), so a form sent twice or from an old page changes nothing."
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
@@ -10,8 +12,20 @@ from wtforms.validators import InputRequired
 
 from trainer.games.combo import ComboGame
 
+if TYPE_CHECKING:
+    from .scoring import MatchPlay
+
 #: What the result buttons send: team A won, team B won, or a tie.
 WINNERS = ("a", "b", "tie")
+
+
+#: What a confirmation form sends: the other team confirms or disputes a game; the teacher
+#: confirms it, or corrects it to one of WINNERS (P-K6).
+CONFIRM, DISPUTE = "confirm", "dispute"
+#: The other team's (or the teacher's) answer to "Finish the match" (P-K6).
+DECLINE = "decline"
+#: ``back`` of a form sent from the teacher's round page: the answer returns there.
+BACK_TO_ROUND = "round"
 
 
 class MatchStepForm(FlaskForm):
@@ -19,6 +33,17 @@ class MatchStepForm(FlaskForm):
     the state it was pressed in (``expected``)."""
 
     expected = HiddenField()
+    back = HiddenField()
+
+
+class MatchAnswerForm(FlaskForm):
+    """An answer to what the other team entered (P-K6): ``expected`` names what was shown (the
+    game's entry, :attr:`~.scoring.Recorded.token`, or the number of games when the finish was asked), so an answer sent twice, or
+    from a page older than a take-back, changes nothing. ``answer`` comes from the button pressed."""
+
+    expected = HiddenField()
+    answer = StringField()
+    back = HiddenField()
 
 
 class MatchPickForm(FlaskForm):
@@ -44,3 +69,23 @@ class MatchGameForm(FlaskForm):
     def names(self, number: int, game: ComboGame) -> bool:
         """Whether the form was sent for game ``number``, ``game``, with a result."""
         return (self.number.data, self.game.data) == (str(number), game.value) and self.winner.data in WINNERS
+
+
+def confirm_form(play: MatchPlay, back: str = "") -> MatchAnswerForm | None:
+    """The form that answers the match's pending game (P-K6), naming that entry of it; None when
+    no game waits. ``back``: :data:`BACK_TO_ROUND` on the teacher's round page."""
+    if play.pending is None:
+        return None
+    form = MatchAnswerForm(prefix="confirm", formdata=None)
+    form.expected.data, form.back.data = play.pending.token, back
+    return form
+
+
+def answer_form(play: MatchPlay, back: str = "") -> MatchAnswerForm | None:
+    """The form that answers a team's "Finish the match" (P-K6), naming the number of games it was
+    asked on; None when no finish waits."""
+    if not play.finish_waits:
+        return None
+    form = MatchAnswerForm(prefix="answer", formdata=None)
+    form.expected.data, form.back.data = str(len(play.games)), back
+    return form

@@ -7,6 +7,12 @@ starts it (P-K2, with a seeded statehood draw where R2 applies), and each game's
 same columns, with the same guard, as the teacher's typed result: whichever is saved first is the
 result, and the other is refused.
 
+Nothing one team enters stands on its own word (P-K6): a game recorded by a student of one team
+waits for a student of the other team to confirm it (or dispute it, which leaves it to the
+teacher or to be taken back), and "Finish the match" asked by one team waits for the other team's
+yes. The teacher's word stands at once: a game the teacher records, confirms or corrects, and a
+finish the teacher presses or confirms. The teacher's round page lists what waits.
+
 Only the class's teacher and the students of the two teams (still in the class) may open a match;
 to anyone else it is not found. Every change claims the tournament's row first (as the teacher's
 control page does), reads the match again and checks the form against it, so a form sent twice,
@@ -40,8 +46,20 @@ from ..models import (
 )
 from ..security import login_required, student_required
 from ..teach.tournaments import FINISHED, ROUNDS_STAGE, Board, _claim
-from .forms import MatchGameForm, MatchPickForm, MatchStepForm
-from .scoring import BY_APP, MATCH_STAGE, MAX_GAMES, MatchPlay, pick_draw
+from .forms import (
+    BACK_TO_ROUND,
+    CONFIRM,
+    DECLINE,
+    DISPUTE,
+    WINNERS,
+    MatchAnswerForm,
+    MatchGameForm,
+    MatchPickForm,
+    MatchStepForm,
+    answer_form,
+    confirm_form,
+)
+from .scoring import BY_APP, MATCH_STAGE, MAX_GAMES, MatchPlay, Recorded, pick_draw
 
 bp = Blueprint("tournament_play", __name__, url_prefix="/tournaments")
 
@@ -68,9 +86,26 @@ def _team_of(tournament: Tournament, student_id: int) -> int | None:
     ).scalar_one_or_none()
 
 
-def _load(tournament_id: int, match_id: int) -> tuple[Tournament, TournamentMatch]:
+@dataclass(frozen=True)
+class Viewer:
+    """Who is at the match: the class's teacher (``side`` None) or a student of team A or B."""
+
+    user: User
+    side: Side | None
+
+    @property
+    def is_teacher(self) -> bool:
+        return self.side is None
+
+    def team_id(self, match: TournamentMatch) -> int | None:
+        if self.side is None:
+            return None
+        return match.a_team_id if self.side is Side.A else match.b_team_id
+
+
+def _load(tournament_id: int, match_id: int) -> tuple[Tournament, TournamentMatch, Viewer]:
     """The match, if the signed-in user may score it: the class's teacher, or a student of one of its
-    two teams. Anyone else's, a bye, and a match of another tournament are not found."""
+    two teams (and which). Anyone else's, a bye, and a match of another tournament are not found."""
     tournament = db.session.get(Tournament, tournament_id)
     match = db.session.execute(
         select(TournamentMatch).where(TournamentMatch.id == match_id, TournamentMatch.tournament_id == tournament_id)
@@ -82,11 +117,13 @@ def _load(tournament_id: int, match_id: int) -> tuple[Tournament, TournamentMatc
         allowed = db.session.execute(
             select(SchoolClass.id).where(SchoolClass.id == tournament.class_id, SchoolClass.teacher_id == user.id)
         ).first() is not None
-    else:
-        allowed = _team_of(tournament, user.id) in (match.a_team_id, match.b_team_id)
-    if not allowed:
+        if not allowed:
+            abort(404)
+        return tournament, match, Viewer(user, None)
+    team = _team_of(tournament, user.id)
+    if team not in (match.a_team_id, match.b_team_id):
         abort(404)
-    return tournament, match
+    return tournament, match, Viewer(user, Side.A if team == match.a_team_id else Side.B)
 
 
 def _games(match: TournamentMatch) -> list[TournamentGame]:
@@ -104,17 +141,43 @@ def _play(tournament: Tournament, match: TournamentMatch) -> MatchPlay:
 
 
 def _names(board: Board, match: TournamentMatch) -> dict[Side, str]:
-    return {Side.A: board.name(match.a_team_id), Side.B: board.name(match.b_team_id)}
+    return board.side_names(match)
 
 
 def _here(tournament: Tournament, match: TournamentMatch) -> str:
     return url_for("tournament_play.match_page", tournament_id=tournament.id, match_id=match.id)
 
 
-def _refuse(tournament: Tournament, match: TournamentMatch, message: str) -> Response:
+def _back(tournament: Tournament, match: TournamentMatch, viewer: Viewer, form: MatchStepForm | MatchAnswerForm) -> str:
+    """Where the answer goes: the teacher's round page when the teacher pressed it there, else the match."""
+    if viewer.is_teacher and form.back.data == BACK_TO_ROUND:
+        return url_for("teach.tournament_page", tournament_id=tournament.id)
+    return _here(tournament, match)
+
+
+def _refuse(tournament: Tournament, match: TournamentMatch, message: str, to: str | None = None) -> Response:
     db.session.rollback()
     flash(message, "error")
-    return redirect(_here(tournament, match))
+    return redirect(to or _here(tournament, match))
+
+
+def _blocked(play: MatchPlay, names: dict[Side, str]) -> str | None:
+    """Why nothing more can be recorded (or taken back, or finished) until someone answers: a game
+    waiting for the other team, or a finish asked (P-K6); None when nothing waits."""
+    if play.finish_asked is not None:
+        asker = play.finish_asked
+        return f"{names[asker]} asked to finish the match: {names[asker.other]} (or your teacher) answers first. Nothing was changed."
+    game = play.pending
+    if game is None:
+        return None
+    if game.disputed:
+        entered = names[game.entered_side] if game.entered_side else "The team that entered it"
+        return (
+            f"Game {game.number} is disputed: {entered} may take it back and record it again, "
+            "or your teacher confirms or corrects it. Nothing was changed."
+        )
+    confirmer = names[game.confirmer] if game.confirmer else "the other team"
+    return f"Game {game.number} waits for {confirmer} to confirm it first (P-K6). Nothing was changed."
 
 
 def _closed(tournament: Tournament, match: TournamentMatch) -> str | None:
@@ -180,6 +243,15 @@ def _result_for(board: Board, match: TournamentMatch, team_id: int) -> str:
     return f"{verdict} {mine}–{theirs}"
 
 
+def _asks(play: MatchPlay, side: Side) -> bool:
+    """Whether the match waits for ``side``'s answer: a game or a finish the other team entered (P-K6)."""
+    game = play.pending
+    if game is not None:
+        # Disputed, it is back with the team that entered it (to take it back) and the teacher.
+        return game.entered_side is side if game.disputed else game.confirmer in (side, None)
+    return play.finish_asked is side.other
+
+
 def my_tournaments(student: User) -> list[MyTournament]:
     """The tournaments of the student's classes in which they are on a team, newest first."""
     rows = db.session.execute(
@@ -201,9 +273,10 @@ def my_tournaments(student: User) -> list[MyTournament]:
             if match.b_team_id is not None:
                 url = url_for("tournament_play.match_page", tournament_id=tournament.id, match_id=match.id)
             pending = match.b_team_id is not None and match.entered_at is None
-            matches.append(
-                MyMatch(match.round, board.name(opponent) if opponent else None, _result_for(board, match, team_id), url, current, pending)
-            )
+            result = _result_for(board, match, team_id)
+            if current and pending and _asks(board.play(match), Side.A if match.a_team_id == team_id else Side.B):
+                result += ": waiting for your team’s answer"
+            matches.append(MyMatch(match.round, board.name(opponent) if opponent else None, result, url, current, pending))
         team = board.team[team_id]
         found.append(MyTournament(tournament, team.name, team.members, matches))
     return found
@@ -227,12 +300,15 @@ def index() -> str:
 @bp.get("/<int:tournament_id>/matches/<int:match_id>")
 @login_required
 def match_page(tournament_id: int, match_id: int) -> str:
-    """The match: the clock, the draw and picks, the game due and who starts it, the games so far."""
-    tournament, match = _load(tournament_id, match_id)
-    return _render(tournament, match)
+    """The match: the clock, the draw and picks, the game due and who starts it, the games so far,
+    and what waits for the other team's confirmation."""
+    tournament, match, viewer = _load(tournament_id, match_id)
+    return _render(tournament, match, viewer)
 
 
-def _render(tournament: Tournament, match: TournamentMatch, pick_form: MatchPickForm | None = None, status: int = 200) -> Any:
+def _render(
+    tournament: Tournament, match: TournamentMatch, viewer: Viewer, pick_form: MatchPickForm | None = None, status: int = 200
+) -> Any:
     board = Board(tournament)
     play = _play(tournament, match)
     names = _names(board, match)
@@ -255,12 +331,15 @@ def _render(tournament: Tournament, match: TournamentMatch, pick_form: MatchPick
         teams={side: board.team[match.a_team_id if side is Side.A else match.b_team_id] for side in Side},
         upcoming=upcoming,
         picker=None if play.draw is None else (play.draw.winner if not play.picked else play.draw.winner.other),
-        is_teacher=_user().is_teacher,
+        is_teacher=viewer.is_teacher,
+        viewer=viewer,
         game_form=game_form,
         pick_form=pick_form,
         draw_form=_step("draw", "draw"),
         finish_form=_step("finish", len(play.games)),
         undo_form=_step("undo", last),
+        confirm_form=confirm_form(play),
+        answer_form=answer_form(play),
         MAX_GAMES=MAX_GAMES,
         Side=Side,
     )
@@ -281,7 +360,7 @@ def _step(prefix: str, expected: object) -> MatchStepForm:
 def match_draw(tournament_id: int, match_id: int) -> Response:
     """The afternoon draw: each team's card, seeded by the match; the better statehood rank picks
     the first game (K2)."""
-    tournament, match = _load(tournament_id, match_id)
+    tournament, match, _viewer = _load(tournament_id, match_id)
     play = _play(tournament, match)
     if not play.afternoon:
         return _refuse(tournament, match, "A morning match has no draw: its games are played in order (K2).")
@@ -309,7 +388,7 @@ def match_draw(tournament_id: int, match_id: int) -> Response:
 @login_required
 def match_pick(tournament_id: int, match_id: int) -> Response | tuple[str, int]:
     """An afternoon pick: the draw winner's team first, then the other team a different game (K2)."""
-    tournament, match = _load(tournament_id, match_id)
+    tournament, match, viewer = _load(tournament_id, match_id)
     play = _play(tournament, match)
     if not play.afternoon:
         return _refuse(tournament, match, "A morning match has no picks: its games are played in order (K2).")
@@ -322,11 +401,11 @@ def match_pick(tournament_id: int, match_id: int) -> Response | tuple[str, int]:
     if form.expected.data != str(len(play.picked)):
         return _refuse(tournament, match, "That pick was already made (the page was out of date). Nothing was changed.")
     if not form.validate():
-        return _render(tournament, match, form, 400)
+        return _render(tournament, match, viewer, form, 400)
     pick = ComboGame(form.game.data)
     if pick in play.picked:
         form.game.errors = [f"{pick.label} was picked first: the other team picks a different game (K2)."]
-        return _render(tournament, match, form, 400)
+        return _render(tournament, match, viewer, form, 400)
     reason = _claimed(tournament, match)
     if reason is not None:
         return _refuse(tournament, match, reason)
@@ -344,18 +423,23 @@ def match_pick(tournament_id: int, match_id: int) -> Response | tuple[str, int]:
 @login_required
 def match_game(tournament_id: int, match_id: int) -> Response:
     """The result of the game due, as it ends: team A won, team B won, or a tie. Its time is now:
-    recorded after the bell, it does not count (K2, P-K6)."""
-    tournament, match = _load(tournament_id, match_id)
+    recorded after the bell, it does not count (K2, P-K6). Entered by a student, it waits for the
+    other team's confirmation; entered by the teacher, it stands (P-K6)."""
+    tournament, match, viewer = _load(tournament_id, match_id)
     form = MatchGameForm(prefix="game")
     stale = "That game was already recorded, or it is not the game due now (the page was out of date). Nothing was changed."
     reason = _closed(tournament, match)
     if reason is not None:
         return _refuse(tournament, match, reason)
     play = _play(tournament, match)
+    names = _names(Board(tournament), match)
     if play.picks_due:
         return _refuse(tournament, match, "Draw the cards and pick the two games first (K2).")
     if len(play.games) >= MAX_GAMES:
         return _refuse(tournament, match, f"A match records at most {MAX_GAMES} games. Finish the match.")
+    waiting = _blocked(play, names)
+    if waiting is not None:
+        return _refuse(tournament, match, waiting)
     upcoming = play.upcoming
     if upcoming is None or not form.names(upcoming.number, upcoming.game):
         return _refuse(tournament, match, stale)
@@ -365,7 +449,7 @@ def match_game(tournament_id: int, match_id: int) -> Response:
     play = _play(tournament, match)
     due = play.upcoming
     if due is None or (due.number, due.game) != (upcoming.number, upcoming.game):
-        return _refuse(tournament, match, stale)
+        return _refuse(tournament, match, _blocked(play, names) or stale)
     winner = {"a": match.a_team_id, "b": match.b_team_id, "tie": None}[form.winner.data]
     now = utcnow()
     db.session.add(
@@ -379,6 +463,11 @@ def match_game(tournament_id: int, match_id: int) -> Response:
             b_team_id=match.b_team_id,
             winner_id=winner,
             entered_at=now,
+            entered_by_id=viewer.user.id,
+            entered_team_id=viewer.team_id(match),
+            # The teacher's word stands at once; a team's waits for the other team (P-K6).
+            confirmed_at=now if viewer.is_teacher else None,
+            confirmed_by_id=viewer.user.id if viewer.is_teacher else None,
         )
     )
     try:
@@ -386,65 +475,225 @@ def match_game(tournament_id: int, match_id: int) -> Response:
     except IntegrityError:
         return _refuse(tournament, match, stale)
     db.session.commit()
-    board = Board(tournament)
-    names = _names(board, match)
     what = "a tie" if winner is None else f"{names[Side.A if winner == match.a_team_id else Side.B]} won"
     message = f"Game {upcoming.number}, {upcoming.game.label}: {what}."
     if play.bell is not None and now > play.bell:
         message += " It was recorded after the bell, so it does not count (K2)."
+    if viewer.side is not None:
+        message += f" It stands once {names[viewer.side.other]} confirms it (or your teacher does)."
     flash(message, "success")
     return redirect(_here(tournament, match))
+
+
+def _describe(game: Recorded, names: dict[Side, str]) -> str:
+    """"game 3, Dashing States (Team 1 won)"."""
+    result = game.result
+    what = "a tie" if result.winner is None else f"{names[result.winner]} won"
+    return f"game {game.number}, {result.game.label} ({what})"
+
+
+@bp.post("/<int:tournament_id>/matches/<int:match_id>/confirm")
+@login_required
+def match_confirm(tournament_id: int, match_id: int) -> Response:
+    """The answer to a game one team recorded (P-K6): a student of the other team confirms it or
+    disputes it; the teacher confirms it or corrects its result. The game keeps the time it was
+    entered, so a confirmation after the bell does not make it late (K2)."""
+    tournament, match, viewer = _load(tournament_id, match_id)
+    form = MatchAnswerForm(prefix="confirm")
+    to = _back(tournament, match, viewer, form)
+    answer = form.answer.data
+    if answer not in (CONFIRM, DISPUTE, *WINNERS):
+        return _refuse(tournament, match, "Press one of the buttons: confirm the result, or dispute it. Nothing was changed.", to)
+    if answer in WINNERS and not viewer.is_teacher:
+        return _refuse(tournament, match, "Only your teacher can change a result: confirm it, or dispute it. Nothing was changed.", to)
+    if answer == DISPUTE and viewer.is_teacher:
+        return _refuse(tournament, match, "As the teacher, confirm the result or correct it. Nothing was changed.", to)
+    reason = _claimed(tournament, match)
+    if reason is not None:
+        return _refuse(tournament, match, reason, to)
+    play = _play(tournament, match)
+    names = _names(Board(tournament), match)
+    game = play.pending
+    if game is None or form.expected.data != game.token:
+        shown = next((g for g in play.games if g.token == form.expected.data), None)
+        if shown is not None and shown.stands:
+            return _refuse(tournament, match, f"Game {shown.number} was already confirmed. Nothing was changed.", to)
+        return _refuse(tournament, match, "That game was taken back or changed since the page was shown. Nothing was changed.", to)
+    if viewer.side is not None and viewer.side is game.entered_side:
+        other = names[viewer.side.other]
+        return _refuse(tournament, match, f"Your team entered game {game.number}: {other} confirms it (or your teacher). Nothing was changed.", to)
+    now = utcnow()
+    values: dict[str, object] = {"confirmed_at": now, "confirmed_by_id": viewer.user.id}
+    if answer == DISPUTE:
+        if game.disputed:
+            return _refuse(tournament, match, f"Game {game.number} is already disputed: your teacher decides. Nothing was changed.", to)
+        values = {"disputed_at": now, "disputed_by_id": viewer.user.id}
+    elif answer in WINNERS:
+        values["winner_id"] = {"a": match.a_team_id, "b": match.b_team_id, "tie": None}[answer]
+    result = db.session.execute(
+        update(TournamentGame)
+        .where(TournamentGame.id == game.id, TournamentGame.match_id == match.id, TournamentGame.confirmed_at.is_(None))
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        return _refuse(tournament, match, f"Game {game.number} was already confirmed. Nothing was changed.", to)
+    db.session.commit()
+    described = _describe(game, names)
+    if answer == DISPUTE:
+        entered = names[game.entered_side] if game.entered_side else "The team that entered it"
+        message = f"You disputed {described}. {entered} may take it back and record it again, or your teacher decides."
+    elif answer in WINNERS and values["winner_id"] != _winner_id(game, match):
+        now_what = "a tie" if answer == "tie" else f"{names[Side(answer)]} won"
+        message = f"Corrected {described}: {now_what}. It stands, at the time it was entered."
+    else:
+        message = f"Confirmed: {described}. It stands."
+    flash(message, "success")
+    return redirect(to)
+
+
+def _winner_id(game: Recorded, match: TournamentMatch) -> int | None:
+    winner = game.result.winner
+    return None if winner is None else (match.a_team_id if winner is Side.A else match.b_team_id)
 
 
 @bp.post("/<int:tournament_id>/matches/<int:match_id>/undo")
 @login_required
 def match_undo(tournament_id: int, match_id: int) -> Response:
-    """Take back the last game recorded (a wrong button), while the match has no result."""
-    tournament, match = _load(tournament_id, match_id)
+    """Take back the last game recorded (a wrong button), while the match has no result: a team's
+    own game while it waits (or is disputed); the teacher's, any last game (P-K6)."""
+    tournament, match, viewer = _load(tournament_id, match_id)
     form = MatchStepForm(prefix="undo")
     reason = _claimed(tournament, match)
     if reason is not None:
         return _refuse(tournament, match, reason)
-    games = _games(match)
-    if not games or form.expected.data != str(games[-1].number):
+    play = _play(tournament, match)
+    names = _names(Board(tournament), match)
+    if not play.games or form.expected.data != str(play.games[-1].number):
         return _refuse(tournament, match, "That game was already taken back, or another was recorded since. Nothing was taken back.")
-    last_id, number, game = games[-1].id, games[-1].number, ComboGame(games[-1].game)
+    last = play.games[-1]
+    if play.finish_asked is not None:
+        return _refuse(tournament, match, _blocked(play, names) or "")
+    if viewer.side is not None:
+        if last.stands:
+            return _refuse(
+                tournament, match, f"Game {last.number} stands: both teams agreed on it. Only your teacher can take it back now."
+            )
+        if last.entered_side is not None and last.entered_side is not viewer.side:
+            return _refuse(
+                tournament,
+                match,
+                f"{names[last.entered_side]} entered game {last.number}: they may take it back. If it is wrong, dispute it. Nothing was taken back.",
+            )
     db.session.execute(
         delete(TournamentGame)
-        .where(TournamentGame.id == last_id, TournamentGame.match_id == match.id)
+        .where(TournamentGame.id == last.id, TournamentGame.match_id == match.id)
         .execution_options(synchronize_session=False)
     )
     db.session.commit()
-    flash(f"Taken back: game {number}, {game.label}. Record it again.", "success")
+    flash(f"Taken back: game {last.number}, {last.result.game.label}. Record it again.", "success")
     return redirect(_here(tournament, match))
 
 
 @bp.post("/<int:tournament_id>/matches/<int:match_id>/finish")
 @login_required
 def match_finish(tournament_id: int, match_id: int) -> Response:
-    """The match result, taken from the games recorded by the bell (K1, K2): written once, as the
-    teacher's typed result is, unless that came first."""
-    tournament, match = _load(tournament_id, match_id)
+    """"Finish the match": the teacher's finish writes the result, taken from the games that stand
+    and were recorded by the bell (K1, K2), as the teacher's typed result is, unless that came
+    first; a team's only asks, and the other team (or the teacher) answers (P-K6)."""
+    tournament, match, viewer = _load(tournament_id, match_id)
     form = MatchStepForm(prefix="finish")
+    to = _back(tournament, match, viewer, form)
     reason = _claimed(tournament, match)
     if reason is not None:
-        return _refuse(tournament, match, reason)
+        return _refuse(tournament, match, reason, to)
     play = _play(tournament, match)
+    names = _names(Board(tournament), match)
     if not play.games:
-        return _refuse(tournament, match, "No game has been recorded yet: record each game as it ends, then finish the match.")
+        return _refuse(tournament, match, "No game has been recorded yet: record each game as it ends, then finish the match.", to)
     if form.expected.data != str(len(play.games)):
-        return _refuse(tournament, match, "A game was recorded or taken back since that page was shown: check the games, then finish again.")
+        return _refuse(tournament, match, "A game was recorded or taken back since that page was shown: check the games, then finish again.", to)
+    if viewer.is_teacher:
+        # The teacher's finish is the teacher's word, also on a finish a team asked; only a game
+        # still waiting must be confirmed or corrected first.
+        if play.pending is not None:
+            return _refuse(tournament, match, _blocked(play, names) or "", to)
+        return _write_result(tournament, match, play, viewer, to)
+    waiting = _blocked(play, names)
+    if waiting is not None:
+        return _refuse(tournament, match, waiting, to)
     result = db.session.execute(
         update(TournamentMatch)
-        .where(TournamentMatch.id == match.id, TournamentMatch.round == tournament.round, TournamentMatch.entered_at.is_(None))
-        .values(**play.finish_columns(), entered_at=utcnow(), entered_by=BY_APP)
+        .where(TournamentMatch.id == match.id, TournamentMatch.entered_at.is_(None), TournamentMatch.finish_asked_at.is_(None))
+        .values(finish_asked_at=utcnow(), finish_asked_by_id=viewer.user.id, finish_asked_team_id=viewer.team_id(match))
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:
-        return _refuse(tournament, match, "This match's result is already in. Nothing was changed.")
+        return _refuse(tournament, match, "Finishing the match was already asked. Nothing was changed.", to)
+    db.session.commit()
+    other = names[viewer.side.other] if viewer.side else "the other team"
+    flash(
+        f"You asked to finish the match at {_score(play, names)}. It is over when {other} confirms it (or your teacher does).",
+        "success",
+    )
+    return redirect(to)
+
+
+@bp.post("/<int:tournament_id>/matches/<int:match_id>/finish/answer")
+@login_required
+def match_finish_answer(tournament_id: int, match_id: int) -> Response:
+    """The answer to one team's "Finish the match" (P-K6): a student of the other team, or the
+    teacher, confirms it (the result is written) or says not yet (the match goes on)."""
+    tournament, match, viewer = _load(tournament_id, match_id)
+    form = MatchAnswerForm(prefix="answer")
+    to = _back(tournament, match, viewer, form)
+    if form.answer.data not in (CONFIRM, DECLINE):
+        return _refuse(tournament, match, "Press one of the buttons: finish the match, or not yet. Nothing was changed.", to)
+    reason = _claimed(tournament, match)
+    if reason is not None:
+        return _refuse(tournament, match, reason, to)
+    play = _play(tournament, match)
+    names = _names(Board(tournament), match)
+    asker = play.finish_asked
+    if not play.finish_waits or asker is None:
+        return _refuse(tournament, match, "Nobody is asking to finish this match now. Nothing was changed.", to)
+    if form.expected.data != str(len(play.games)):
+        return _refuse(tournament, match, "The games changed since that page was shown: check them, then answer again. Nothing was changed.", to)
+    if viewer.side is asker:
+        return _refuse(tournament, match, f"Your team asked to finish the match: {names[asker.other]} answers (or your teacher). Nothing was changed.", to)
+    if form.answer.data == CONFIRM:
+        return _write_result(tournament, match, play, viewer, to)
+    db.session.execute(
+        update(TournamentMatch)
+        .where(TournamentMatch.id == match.id, TournamentMatch.entered_at.is_(None))
+        .values(finish_asked_at=None, finish_asked_by_id=None, finish_asked_team_id=None)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.commit()
+    flash(f"Not finished: the match goes on. {names[asker]} may ask again later.", "success")
+    return redirect(to)
+
+
+def _score(play: MatchPlay, names: dict[Side, str]) -> str:
+    """"Team 1 2–1 Team 2, 1 tied": the games that stand and count (K1, K2)."""
+    tied = f", {play.tied} tied" if play.tied else ""
+    return f"{names[Side.A]} {play.a_wins}–{play.b_wins} {names[Side.B]}{tied}"
+
+
+def _write_result(tournament: Tournament, match: TournamentMatch, play: MatchPlay, viewer: Viewer, to: str) -> Response:
+    """The match result from the games that stand and were recorded by the bell (K1, K2), written
+    once, as the teacher's typed result is, unless that came first (P-K6)."""
+    result = db.session.execute(
+        update(TournamentMatch)
+        .where(TournamentMatch.id == match.id, TournamentMatch.round == tournament.round, TournamentMatch.entered_at.is_(None))
+        .values(**play.finish_columns(), entered_at=utcnow(), entered_by=BY_APP, finish_confirmed_by_id=viewer.user.id)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        return _refuse(tournament, match, "This match's result is already in. Nothing was changed.", to)
     db.session.commit()
     db.session.refresh(match)
     board = Board(tournament)
     late = f" ({play.late} game{'' if play.late == 1 else 's'} after the bell not counted)" if play.late else ""
     flash(f"Match over: {board.describe_match(match)}{late}. The result is on the teacher's page.", "success")
-    return redirect(_here(tournament, match))
+    return redirect(to)

@@ -9,6 +9,11 @@ tournament's seed, the match and the game, so a refresh or a second device shows
 The time of a game is when its result was recorded: it counts when recorded at or before the
 bell, the teacher's round clock plus 20 (morning) or 12 (afternoon) minutes. If the teacher never
 started the clock, every game recorded counts (P-K6).
+
+A game recorded by a student of one team stands only once a student of the other team (or the
+teacher) has confirmed it; until then it is the match's *pending* game, and nothing else can be
+recorded. Its time stays the time it was entered: a confirmation after the bell does not make a
+game late, and one before it does not make a late game count (P-K6).
 """
 
 from __future__ import annotations
@@ -140,14 +145,36 @@ def start_of(tournament: Tournament, match: TournamentMatch, game: ComboGame, pl
 
 @dataclass(frozen=True)
 class Recorded:
-    """A game of the match as recorded in the app."""
+    """A game of the match as recorded in the app, and who entered and confirmed it (P-K6)."""
 
+    id: int
     number: int
     result: GameResult
     entered_at: dt.datetime
     start: Start
     #: Whether it counts (recorded by the bell, K2); None once the round is over (its clock is gone).
     counts: bool | None
+    #: Who entered it, and for which team (None: the teacher).
+    entered_by_id: int | None
+    entered_side: Side | None
+    #: Confirmed by the other team or the teacher, or entered by the teacher: the result stands.
+    stands: bool
+    confirmed_by_id: int | None
+    #: Disputed by the other team (and not confirmed since).
+    disputed_by_id: int | None
+    disputed: bool
+
+    @property
+    def token(self) -> str:
+        """Names this entry of the game, for a form that answers it: its number and the microsecond
+        it was entered, so an answer from a page older than a take-back and a new entry (which
+        SQLite may give the same row id) names nothing."""
+        return f"{self.number}.{round(self.entered_at.timestamp() * 1_000_000)}"
+
+    @property
+    def confirmer(self) -> Side | None:
+        """The team whose student confirms it (None: either team, for a game of unknown side)."""
+        return None if self.entered_side is None else self.entered_side.other
 
     @property
     def clock(self) -> str:
@@ -195,18 +222,66 @@ class MatchPlay:
         results: list[GameResult] = []
         for row in sorted(games, key=lambda g: g.number):
             winner = None if row.winner_id is None else (Side.A if row.winner_id == match.a_team_id else Side.B)
+            # The time of entry, never of the confirmation, places the game against the bell (P-K6).
             seconds = None if started is None else (row.entered_at - started).total_seconds()
             result = GameResult(ComboGame(row.game), winner, seconds)
             counts = bool(counted([result], bell_seconds)) if self.open_round else None
-            self.games.append(Recorded(row.number, result, row.entered_at, start_of(tournament, match, result.game, results), counts))
+            start = start_of(tournament, match, result.game, results)
+            stands = row.confirmed_at is not None
+            self.games.append(
+                Recorded(
+                    row.id,
+                    row.number,
+                    result,
+                    row.entered_at,
+                    start,
+                    counts,
+                    row.entered_by_id,
+                    self.side_of(row.entered_team_id),
+                    stands,
+                    row.confirmed_by_id,
+                    row.disputed_by_id,
+                    not stands and row.disputed_at is not None,
+                )
+            )
             results.append(result)
         self.results = results
-        #: The games that decide the match (K1, K2).
-        self.counted = [g.result for g in self.games if g.counts is not False]
+        #: The game waiting for the other team's (or the teacher's) word: at most one, the last,
+        #: since nothing is recorded while one waits (P-K6).
+        self.pending: Recorded | None = next((g for g in self.games if not g.stands), None)
+        #: The team that asked to finish the match (P-K6), if one did and it is not answered yet.
+        self.finish_asked: Side | None = None
+        if match.finish_asked_at is not None and match.entered_at is None:
+            self.finish_asked = self.side_of(match.finish_asked_team_id)
+        #: The games that decide the match (K1, K2): those that stand and were recorded by the bell.
+        self.counted = [g.result for g in self.games if g.stands and g.counts is not False]
         self.wins = score(self.counted)
         self.tied = ties(self.counted)
         self.winner = match_winner(self.counted)
         self.late = sum(1 for g in self.games if g.counts is False)
+
+    def side_of(self, team_id: int | None) -> Side | None:
+        """Team A's or team B's side, or None (no team: the teacher)."""
+        if team_id is None:
+            return None
+        if team_id == self.match.a_team_id:
+            return Side.A
+        return Side.B if team_id == self.match.b_team_id else None
+
+    @property
+    def waiting(self) -> int:
+        """Games recorded that do not stand yet (0 or 1)."""
+        return sum(1 for g in self.games if not g.stands)
+
+    @property
+    def finish_waits(self) -> bool:
+        """A team asked to finish the match and the other team (or the teacher) has not answered."""
+        return self.match.finish_asked_at is not None and not self.entered
+
+    @property
+    def needs_teacher(self) -> bool:
+        """Something waits for a confirmation: the teacher's round page lists the match (P-K6)."""
+        return self.open_round and not self.entered and (self.pending is not None or self.finish_waits)
 
     @property
     def a_wins(self) -> int:
@@ -242,7 +317,16 @@ class MatchPlay:
 
     @property
     def can_record(self) -> bool:
-        return self.open_round and not self.entered and not self.picks_due and len(self.games) < MAX_GAMES
+        """A game may be recorded: the round is open, the match has no result, the picks are made,
+        no game waits for confirmation and nobody asked to finish (P-K6)."""
+        return (
+            self.open_round
+            and not self.entered
+            and not self.picks_due
+            and len(self.games) < MAX_GAMES
+            and self.pending is None
+            and not self.finish_waits
+        )
 
     @property
     def upcoming(self) -> Upcoming | None:
