@@ -118,10 +118,28 @@ class StudentRisk:
 
 
 @dataclass(frozen=True)
+class Confusions:
+    """The most frequent mix-ups, and how many wrong answers named another state in all (the
+    pairs listed are only the most frequent: their counts add up to less, or to as much)."""
+
+    pairs: tuple[ConfusedPair, ...]
+    total: int
+
+
+@dataclass(frozen=True)
 class CompletionPoint:
-    """How many of an assignment's students had finished it by the end of a day."""
+    """How many of an assignment's students had finished it by the end of a day: the class page's
+    "finished" (done, or done late) as it stood then.
+
+    ``late``: how many of ``finished`` finished after the due day (P-A4). ``on_track``: for a recall
+    goal before its due day, which judges it (P-A3), the students predicted to reach it; None
+    otherwise. ``due``: the due day.
+    """
 
     assignment: str
     day: dt.date
     finished: int
     assigned: int
+    late: int = 0
+    on_track: int | None = None
+    due: dt.date | None = None

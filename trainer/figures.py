@@ -17,7 +17,11 @@ Conventions:
   the target ("89%", not "90%", for 0.896 against 90%);
 * text from users (usernames, assignment titles) is HTML-escaped inside the figure, where plotly
   renders a little HTML; summaries and tables are plain text (the page template escapes them);
-* a figure carries its own small template: its JSON (:func:`chart_json`) needs nothing from a CDN.
+* a figure carries its own small template: its JSON (:func:`chart_json`) needs nothing from a CDN;
+* every sentence says what it counts and over what (of how many students, facts or answers; on the
+  test date or today; a mean over whom), and every number in it can be read back from the figure's
+  traces or its table (``tests/figures/test_sentences.py`` does, on random inputs): a teacher acts
+  on the sentence, and a screen reader user gets nothing else.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from plotly.utils import PlotlyJSONEncoder
 from trainer.dashboard_data import (
     CellRecall,
     CompletionPoint,
-    ConfusedPair,
+    Confusions,
     DayCount,
     FacetCounts,
     GameRecord,
@@ -498,7 +502,7 @@ def accuracy(weeks: Sequence[WeekAccuracy]) -> Chart:
     )
     if len(answered) > 1:
         right, total = sum(w.right for w in answered), sum(w.answered for w in answered)
-        summary += f"; over {len(weeks)} weeks, {_pct(right / total)} ({right:,} of {total:,})"
+        summary += f"; over the {len(weeks)} weeks shown, {_pct(right / total)} ({right:,} of {_count(total, 'answer')})"
     rows = tuple(
         (_date(w.week_start), _pct(w.right / w.answered) if w.answered else "–", _num(w.answered)) for w in weeks
     )
@@ -524,9 +528,11 @@ def retention(weeks: Sequence[WeekAccuracy], desired: float) -> Chart:
     latest = counted[-1]
     share = latest.recalled / latest.recall_answers
     verdict = "meeting" if share >= desired else "below"
+    # Answers, not facts: a fact asked twice in the week is counted twice.
     summary = (
-        f"In the week of {_date(latest.week_start)} you remembered {_pct(share)} of the facts you had learned on "
-        f"earlier days ({latest.recalled:,} of {latest.recall_answers:,}), {verdict} the {_pct(desired)} goal."
+        f"In the week of {_date(latest.week_start)} you remembered {_pct(share)} of your answers about facts you "
+        f"had learned on earlier days ({latest.recalled:,} of {_count(latest.recall_answers, 'answer')}), "
+        f"{verdict} the {_pct(desired)} goal."
     )
     rows = tuple(
         (_date(w.week_start), _pct(w.recalled / w.recall_answers) if w.recall_answers else "–", _num(w.recall_answers))
@@ -600,11 +606,15 @@ def personal_bests(bests: Sequence[PersonalBest]) -> Chart:
 WEAKEST_LISTED = 5
 
 
-def class_heatmap(cells: Sequence[CellRecall], target: float) -> Chart:
+def class_heatmap(cells: Sequence[CellRecall], target: float, test_date: dt.date) -> Chart:
     """A heatmap of states (rows, by name, A at the top) by facets (columns, in :class:`Facet` order,
-    those given): the mean predicted recall, blank where no student has started the fact, viridis
-    fixed over 0..100%."""
-    caption = f"The weakest states in each topic (mean predicted recall); the target is {_pct(target)}"
+    those given): the mean predicted recall on ``test_date`` over the students who started the
+    fact, blank where none has, viridis fixed over 0..100%. Each cell carries how many students
+    started it (``customdata``), the weight of its mean in the topic's."""
+    caption = (
+        f"The weakest states in each topic: mean predicted recall on {_date(test_date)} over the students who "
+        f"started each fact; the target is {_pct(target)}"
+    )
     headers = ("Topic", "Weakest states", "Not started")
     if not any(c.mean_recall is not None for c in cells):
         return _empty("No one in the class has started any facts yet.", caption, headers)
@@ -612,20 +622,25 @@ def class_heatmap(cells: Sequence[CellRecall], target: float) -> Chart:
     facets = [f for f in Facet if any(c.facet is f for c in cells)]
     by_cell = {(c.name, c.facet): c for c in cells}
     z: list[list[float | None]] = []
+    started_by: list[list[int]] = []
     text: list[list[str]] = []
     for name in names:
         z.append([])
+        started_by.append([])
         text.append([])
         for facet in facets:
             cell = by_cell.get((name, facet))
             recall = cell.mean_recall if cell else None
             z[-1].append(recall)
+            started_by[-1].append(cell.started if cell and recall is not None else 0)
             where = f"{_esc(name)} · {facet.label}"
             if cell is None or recall is None:
                 text[-1].append(f"{where}: no one has started it")
             else:
-                at_target = f"{_pct(cell.share_at_target)} of students at or above {_pct(target)}"
-                text[-1].append(f"{where}: {_pct(recall)} mean recall, {at_target}")
+                at_target = f"{_pct(cell.share_at_target)} of all the class's students at or above {_pct(target)}"
+                text[-1].append(
+                    f"{where}: {_pct(recall)} mean predicted recall over the {_count(cell.started, 'student')} who started it; {at_target}"
+                )
     figure = _figure(
         [
             go.Heatmap(
@@ -640,6 +655,7 @@ def class_heatmap(cells: Sequence[CellRecall], target: float) -> Chart:
                 ygap=1,
                 hoverongaps=True,
                 colorbar=_colorbar("Mean predicted recall", ".0%", tickvals=[0, 0.25, 0.5, 0.75, 1]),
+                customdata=started_by,
                 **_hover(text),
             )
         ],
@@ -654,10 +670,17 @@ def class_heatmap(cells: Sequence[CellRecall], target: float) -> Chart:
     weakest_facet = min(means, key=means.__getitem__)
     strongest_facet = max(means, key=means.__getitem__)
     weakest = min(started, key=lambda c: (c.mean_recall, c.name, list(Facet).index(c.facet)))
-    summary = f"The class is weakest on {weakest_facet.label} (mean recall {_pct(means[weakest_facet])})"
+    summary = (
+        f"On {_date(test_date)}, over the students who have started each fact, the class is weakest on "
+        f"{weakest_facet.label} (mean predicted recall {_pct(means[weakest_facet])})"
+    )
     if strongest_facet is not weakest_facet:
         summary += f" and strongest on {strongest_facet.label} ({_pct(means[strongest_facet])})"
-    summary += f"; the weakest fact is {weakest.name} · {weakest.facet.label} ({_pct(weakest.mean_recall or 0)})."
+    summary += (
+        f"; the weakest fact is {weakest.name} · {weakest.facet.label} ({_pct(weakest.mean_recall or 0)}). "
+        f"{_num(len(started))} of the {_count(len(names) * len(facets), 'fact')} have been started by at least one "
+        "student; the others are blank."
+    )
     rows = []
     for facet in facets:
         ranked = sorted((c for c in started if c.facet is facet), key=lambda c: (c.mean_recall, c.name))
@@ -674,11 +697,13 @@ def _weighted_mean(cells: Sequence[CellRecall]) -> float | None:
     return sum((c.mean_recall or 0) * c.started for c in cells) / weight
 
 
-def confused_pairs(pairs: Sequence[ConfusedPair], limit: int = 10) -> Chart:
+def confused_pairs(confusions: Confusions, limit: int = 10) -> Chart:
     """Horizontal bars of the ``limit`` most common mix-ups ("Vermont for New Hampshire"), most at
-    the top (equals by the state asked, then the one answered)."""
+    the top (equals by the state asked, then the one answered); the sentence sets them against
+    every wrong answer that named another state (``confusions.total``)."""
     caption = "States mixed up most often"
     headers = ("Asked", "Answered", "Times")
+    pairs = confusions.pairs
     if not any(p.count for p in pairs):
         return _empty("No mix-ups yet.", caption, headers)
     ranked = sorted((p for p in pairs if p.count), key=lambda p: (-p.count, p.asked_name, p.answered_name))
@@ -701,12 +726,19 @@ def confused_pairs(pairs: Sequence[ConfusedPair], limit: int = 10) -> Chart:
         yaxis={"autorange": "reversed"},
     )
     top = shown[0]
-    wrong = sum(p.count for p in ranked)
+    drawn = sum(p.count for p in shown)
+    # The pairs given may be only the most frequent: the total counts every such answer.
+    total = max(confusions.total, sum(p.count for p in ranked))
     summary = (
-        f"The most common mix-up is {top.answered_name} for {top.asked_name} ({_count(top.count, 'time')}); "
-        f"{_count(wrong, 'wrong answer')} named another state."
+        f"Of the class's {_count(total, 'wrong answer')} that named another state, the most common mix-up is "
+        f"{top.answered_name} for {top.asked_name} ({_count(top.count, 'time')}); "
     )
+    if drawn == total:
+        summary += "every one of them is shown." if len(shown) > 1 or top.count > 1 else "it is the only one."
+    else:
+        summary += f"the {_count(len(shown), 'mix-up')} shown account{'s' if len(shown) == 1 else ''} for {drawn:,} of them."
     rows = tuple((p.asked_name, p.answered_name, _num(p.count)) for p in shown)
+    caption = f"{caption}: the {_count(len(shown), 'mix-up')} shown, of {_count(total, 'wrong answer')} that named another state"
     return Chart(figure, summary, Table(caption, headers, rows))
 
 
@@ -747,22 +779,28 @@ def at_risk(students: Sequence[StudentRisk], target: float, test_date: dt.date) 
     if below:
         start = f"{len(below)} of {_count(len(ranked), 'student')} {'is' if len(below) == 1 else 'are'} below"
     else:
-        start = "The student is at or above" if len(ranked) == 1 else f"All {len(ranked)} students are at or above"
+        start = "the student is at or above" if len(ranked) == 1 else f"all {len(ranked)} students are at or above"
+    sizes = {s.facts for s in ranked}
+    over = f"all {_count(sizes.pop(), 'fact')}" if len(sizes) == 1 else "all their facts"
+    # The denominator differs from the map's and the heatmap's (facts started only): say it.
     summary = (
-        f"{start} the {_pct(target)} target for {_date(test_date)}; "
-        f"the lowest is {lowest.username} ({_pct(lowest.mean_recall)})."
+        f"Each bar is a student's mean predicted recall on {_date(test_date)} over {over}, facts not started "
+        f"counting as 0: {start} the {_pct(target)} target; the lowest is {lowest.username} ({_pct(lowest.mean_recall)})."
     )
     rows = tuple((s.username, _pct(s.mean_recall), f"{s.below_target:,} of {s.facts:,}") for s in ranked)
     return Chart(figure, summary, Table(caption, headers, rows))
 
 
 def completion(points: Sequence[CompletionPoint]) -> Chart:
-    """Lines of the students who had finished each assignment by the end of each day, one line per
-    assignment (in the order they first appear), as steps."""
-    caption = "Students finished, by day"
+    """Lines of the students who had finished each assignment by the end of each day (done, or
+    done late: the class page's "finished"), one line per assignment (in the order they first
+    appear), as steps. Each point carries, as ``customdata``, its assignment's students, how many of
+    those finished finished late, how many are on track (a goal before its due day; else -1) and the
+    due day (ISO; "" if unknown): what the sentence says besides the count."""
+    caption = "Students finished, by day (late ones included)"
     headers = ("Assignment", "Day", "Finished")
     if not points:
-        return _empty("No assignments yet.", caption, headers)
+        return _empty("No assignments under way yet.", caption, headers)
     lines: dict[str, list[CompletionPoint]] = defaultdict(list)
     for p in points:
         lines[p.assignment].append(p)
@@ -776,7 +814,11 @@ def completion(points: Sequence[CompletionPoint]) -> Chart:
             name=_esc(title),
             mode="lines+markers",
             line={"shape": "hv", "color": CATEGORY_COLOURS[i % len(CATEGORY_COLOURS)]},
-            **_hover([f"{_esc(title)}: {p.finished} of {p.assigned} finished by {_date(p.day)}" for p in line]),
+            customdata=[
+                [p.assigned, p.late, -1 if p.on_track is None else p.on_track, "" if p.due is None else p.due.isoformat()]
+                for p in line
+            ],
+            **_hover([f"{_esc(title)}: {_finished(p)} by {_date(p.day)}" for p in line]),
         )
         for i, (title, line) in enumerate(lines.items())
     ]
@@ -789,19 +831,47 @@ def completion(points: Sequence[CompletionPoint]) -> Chart:
     latest = {title: line[-1] for title, line in lines.items()}
     if len(latest) == 1:
         ((title, p),) = latest.items()
-        verb = "has" if p.finished == 1 else "have"
-        summary = f"{p.finished} of {_count(p.assigned, 'student')} {verb} finished {title}."
+        summary = f"{_finished_sentence(p)} {title}{_finished_notes(p)}."
     else:
         done = sum(1 for p in latest.values() if p.finished >= p.assigned)
-        behind = min(latest.values(), key=lambda p: p.finished / p.assigned if p.assigned else 1.0)
-        summary = f"Every student has finished {done} of the {len(latest)} assignments"
-        if behind.finished < behind.assigned:
-            summary += f"; the furthest behind is {behind.assignment} ({behind.finished} of {behind.assigned})"
-        summary += "."
-    rows = tuple(
-        (title, _date(p.day), f"{p.finished:,} of {p.assigned:,}") for title, line in lines.items() for p in line
-    )
+        behind = min(latest.values(), key=lambda p: p.finished / p.assigned if p.assigned else 1.0)  # the first of equals
+        if done == len(latest):
+            summary = f"All {len(latest)} assignments shown have been finished by every student they were set for."
+        else:
+            summary = (
+                f"Of the {len(latest)} assignments shown, {done} {'has' if done == 1 else 'have'} been finished by every "
+                f"student {'it was' if done == 1 else 'they were'} set for; the furthest behind is {behind.assignment}: "
+                f"{_finished_sentence(behind)} it{_finished_notes(behind)}."
+            )
+    rows = tuple((title, _date(p.day), _finished(p)) for title, line in lines.items() for p in line)
     return Chart(figure, summary, Table(caption, headers, rows))
+
+
+def _finished(p: CompletionPoint) -> str:
+    """"12 of 25 finished (3 late)", "0 of 25 finished (9 on track)"."""
+    notes = [f"{p.late:,} late"] if p.late else []
+    if p.on_track is not None:
+        notes.append(f"{p.on_track:,} on track")
+    return f"{p.finished:,} of {p.assigned:,} finished" + (f" ({', '.join(notes)})" if notes else "")
+
+
+def _finished_sentence(p: CompletionPoint) -> str:
+    """"12 of 25 students have finished"."""
+    return f"{p.finished:,} of {_count(p.assigned, 'student')} {'has' if p.finished == 1 else 'have'} finished"
+
+
+def _finished_notes(p: CompletionPoint) -> str:
+    """What else the sentence must say of an assignment's count: the late ones among them, and a
+    goal not judged yet (P-A3, P-A4)."""
+    notes = ""
+    if p.late:
+        notes += f", {p.late:,} of them after the due day"
+        if p.due is not None:
+            notes += f" ({_date(p.due)})"
+    if p.on_track is not None:
+        due = f" ({_date(p.due)})" if p.due is not None else ""
+        notes += f"; a goal is judged on its due day{due}, and {p.on_track:,} {'is' if p.on_track == 1 else 'are'} on track"
+    return notes
 
 
 # --- The mastery map (an SVG of the project's own state outlines, coloured here) ----------------
@@ -847,32 +917,54 @@ def _viridis(x: float) -> str:
     return f"rgb({rgb[0]}, {rgb[1]}, {rgb[2]})"
 
 
-def mastery_map(states: Sequence[StateRecall], *, who: str = "You") -> MasteryMap:
-    """The mastery map of one student (``who="You"``) or a class (``who="The class"``)."""
+def mastery_map(
+    states: Sequence[StateRecall], *, who: str = "You", on: dt.date | None = None, students: int = 1
+) -> MasteryMap:
+    """The mastery map of one student (``who="You"``) or a class (``who="The class"`` and its
+    number of ``students``), with recall predicted today or ``on`` a test date. A state's colour is
+    the mean over the facts started only (for a class, every student's), so the sentence says so
+    and how many facts are started: other charts count facts not started as 0."""
     shown = []
+    you = who == "You"
     facts = {state.postal: state.facts for state in states}
     for state in sorted(states, key=lambda s: s.name):
         if state.recall is None:
             label = f"{state.name}: not started"
-        else:
+        elif you:
             label = f"{state.name}: {_pct(state.recall)} likely remembered ({_count(state.facts, 'fact')} started)"
+        else:
+            label = (
+                f"{state.name}: {_pct(state.recall)} mean predicted recall "
+                f"({state.facts:,} of {students * len(Facet):,} facts started by the students)"
+            )
         shown.append(MapState(state.postal, state.name, state.recall, recall_colour(state.recall), label))
     started = [s for s in shown if s.recall is not None]
+    when = "today" if on is None else f"on {_date(on)}"
     if not started:
-        summary = f"{who} {'have' if who == 'You' else 'has'} not started any state yet."
+        summary = f"{who} {'have' if you else 'has'} not started any state yet."
     else:
         best = max(started, key=lambda s: (s.recall, s.name))
         worst = min(started, key=lambda s: (s.recall, s.name))
+        over = "Over the facts you have started" if you else "Over the facts its students have started"
         summary = (
-            f"{who} {'are' if who == 'You' else 'is'} most likely to remember {best.name} ({_pct(best.recall or 0)}) "
-            f"and least likely {worst.name} ({_pct(worst.recall or 0)})"
+            f"{over}, {who.lower() if you else who[0].lower() + who[1:]} {'are' if you else 'is'} most likely to remember "
+            f"{best.name} ({_pct(best.recall or 0)}) and least likely {worst.name} ({_pct(worst.recall or 0)}) {when}"
         )
         missing = len(shown) - len(started)
-        summary += f"; {_count(missing, 'state')} not started yet." if missing else "."
+        summary += f"; {_count(missing, 'state')} not started {'yet' if you else 'by any student yet'}" if missing else ""
+        if not you:
+            begun, possible = sum(facts.values()), students * len(Facet) * len(shown)
+            summary += (
+                f"; the {_count(students, 'student')} have started {begun:,} of their {possible:,} state facts "
+                f"({_pct(begun / possible if possible else 0)}), and facts not started are left out here"
+            )
+        summary += "."
     legend = tuple((_pct(step / 4), recall_colour(step / 4)) for step in range(5)) + (("Not started", LIGHT_GREY),)
+    mean = "Likely remembered" if you else "Mean predicted recall of the facts started"
+    begun_header = "Facts started" if you else f"Facts started (of {students * len(Facet):,}: {len(Facet)} per student)"
     table = Table(
-        "Predicted recall today, state by state",
-        ("State", "Likely remembered", "Facts started"),
+        f"Predicted recall {when}, state by state",
+        ("State", mean, begun_header),
         tuple((s.name, "—" if s.recall is None else _pct(s.recall), _num(facts[s.postal])) for s in shown),
     )
     return MasteryMap(tuple(shown), legend, summary, table)

@@ -17,6 +17,7 @@ from trainer.dashboard_data import (
     CellRecall,
     CompletionPoint,
     ConfusedPair,
+    Confusions,
     DayCount,
     FacetCounts,
     GameRecord,
@@ -258,8 +259,8 @@ def test_accuracy_is_the_share_right_each_week_with_gaps() -> None:
     )
     assert list(chart.figure.layout.yaxis.range) == [0, 1.02]
     assert chart.figure.layout.yaxis.tickformat == ".0%"
-    assert (
-        chart.summary == "In the week of 23 Mar 2026 you got 50% right (6 of 12 answers); over 4 weeks, 76% (55 of 72)."
+    assert chart.summary == (
+        "In the week of 23 Mar 2026 you got 50% right (6 of 12 answers); over the 4 weeks shown, 76% (55 of 72 answers)."
     )
     assert chart.table.rows == (
         ("2 Mar 2026", "80%", "50"),
@@ -289,16 +290,17 @@ def test_retention_is_recalled_over_recall_answers_against_the_goal() -> None:
     (goal,) = chart.figure.layout.shapes
     assert (goal.y0, goal.y1, goal.line.dash) == (0.9, 0.9, "dash")
     assert [a.text for a in chart.figure.layout.annotations] == ["Goal 90%"]
+    # Issue 18: these are answers (a fact may be asked twice in a week), and the sentence says so.
     assert chart.summary == (
-        "In the week of 23 Mar 2026 you remembered 80% of the facts you had learned on earlier days (8 of 10), "
-        "below the 90% goal."
+        "In the week of 23 Mar 2026 you remembered 80% of your answers about facts you had learned on earlier days "
+        "(8 of 10 answers), below the 90% goal."
     )
     assert chart.table.rows[:3] == (("2 Mar 2026", "85%", "20"), ("9 Mar 2026", "–", "0"), ("16 Mar 2026", "–", "0"))
 
 
 def test_retention_meeting_the_goal_and_rounding_down() -> None:
     chart = figures.retention([WeekAccuracy(week(0), 9, 9, 1000, 899), WeekAccuracy(week(1), 9, 9, 10, 9)], 0.9)
-    assert chart.summary.endswith("(9 of 10), meeting the 90% goal.")
+    assert chart.summary.endswith("(9 of 10 answers), meeting the 90% goal.")
     assert chart.table.rows[0][1] == "89%"  # 89.9% is below a 90% goal: never shown as "90%"
 
 
@@ -362,7 +364,7 @@ CELLS = [
 
 
 def test_class_heatmap_is_states_by_facets_on_a_fixed_viridis_scale() -> None:
-    chart = figures.class_heatmap(CELLS, target=0.9)
+    chart = figures.class_heatmap(CELLS, target=0.9, test_date=dt.date(2026, 5, 12))
     (heat,) = chart.figure.data
     assert heat.y == ("Maine", "Vermont")  # by name
     assert heat.x == ("Map", "Capitals")  # in facet order
@@ -370,13 +372,18 @@ def test_class_heatmap_is_states_by_facets_on_a_fixed_viridis_scale() -> None:
     assert (heat.zmin, heat.zmax) == (0, 1)
     assert [colour for _, colour in heat.colorscale] == VIRIDIS
     assert (heat.colorscale[0][0], heat.colorscale[-1][0]) == (0, 1)
-    assert heat.hovertext[1][1] == "Vermont · Capitals: 72% mean recall, 60% of students at or above 90%"
+    assert heat.hovertext[1][1] == (
+        "Vermont · Capitals: 72% mean predicted recall over the 10 students who started it; "
+        "60% of all the class's students at or above 90%"
+    )
+    assert grid(heat.customdata) == [[8, 5], [0, 10]]  # the students who started each cell
     assert heat.hovertext[1][0] == "Vermont · Map: no one has started it"
     assert chart.figure.layout.yaxis.autorange == "reversed"  # Alabama at the top
     # Capitals: (0.5 x 5 + 0.72 x 10) / 15 students = 64.7%.
     assert chart.summary == (
-        "The class is weakest on Capitals (mean recall 64%) and strongest on Map (95%); "
-        "the weakest fact is Maine · Capitals (50%)."
+        "On 12 May 2026, over the students who have started each fact, the class is weakest on Capitals "
+        "(mean predicted recall 64%) and strongest on Map (95%); the weakest fact is Maine · Capitals (50%). "
+        "3 of the 4 facts have been started by at least one student; the others are blank."
     )
     assert chart.table.headers == ("Topic", "Weakest states", "Not started")
     assert chart.table.rows == (("Map", "Maine 95%", "1"), ("Capitals", "Maine 50%, Vermont 72%", "0"))
@@ -386,7 +393,7 @@ def test_class_heatmap_fits_50_states_and_lists_the_5_weakest() -> None:
     deck = load_deck()
     states = sorted(deck, key=lambda s: s.name)
     cells = [CellRecall(s.postal, s.name, Facet.ZONE, (i % 10) / 10, 0.5, 3) for i, s in enumerate(states)]
-    chart = figures.class_heatmap(cells, target=0.8)
+    chart = figures.class_heatmap(cells, target=0.8, test_date=TODAY)
     (heat,) = chart.figure.data
     assert heat.y == tuple(s.name for s in states) and len(heat.y) == 50
     assert chart.figure.layout.yaxis.dtick == 1  # every state named
@@ -394,16 +401,17 @@ def test_class_heatmap_fits_50_states_and_lists_the_5_weakest() -> None:
     ((topic, weakest, not_started),) = chart.table.rows
     assert (topic, not_started) == ("Time zones", "0")
     assert weakest == ", ".join(f"{states[i].name} 0%" for i in range(0, 50, 10))
-    assert (
-        chart.summary
-        == "The class is weakest on Time zones (mean recall 45%); the weakest fact is Alabama · Time zones (0%)."
+    assert chart.summary == (
+        f"On {TODAY.day} Mar 2026, over the students who have started each fact, the class is weakest on Time zones "
+        "(mean predicted recall 45%); the weakest fact is Alabama · Time zones (0%). "
+        "50 of the 50 facts have been started by at least one student; the others are blank."
     )
 
 
 def test_class_heatmap_empty() -> None:
     message = "No one in the class has started any facts yet."
-    assert is_empty(figures.class_heatmap([], 0.9), message)
-    assert is_empty(figures.class_heatmap([CellRecall("VT", "Vermont", Facet.MAP, None, 0, 0)], 0.9), message)
+    assert is_empty(figures.class_heatmap([], 0.9, TODAY), message)
+    assert is_empty(figures.class_heatmap([CellRecall("VT", "Vermont", Facet.MAP, None, 0, 0)], 0.9, TODAY), message)
 
 
 # --- confused_pairs ----------------------------------------------------------------------------
@@ -421,26 +429,33 @@ def test_confused_pairs_most_first_up_to_the_limit() -> None:
         pair("Idaho", "Utah", 1),
         pair("Ohio", "Iowa", 0),
     ]
-    chart = figures.confused_pairs(pairs, limit=3)
+    chart = figures.confused_pairs(Confusions(tuple(pairs), 30), limit=3)
     (bars,) = chart.figure.data
     assert bars.y == ("Vermont for New Hampshire", "Ohio for Iowa", "New Hampshire for Vermont")
     assert bars.x == (7, 3, 3)
     assert chart.figure.layout.yaxis.autorange == "reversed"
     assert bars.hovertext[0] == "Vermont for New Hampshire: 7 times"
-    assert (
-        chart.summary
-        == "The most common mix-up is Vermont for New Hampshire (7 times); 14 wrong answers named another state."
+    assert chart.summary == (
+        "Of the class's 30 wrong answers that named another state, the most common mix-up is "
+        "Vermont for New Hampshire (7 times); the 3 mix-ups shown account for 13 of them."
     )
     assert chart.table.rows == (
         ("New Hampshire", "Vermont", "7"),
         ("Iowa", "Ohio", "3"),
         ("Vermont", "New Hampshire", "3"),
     )
-    assert len(figures.confused_pairs(pairs).figure.data[0].x) == 4  # 10 by default; the 0 left out
+    every = figures.confused_pairs(Confusions(tuple(pairs), 14))
+    assert len(every.figure.data[0].x) == 4  # 10 by default; the 0 left out
+    assert every.summary.endswith("(7 times); every one of them is shown.")
 
 
 def test_confused_pairs_empty() -> None:
-    assert is_empty(figures.confused_pairs([]), "No mix-ups yet.")
+    assert is_empty(figures.confused_pairs(Confusions((), 0)), "No mix-ups yet.")
+    alone = figures.confused_pairs(Confusions((pair("Utah", "Idaho", 1),), 1))
+    assert alone.summary == (
+        "Of the class's 1 wrong answer that named another state, the most common mix-up is Idaho for Utah (1 time); "
+        "it is the only one."
+    )
 
 
 # --- at_risk -----------------------------------------------------------------------------------
@@ -463,7 +478,10 @@ def test_at_risk_sorts_worst_first_with_the_target_line() -> None:
     (line,) = chart.figure.layout.shapes
     assert (line.x0, line.x1, line.line.dash) == (0.9, 0.9, "dash")
     assert [a.text for a in chart.figure.layout.annotations] == ["Target 90%"]
-    assert chart.summary == "2 of 3 students are below the 90% target for 12 May 2026; the lowest is alice (64%)."
+    assert chart.summary == (
+        "Each bar is a student's mean predicted recall on 12 May 2026 over all 40 facts, facts not started counting as 0: "
+        "2 of 3 students are below the 90% target; the lowest is alice (64%)."
+    )
     assert chart.table.headers == ("Student", "Predicted recall on 12 May 2026", "Facts below 90%")
     assert chart.table.rows == (
         ("alice", "64%", "18 of 40"),
@@ -474,12 +492,11 @@ def test_at_risk_sorts_worst_first_with_the_target_line() -> None:
 
 def test_at_risk_summaries() -> None:
     date = dt.date(2026, 5, 12)
+    lead = "Each bar is a student's mean predicted recall on 12 May 2026 over all 40 facts, facts not started counting as 0: "
     assert figures.at_risk(STUDENTS[:2], 0.6, date).summary == (
-        "All 2 students are at or above the 60% target for 12 May 2026; the lowest is alice (64%)."
+        lead + "all 2 students are at or above the 60% target; the lowest is alice (64%)."
     )
-    assert figures.at_risk(STUDENTS[1:2], 0.9, date).summary == (
-        "1 of 1 student is below the 90% target for 12 May 2026; the lowest is alice (64%)."
-    )
+    assert figures.at_risk(STUDENTS[1:2], 0.9, date).summary == lead + "1 of 1 student is below the 90% target; the lowest is alice (64%)."
     assert is_empty(figures.at_risk([], 0.9, date), "No students yet.")
 
 
@@ -518,15 +535,16 @@ def test_completion_is_a_step_line_per_assignment() -> None:
     assert quiz.line.color != west.line.color and {quiz.line.color, west.line.color} <= OKABE_ITO
     assert quiz.hovertext[1] == "Week 3 quiz: 12 of 25 finished by 4 Mar 2026"
     assert chart.figure.layout.showlegend is True
-    assert (
-        chart.summary
-        == "Every student has finished 1 of the 2 assignments; the furthest behind is Week 3 quiz (12 of 25)."
+    # Issue 18: not "Every student has finished 1 of the 2 assignments" (no student had).
+    assert chart.summary == (
+        "Of the 2 assignments shown, 1 has been finished by every student it was set for; "
+        "the furthest behind is Week 3 quiz: 12 of 25 students have finished it."
     )
     assert chart.table.rows == (
-        ("Week 3 quiz", "3 Mar 2026", "3 of 25"),
-        ("Week 3 quiz", "4 Mar 2026", "12 of 25"),
-        ("Week 3 quiz", "5 Mar 2026", "12 of 25"),
-        ("The West", "3 Mar 2026", "20 of 20"),
+        ("Week 3 quiz", "3 Mar 2026", "3 of 25 finished"),
+        ("Week 3 quiz", "4 Mar 2026", "12 of 25 finished"),
+        ("Week 3 quiz", "5 Mar 2026", "12 of 25 finished"),
+        ("The West", "3 Mar 2026", "20 of 20 finished"),
     )
 
 
@@ -534,7 +552,16 @@ def test_completion_of_one_assignment_and_empty() -> None:
     assert figures.completion(POINTS[:2]).summary == "12 of 25 students have finished Week 3 quiz."
     assert figures.completion([CompletionPoint("A & B", day(0), 1, 1)]).figure.data[0].name == "A &amp; B"
     assert figures.completion([CompletionPoint("A & B", day(0), 1, 1)]).summary == "1 of 1 student has finished A & B."
-    assert is_empty(figures.completion([]), "No assignments yet.")
+    assert is_empty(figures.completion([]), "No assignments under way yet.")
+    due = dt.date(2026, 3, 4)
+    late = [CompletionPoint("Borders", day(0), 10, 30, 0, None, due), CompletionPoint("Borders", day(2), 24, 30, 7, None, due)]
+    assert figures.completion(late).summary == "24 of 30 students have finished Borders, 7 of them after the due day (4 Mar 2026)."
+    assert figures.completion(late).table.rows[-1] == ("Borders", "5 Mar 2026", "24 of 30 finished (7 late)")
+    goal = [CompletionPoint("The West at 90%", day(0), 0, 30, 0, 12, due)]
+    assert figures.completion(goal).summary == (
+        "0 of 30 students have finished The West at 90%; a goal is judged on its due day (4 Mar 2026), and 12 are on track."
+    )
+    assert figures.completion(goal).figure.data[0].hovertext[0] == "The West at 90%: 0 of 30 finished (12 on track) by 3 Mar 2026"
 
 
 # --- Every chart -------------------------------------------------------------------------------
@@ -546,8 +573,8 @@ CHARTS = {
     "accuracy": lambda: figures.accuracy(WEEKS),
     "retention": lambda: figures.retention(WEEKS, 0.9),
     "game_records": lambda: figures.game_records(RECORDS),
-    "class_heatmap": lambda: figures.class_heatmap(CELLS, 0.9),
-    "confused_pairs": lambda: figures.confused_pairs([pair("Vermont", "New Hampshire", 3)]),
+    "class_heatmap": lambda: figures.class_heatmap(CELLS, 0.9, TODAY),
+    "confused_pairs": lambda: figures.confused_pairs(Confusions((pair("Vermont", "New Hampshire", 3),), 3)),
     "at_risk": lambda: figures.at_risk(STUDENTS, 0.9, TODAY),
     "completion": lambda: figures.completion(POINTS),
     "empty": lambda: figures.review_calendar([], TODAY),
@@ -602,10 +629,24 @@ def test_the_mastery_map_colours_each_state_by_its_recall():
     assert recall_colour(1.7) == recall_colour(1.0)
     assert chart.states[1].label == "Rhode Island: 31% likely remembered (2 facts started)"
     assert chart.states[2].label == "Utah: not started"
-    assert chart.summary == "You are most likely to remember Colorado (90%) and least likely Rhode Island (31%); 1 state not started yet."
+    assert chart.summary == (
+        "Over the facts you have started, you are most likely to remember Colorado (90%) and least likely "
+        "Rhode Island (31%) today; 1 state not started yet."
+    )
+    assert chart.table.caption == "Predicted recall today, state by state"
     assert chart.table.rows == (("Colorado", "90%", "3"), ("Rhode Island", "31%", "2"), ("Utah", "—", "0"))
     assert [label for label, _ in chart.legend] == ["0%", "25%", "50%", "75%", "100%", "Not started"]
     assert mastery_map([StateRecall("UT", "Utah", None, 0)], who="The class").summary == "The class has not started any state yet."
+    # A class's map on a test date: the mean is over the facts started, and the sentence says how many are.
+    klass = mastery_map(states, who="The class", on=dt.date(2026, 5, 12), students=2)
+    assert klass.summary == (
+        "Over the facts its students have started, the class is most likely to remember Colorado (90%) and least "
+        "likely Rhode Island (31%) on 12 May 2026; 1 state not started by any student yet; the 2 students have "
+        "started 5 of their 48 state facts (10%), and facts not started are left out here."
+    )
+    assert klass.table.caption == "Predicted recall on 12 May 2026, state by state"
+    assert klass.table.headers == ("State", "Mean predicted recall of the facts started", "Facts started (of 16: 8 per student)")
+    assert klass.states[0].label == "Colorado: 90% mean predicted recall (3 of 16 facts started by the students)"
 
 
 @given(st.floats(min_value=0, max_value=1, allow_nan=False))

@@ -21,6 +21,7 @@ from trainer.dashboard_data import (
     CellRecall,
     CompletionPoint,
     ConfusedPair,
+    Confusions,
     DayCount,
     FacetCounts,
     GameRecord,
@@ -517,18 +518,21 @@ def test_confused_pairs(app: Flask) -> None:
         answer(ana, "ME:map", day(3, 4), Verdict.WRONG)  # named no state
         answer(outsider, "NH:map", day(3, 4), Verdict.WRONG, answered="ME")
         answer(outsider, "IA:map", day(3, 4), Verdict.WRONG, answered="IN")
-        assert dashboards.confused_pairs([ana, ben, cy]) == [
-            ConfusedPair("NH", "New Hampshire", "VT", "Vermont", 3),
-            ConfusedPair("IA", "Iowa", "IN", "Indiana", 1),
-            ConfusedPair("VT", "Vermont", "NH", "New Hampshire", 1),
-        ]
-        assert dashboards.confused_pairs([ana, ben, cy], limit=1) == [ConfusedPair("NH", "New Hampshire", "VT", "Vermont", 3)]
-        assert dashboards.confused_pairs([outsider]) == [
-            ConfusedPair("IA", "Iowa", "IN", "Indiana", 1),
-            ConfusedPair("NH", "New Hampshire", "ME", "Maine", 1),
-        ]
-        assert dashboards.confused_pairs([cy]) == []
-        assert dashboards.confused_pairs([]) == []
+        assert dashboards.confused_pairs([ana, ben, cy]) == Confusions(
+            (
+                ConfusedPair("NH", "New Hampshire", "VT", "Vermont", 3),
+                ConfusedPair("IA", "Iowa", "IN", "Indiana", 1),
+                ConfusedPair("VT", "Vermont", "NH", "New Hampshire", 1),
+            ),
+            5,
+        )
+        # The total counts every such answer, not only the pairs kept (issue 18).
+        assert dashboards.confused_pairs([ana, ben, cy], limit=1) == Confusions((ConfusedPair("NH", "New Hampshire", "VT", "Vermont", 3),), 5)
+        assert dashboards.confused_pairs([outsider]) == Confusions(
+            (ConfusedPair("IA", "Iowa", "IN", "Indiana", 1), ConfusedPair("NH", "New Hampshire", "ME", "Maine", 1)), 2
+        )
+        assert dashboards.confused_pairs([cy]) == Confusions((), 0)
+        assert dashboards.confused_pairs([]) == Confusions((), 0)
 
 
 def test_students_at_risk(app: Flask) -> None:
@@ -586,17 +590,32 @@ def test_completion_over_time(app: Flask) -> None:
         answer(cy, "UT:map", day(3, 2))
         answer(cy, "NV:map", day(3, 5))  # after now
         points = dashboards.completion_over_time([answers, later, goal], [ana, ben, cy], now)
+        due = dt.date(2024, 3, 10)
         assert points == [
-            CompletionPoint("Two answers", dt.date(2024, 3, 1), 0, 3),
-            CompletionPoint("Two answers", dt.date(2024, 3, 2), 0, 3),
-            CompletionPoint("Two answers", dt.date(2024, 3, 3), 1, 3),
-            CompletionPoint("Two answers", dt.date(2024, 3, 4), 2, 3),
-            # Only ana answered Colorado's capital: on track for 50% on the due date.
-            CompletionPoint("Colorado", dt.date(2024, 3, 4), 1, 3),
+            CompletionPoint("Two answers", dt.date(2024, 3, 1), 0, 3, 0, None, due),
+            CompletionPoint("Two answers", dt.date(2024, 3, 2), 0, 3, 0, None, due),
+            CompletionPoint("Two answers", dt.date(2024, 3, 3), 1, 3, 0, None, due),
+            CompletionPoint("Two answers", dt.date(2024, 3, 4), 2, 3, 0, None, due),
+            # Only ana answered Colorado's capital: on track for 50% on the due date, which judges
+            # the goal (P-A3), so not finished yet, as the class page says (issue 18).
+            CompletionPoint("Colorado", dt.date(2024, 3, 4), 0, 3, 0, 1, due),
         ]
-        # Only the students asked about count; an assignment past its due date stops there.
-        assert dashboards.completion_over_time([answers], [ana], day(3, 20))[-1] == CompletionPoint("Two answers", dt.date(2024, 3, 10), 1, 1)
+        # Only the students asked about count; finished on time, a line stops at the due day.
+        assert dashboards.completion_over_time([answers], [ana], day(3, 20))[-1] == CompletionPoint("Two answers", due, 1, 1, 0, None, due)
         assert len(dashboards.completion_over_time([answers], [ana], day(3, 20))) == 10
+        # A late finish carries the line on to its day, counted as late (P-A4), as the class page does.
+        dee = new_user("dee")
+        db.session.add(ClassMembership(class_id=klass.id, student_id=dee))
+        db.session.commit()
+        answer(dee, "CO:map", day(3, 12))
+        answer(dee, "UT:map", day(3, 13))  # dee's second answer: after the due day
+        late = dashboards.completion_over_time([answers], [ana, ben, cy, dee], day(3, 20))
+        assert late[-1] == CompletionPoint("Two answers", dt.date(2024, 3, 13), 4, 4, 1, None, due)
+        assert late[9] == CompletionPoint("Two answers", due, 3, 4, 0, None, due)
+        assert len(late) == 13
+        # After its due day, a goal is a point on that day (done) and one today (done late too).
+        after = dashboards.completion_over_time([goal], [ana, ben, cy], day(3, 20))
+        assert after == [CompletionPoint("Colorado", due, 1, 3, 0, None, due)]
         assert dashboards.completion_over_time([], [ana], now) == []
 
 
@@ -630,13 +649,24 @@ def test_completion_counts_what_progress_counts(app: Flask, seed: int) -> None:
             points = dashboards.completion_over_time([answers, goal], students, now)
             by_progress = progress(answers, students, now)
             completed = [p.completed_at for p in by_progress.values() if p.completed_at is not None]
-            last_day = min(now.date(), local_dates(window["starts_at"], window["due_at"], "UTC")[1])
-            assert [p for p in points if p.assignment == "Three"][-1] == CompletionPoint(
-                "Three", last_day, sum(1 for t in completed if t.date() <= last_day), 6
-            )
+            due_on = local_dates(window["starts_at"], window["due_at"], "UTC")[1]
+            last = [p for p in points if p.assignment == "Three"][-1]
+            # The last point is the class page's "finished" now (done and done late, issue 18).
+            finished = sum(1 for p in by_progress.values() if p.status.finished)
+            late = sum(1 for p in by_progress.values() if p.status is Status.DONE_LATE)
+            assert (last.finished, last.late, last.assigned) == (finished, late, 6)
+            assert last.day == max([min(now.date(), due_on), *(t.date() for t in completed)])
             goal_progress = progress(goal, students, now)
-            finished = sum(1 for p in goal_progress.values() if p.status.finished or p.status is Status.ON_TRACK)
-            assert [p for p in points if p.assignment == "Goal"] == [CompletionPoint("Goal", last_day, finished, 6)]
+            statuses = [p.status for p in goal_progress.values()]
+            goal_points = [p for p in points if p.assignment == "Goal"]
+            if now < goal.due_at:
+                assert goal_points == [CompletionPoint("Goal", now.date(), 0, 6, 0, statuses.count(Status.ON_TRACK), due_on)]
+            else:
+                assert goal_points[0] == CompletionPoint("Goal", due_on, statuses.count(Status.DONE), 6, 0, None, due_on)
+                assert (goal_points[-1].finished, goal_points[-1].late) == (
+                    sum(1 for status in statuses if status.finished),
+                    statuses.count(Status.DONE_LATE),
+                )
             # The benchmark's floor fetches the same completion rows.
             raw = dashboards.raw_teacher_queries(students, now, 0.9, [answers, goal], now)
             assert len(raw) == 3 + 1 + (1 if now < goal.due_at else 2)

@@ -63,6 +63,7 @@ from trainer.dashboard_data import (
     CellRecall,
     CompletionPoint,
     ConfusedPair,
+    Confusions,
     DayCount,
     FacetCounts,
     GameRecord,
@@ -478,6 +479,7 @@ def class_map(cells: Sequence[CellRecall]) -> list[StateRecall]:
 
 
 def _confused_sql(student_ids: Collection[int], limit: int) -> Select[Any]:
+    # The total is a window over every pair, computed before LIMIT keeps the most frequent.
     wrong = (
         select(_postal(ReviewLog.fact_key).label("asked"), ReviewLog.answered_postal.label("answered"))
         .where(
@@ -490,26 +492,26 @@ def _confused_sql(student_ids: Collection[int], limit: int) -> Select[Any]:
     )
     count = func.count().label("n")
     return (
-        select(wrong.c.asked, wrong.c.answered, count)
+        select(wrong.c.asked, wrong.c.answered, count, func.sum(count).over().label("total"))
         .group_by(wrong.c.asked, wrong.c.answered)
         .order_by(count.desc(), wrong.c.asked, wrong.c.answered)
         .limit(limit)
     )
 
 
-def confused_pairs(student_ids: Collection[int], limit: int = 10) -> list[ConfusedPair]:
+def confused_pairs(student_ids: Collection[int], limit: int = 10) -> Confusions:
     """The class's most frequent confusions: wrong answers that named another state than the one
-    asked ("Vermont for New Hampshire"), most frequent first (then by postal codes)."""
+    asked ("Vermont for New Hampshire"), most frequent first (then by postal codes), and how many
+    such wrong answers there are in all (the chart's sentence says what share the pairs shown are)."""
     deck = get_deck()
 
     def name(postal: str) -> str:
         state = deck.get(postal)
         return state.name if state is not None else postal
 
-    return [
-        ConfusedPair(asked, name(asked), answered, name(answered), count)
-        for asked, answered, count in db.session.execute(_confused_sql(student_ids, limit))
-    ]
+    rows = db.session.execute(_confused_sql(student_ids, limit)).all()
+    pairs = tuple(ConfusedPair(asked, name(asked), answered, name(answered), count) for asked, answered, count, _total in rows)
+    return Confusions(pairs, int(rows[0][3]) if rows else 0)
 
 
 def _risk_sql(
@@ -687,45 +689,76 @@ def completion_statements(assignment: Assignment, student_ids: Collection[int], 
 def completion_over_time(
     assignments: Iterable[Assignment], student_ids: Collection[int], now: dt.datetime
 ) -> list[CompletionPoint]:
-    """For each assignment, how many of its students (among ``student_ids``) had finished it by
-    the end of each day from its start date to today or its due date, whichever is first (days
-    in the time zone the assignment's dates were chosen in).
+    """For each assignment under way or past, how many of its students (among ``student_ids``)
+    had finished it by the end of each day (days in the time zone its dates were chosen in): the
+    class page's "finished" (done, or done late) as it stood then, so the last point is the
+    number the class page shows now.
 
-    Rounds and answers count a student from the moment the amount was reached. A recall goal has
-    no such moment before its due date: it gets one point, on that last day, counting the
-    students on track (every fact predicted at the target on the due date) or done. The numbers
-    are :func:`~trainer.web.progress.progress`'s, counted by the database for answers and goals.
+    Rounds and answers count a student from the moment the amount was reached, late ones too
+    (P-A4): a line runs from the start day to the due day (or today, before it), and on to the
+    last late finish. A recall goal is judged on its due day (P-A3) and has no such moment: before
+    that day it has one point, today, with nobody finished and the students on track counted
+    apart; after it, a point on the due day (done) and, when some reached it later, one today
+    (done and done late). The numbers are :func:`~trainer.web.progress.progress`'s, counted by
+    the database for answers and goals.
     """
     ids = set(student_ids)
     out: list[CompletionPoint] = []
     for assignment in assignments:
         assigned = [sid for sid in assigned_students(assignment) if sid in ids]
-        tz = ZoneInfo(assignment.time_zone)
         first, due_on = local_dates(assignment.starts_at, assignment.due_at, assignment.time_zone)
-        last = min(now.astimezone(tz).date(), due_on)
-        if last < first:
+        today = now.astimezone(ZoneInfo(assignment.time_zone)).date()
+        if today < first:
             continue
-        amount = Amount(assignment.amount)
-        if amount is Amount.RECALL:
-            needed = len(goal_facts(assignment))
-            finished = set()
-            for statement in completion_statements(assignment, assigned, now):
-                finished |= {sid for sid, met in db.session.execute(statement) if met >= needed}
-            if not needed:
-                finished = set(assigned)
-            out.append(CompletionPoint(assignment.title, last, len(finished), len(assigned)))
-            continue
-        if amount is Amount.REVIEWS:
-            completed = [at for statement in completion_statements(assignment, assigned, now) for _sid, at in db.session.execute(statement)]
+        if Amount(assignment.amount) is Amount.RECALL:
+            out += _goal_points(assignment, assigned, now, today, due_on)
         else:
-            found = progress(assignment, assigned, now)
-            completed = [p.completed_at for p in found.values() if p.completed_at is not None]
-        day = first
-        while day <= last:
-            end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), tzinfo=tz).astimezone(_UTC)
-            out.append(CompletionPoint(assignment.title, day, sum(1 for t in completed if t < end), len(assigned)))
-            day += dt.timedelta(days=1)
+            out += _amount_points(assignment, assigned, now, first, today, due_on)
     return out
+
+
+def _goal_points(
+    assignment: Assignment, assigned: list[int], now: dt.datetime, today: dt.date, due_on: dt.date
+) -> list[CompletionPoint]:
+    """A recall goal's points (see :func:`completion_over_time`): its statements give the students
+    at the goal on the due date from the reviews so far (or by the due date), then, after it, those
+    at the goal now."""
+    needed = len(goal_facts(assignment))
+    met = [{sid for sid, count in db.session.execute(statement) if count >= needed} for statement in completion_statements(assignment, assigned, now)]
+    if not needed:  # a goal over no fact is met by everyone
+        met = [set(assigned), set(assigned)]
+    size, title = len(assigned), assignment.title
+    if now < assignment.due_at:
+        return [CompletionPoint(title, today, 0, size, 0, len(met[0]), due_on)]
+    on_time, late = met[0], met[1] - met[0]
+    points = [CompletionPoint(title, due_on, len(on_time), size, 0, None, due_on)]
+    if late:
+        points.append(CompletionPoint(title, today, len(on_time) + len(late), size, len(late), None, due_on))
+    return points
+
+
+def _amount_points(
+    assignment: Assignment, assigned: list[int], now: dt.datetime, first: dt.date, today: dt.date, due_on: dt.date
+) -> list[CompletionPoint]:
+    """An amount of rounds or answers: a point a day (see :func:`completion_over_time`)."""
+    tz = ZoneInfo(assignment.time_zone)
+    if Amount(assignment.amount) is Amount.REVIEWS:
+        completed = [at for statement in completion_statements(assignment, assigned, now) for _sid, at in db.session.execute(statement)]
+    else:
+        found = progress(assignment, assigned, now)
+        completed = [p.completed_at for p in found.values() if p.completed_at is not None]
+    last = min(today, due_on)
+    if completed:
+        last = max(last, min(today, max(completed).astimezone(tz).date()))
+    points = []
+    day = first
+    while day <= last:
+        end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), tzinfo=tz).astimezone(_UTC)
+        by_then = [t for t in completed if t < end]
+        late = sum(1 for t in by_then if t >= assignment.due_at)
+        points.append(CompletionPoint(assignment.title, day, len(by_then), len(assigned), late, None, due_on))
+        day += dt.timedelta(days=1)
+    return points
 
 
 # --- The bare queries, for the benchmark ------------------------------------------------------------

@@ -115,7 +115,7 @@ def class_dashboard(class_id: int) -> Response:
     # Recall by state and topic, the class map and who is at risk: one pass over the memory cards.
     cells, states, risks = dashboards.class_overview(ids, at, target)
     charts = [
-        ("heatmap", f"Recall by state and topic on {test_date:%a %d %b}", figures.class_heatmap(cells, target)),
+        ("heatmap", f"Recall by state and topic on {test_date:%a %d %b}", figures.class_heatmap(cells, target, test_date)),
         ("risk", f"Students most at risk on {test_date:%a %d %b}", figures.at_risk(risks, target, test_date)),
         ("confused", "States most often taken for another", figures.confused_pairs(dashboards.confused_pairs(ids))),
         ("completion", "Assignments finished over time", figures.completion(dashboards.completion_over_time(class_assignments(klass), ids, now))),
@@ -124,7 +124,7 @@ def class_dashboard(class_id: int) -> Response:
         "dashboard/class.html",
         klass=klass,
         students=students,
-        map=figures.mastery_map(states, who="The class"),
+        map=figures.mastery_map(states, who="The class", on=test_date, students=len(ids)),
         charts=charts,
         test_date=test_date,
         today=today,
