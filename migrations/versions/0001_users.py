@@ -38,3 +38,5 @@ def downgrade():
         batch_op.drop_index(batch_op.f('ix_user_username_key'))
 
     op.drop_table('user')
+    # PostgreSQL keeps an enum type after its table goes; without this a later upgrade fails.
+    sa.Enum(name='user_role').drop(op.get_bind(), checkfirst=True)
