@@ -1,0 +1,83 @@
+"""The learning benchmark (bench/learning.py, issue 19): its report has the promised shape, and its
+in-memory copy of the app's study path gives the same queues, ratings and due times as the real
+``memory.queue``/``memory.record`` on the database."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+from typing import Any
+
+from trainer.web import memory
+from trainer.web.extensions import db
+from trainer.web.models import User
+
+from ..conftest import make_user
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import learning  # noqa: E402
+
+
+def test_report_shape_and_oracle_above_leitner() -> None:
+    rows = learning.simulate(["hlr"], ["app", "leitner", "oracle"], students=1, seed=3, days=(5, 10), jobs=1)
+    by = {r["scheduler"]: r for r in rows}
+    assert set(by) == {"app", "leitner", "oracle"}
+    for row in rows:
+        assert set(row["snapshots"]) == {"5", "10"}
+        snap = row["snapshots"]["10"]
+        assert 0 <= snap["at90"] <= snap["at80"] <= snap["introduced"] <= 400
+        assert 0.0 <= snap["mean"] <= 1.0
+    assert by["oracle"]["snapshots"]["10"]["at90"] >= by["leitner"]["snapshots"]["10"]["at90"]
+    assert sum(b[0] for b in by["app"]["calibration"]) > 0
+    text = learning.report(rows, (5, 10))
+    assert "| app | 10 |" in text and "| app − leitner | 10 |" in text and "Calibration of `app`" in text
+
+
+def test_same_run_twice_is_identical() -> None:
+    first = learning.simulate(["actr"], ["app"], students=1, seed=5, days=(4,), jobs=1)
+    assert learning.simulate(["actr"], ["app"], students=1, seed=5, days=(4,), jobs=1) == first
+
+
+class _Checked(learning.AppPath):
+    """The benchmark's app path, each step checked against the real one on the database."""
+
+    def __init__(self, student: learning.Student, keys: list[str], user: User) -> None:
+        super().__init__(student, keys)
+        self.user = user
+        self.checked = 0
+
+    def queue(self, now: dt.datetime, size: int) -> list[str]:
+        mine = super().queue(now, size)
+        assert mine == memory.queue(self.user, self.deck, size=size, now=now)
+        return mine
+
+    def _recheck(self, keys: list[str]) -> set[str]:
+        mine = super()._recheck(keys)
+        if hasattr(memory, "picked_last"):
+            assert mine == memory.picked_last(self.user, keys)
+        return mine
+
+    def _record(self, fact: Any, outcome: Any, before: Any, now: dt.datetime) -> None:
+        assert before == memory.memory_of(self.user, fact.key)
+        super()._record(fact, outcome, before, now)
+        recorded = memory.record(self.user, outcome, now)
+        assert (recorded.rating, recorded.due) == (self.last_rating, self.memories[fact.key].due)
+        self.checked += 1
+
+
+def test_in_memory_path_matches_the_database(app) -> None:  # type: ignore[no-untyped-def]
+    user = make_user(app)
+    with app.app_context():
+        stored = db.session.get(User, user.id)
+        stored.time_zone, stored.new_per_day, stored.desired_retention = learning.TIME_ZONE, learning.NEW_PER_DAY, 0.9
+        stored.multiple_choice = True
+        db.session.commit()
+        paths: list[_Checked] = []
+
+        def checked(student: learning.Student, keys: list[str]) -> _Checked:
+            paths.append(_Checked(student, keys, stored))
+            return paths[-1]
+
+        learning.simulate_student("hlr", checked, number=0, seed=7, days=(3,), budget=learning.DAILY_BUDGET)
+    assert paths[0].checked == 3 * learning.DAILY_BUDGET
