@@ -265,15 +265,16 @@ class Review:
     stability: float | None
 
 
-def recall_at(reviews: Sequence[Review], cutoff: dt.datetime, at: dt.datetime) -> float:
-    """Predicted recall at ``at`` from the last review up to ``cutoff`` (0 when never reviewed)."""
+def recall_at(reviews: Sequence[Review], cutoff: dt.datetime, at: dt.datetime, time_zone: str) -> float:
+    """Predicted recall at ``at`` from the last review up to ``cutoff`` (0 when never reviewed),
+    counting the student's study days in ``time_zone`` (P-M1)."""
     last = None
     for review in reviews:
         if review.at <= cutoff and (last is None or review.at >= last.at):
             last = review
     if last is None:
         return 0.0
-    return srs.recall(last.stability, last.at, at)
+    return srs.recall(last.stability, last.at, at, time_zone)
 
 
 def recall_progress(
@@ -283,15 +284,16 @@ def recall_progress(
     starts_at: dt.datetime,
     due_at: dt.datetime,
     now: dt.datetime,
+    time_zone: str,
 ) -> Progress:
     """Progress towards "every fact in scope at ``target`` predicted recall on the due date".
 
-    Before the due date, each fact's recall on the due date is predicted from the reviews so far.
+    Elapsed time counts in the student's study days in ``time_zone`` (P-M1). Before the due date, each fact's recall on the due date is predicted from the reviews so far.
     After it, the goal is judged on the reviews given by the due date; if it was missed, recall
     now from every review tells whether it was reached late (P-A3).
     """
     cutoff = min(now, due_at)
-    on_due = {key: recall_at(reviews.get(key, ()), cutoff, due_at) for key in facts}
+    on_due = {key: recall_at(reviews.get(key, ()), cutoff, due_at, time_zone) for key in facts}
     met = [key for key in facts if on_due[key] >= target]
     missing = [key for key in facts if on_due[key] < target]
     weakest = tuple(sorted(missing, key=lambda k: on_due[k])[:5])
@@ -307,7 +309,7 @@ def recall_progress(
         return Progress(status, len(met), len(facts), 0, None, weakest)
     if not missing:
         return Progress(Status.DONE, len(met), len(facts), 0, None, ())
-    late_met = [key for key in facts if recall_at(reviews.get(key, ()), now, now) >= target]
+    late_met = [key for key in facts if recall_at(reviews.get(key, ()), now, now, time_zone) >= target]
     if len(late_met) == len(facts):
         return Progress(Status.DONE_LATE, len(late_met), len(facts), len(late_met) - len(met), None, ())
     return Progress(Status.OVERDUE, len(met), len(facts), 0, None, weakest)

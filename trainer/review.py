@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 from trainer import pickmap, srs
 from trainer.cards import Deck
@@ -31,16 +31,24 @@ class Item:
 
 
 def choose_form(
-    fact: Fact, memory: srs.Memory | None, deck: Deck, rng: random.Random, *, multiple_choice: bool
+    fact: Fact,
+    memory: srs.Memory | None,
+    deck: Deck,
+    rng: random.Random,
+    *,
+    multiple_choice: bool,
+    recheck: bool = False,
 ) -> Form:
     """The form to ask ``fact`` in for a student whose memory of it is ``memory``.
 
     With multiple choice on, a fact that is new or still shaky is asked as a choice; otherwise
     it is typed, or for a map fact either typed (name the red state) or clicked (find the state).
+    ``recheck`` says the student's last answer about the fact was a right pick: a pick may be
+    luck, so it is asked in a strong form now, shaky or not (ruling P-M6).
     """
     forms = forms_for(fact, deck)
     shaky = memory is None or memory.in_steps or (memory.stability or 0.0) < CHOICE_UNTIL_STABILITY_DAYS
-    if multiple_choice and shaky and Form.CHOICE in forms:
+    if multiple_choice and shaky and not recheck and Form.CHOICE in forms:
         return Form.CHOICE
     recall = [form for form in forms if form is not Form.CHOICE]
     return rng.choice(recall)
@@ -53,11 +61,20 @@ def deal(
     seed: int,
     *,
     multiple_choice: bool,
+    recheck: Collection[str] = (),
 ) -> list[Item]:
-    """The round's items for ``keys`` (from the queue), each in the form that suits it."""
+    """The round's items for ``keys`` (from the queue), each in the form that suits it.
+
+    ``recheck`` holds the keys whose last answer was a right pick (see :func:`choose_form`).
+    """
     rng = random.Random(f"deal:{seed}")
     return [
-        Item(Fact.from_key(key), choose_form(Fact.from_key(key), memories.get(key), deck, rng, multiple_choice=multiple_choice))
+        Item(
+            Fact.from_key(key),
+            choose_form(
+                Fact.from_key(key), memories.get(key), deck, rng, multiple_choice=multiple_choice, recheck=key in recheck
+            ),
+        )
         for key in keys
     ]
 
@@ -74,13 +91,14 @@ def pick_map(deck: Deck, seed: int, index: int) -> pickmap.PickMap:
 
 
 def bounded_duration(page_ms: int | None, served_ms: int | None) -> int | None:
-    """How long an answer took, for grading: the page's figure bounded by the server's.
+    """How long an answer took, as stored with it: the page's figure bounded by the server's.
 
     ``served_ms`` is the time since the server sent the question, which no student can shorten;
     ``page_ms`` is what the page measured, more exact but the student's to forge. The page's
     figure counts when it is plausible (at most :data:`LOAD_ALLOWANCE_MS` below the server's), and
     never more than the server's; otherwise the server's counts. With no server figure the time
-    is unknown (so never fast), and so is one beyond :data:`MAX_DURATION_MS`.
+    is unknown, and so is one beyond :data:`MAX_DURATION_MS`. (Since P-M7 the time rates nothing;
+    it is stored, and kept honest, for any later use.)
     """
     if served_ms is None or served_ms < 0:
         return None

@@ -31,7 +31,6 @@ import datetime as dt
 import hashlib
 import math
 import random
-from collections import deque
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
@@ -390,10 +389,15 @@ class _Simulation:
         # Each fact's due time as a number, and whether it is in review (the queue scans these often).
         self.due_at: dict[str, tuple[bool, float]] = {}
         self.introduced_at: dict[str, dt.datetime] = {}
+        # The study day of each fact's last review (memory_card.last_study_day, as memory._write writes it).
+        self.last_study_day: dict[str, dt.date] = {}
         self.new_order: list[str] = list(self.info.teaching)
         self.new_order_size = 0
-        # Recent right answers' times by (facet, form), for "fast" (as memory._recent_times reads them).
-        self.recent: dict[tuple[str, str], deque[int]] = {}
+        # What the learner's answers have shown (P-M4..P-M6, as memory._strong_before and
+        # memory.picked_last read the review log): facts answered right or close in a strong form,
+        # and facts whose last answer was a right pick.
+        self.proven: set[str] = set()
+        self.picked: set[str] = set()
         self.last_at: dt.datetime | None = None
         self.counters: dict[str, int] = {}
         self.day: srs.StudyDay | None = None
@@ -558,9 +562,7 @@ class _Simulation:
         assert self.day is not None
         facet = self.info.facet_of[key]
         outcome = srs.Outcome(key, verdict, mode, form, round_token, item, answer, duration_ms, help, answered_postal)
-        speed_matters = verdict is Verdict.RIGHT and help is srs.Help.NONE and form is not Form.CHOICE
-        times = self.recent.get((facet.value, form.value))
-        rating = srs.rate(outcome, list(times) if speed_matters and times else [])
+        rating = srs.rate(outcome, strong_before=key in self.proven)
         before = self.memory.get(key)
         after = srs.schedule(
             before if before is not None else srs.new_memory(now),
@@ -568,16 +570,21 @@ class _Simulation:
             now,
             desired_retention=self.learner.desired_retention,
             seed=f"{round_token}:{item}",
+            time_zone=self.tz,
         )
         self.memory[key] = after
+        self.last_study_day[key] = self.day.date
         self.due_at[key] = (after.state is srs.MemoryState.REVIEW, after.due.timestamp())
         if before is None:
             self.introduced_at[key] = now
             self.introduced_today += 1
-        if verdict is Verdict.RIGHT and duration_ms is not None:
-            if times is None:
-                times = self.recent[(facet.value, form.value)] = deque(maxlen=20)
-            times.appendleft(duration_ms)
+        correct = verdict is not Verdict.WRONG
+        if correct and srs.is_strong(form):
+            self.proven.add(key)
+        if correct and not srs.is_strong(form):
+            self.picked.add(key)
+        else:
+            self.picked.discard(key)
         self.history.reviews.append(
             {
                 "fact_key": key,
@@ -614,6 +621,7 @@ class _Simulation:
                 "difficulty": memory.difficulty,
                 "due": memory.due,
                 "last_review": memory.last_review,
+                "last_study_day": self.last_study_day[key],
                 "lapses": memory.lapses,
                 "reps": memory.reps,
                 "introduced_at": self.introduced_at[key],
@@ -662,7 +670,7 @@ class _Simulation:
             # Still in (re)learning steps: seen minutes or hours ago.
             logit = 0.6 + 0.35 * min(memory.reps, 4) + 0.7 * ability - 0.6 * difficulty
         else:
-            r = min(0.995, max(0.02, srs.recall(memory.stability, memory.last_review, now)))
+            r = min(0.995, max(0.02, srs.recall(memory.stability, memory.last_review, now, self.tz)))
             logit = math.log(r / (1.0 - r)) + 0.5 * (ability - difficulty)
         if form is Form.CHOICE:
             logit += _CHOICE_BONUS
@@ -787,13 +795,13 @@ class _Simulation:
             # An assignment's round with nothing due or new: its answered facts, weakest first.
             keys = sorted(
                 (k for k in self.memory if (facets is None or self.info.facet_of[k] in facets) and (postals is None or k[:2] in postals)),
-                key=lambda k: (srs.retrievability(self.memory[k], now), k),
+                key=lambda k: (srs.retrievability(self.memory[k], now, self.tz), k),
             )[:ROUND_SIZE]
         if not keys:
             return now, None
         seed = rng.getrandbits(62)
         memories = {key: self.memory[key] for key in keys if key in self.memory}
-        items = deal(keys, memories, self.deck, seed, multiple_choice=self.learner.multiple_choice)
+        items = deal(keys, memories, self.deck, seed, multiple_choice=self.learner.multiple_choice, recheck=self.picked)
         token = self._new_token("review")
         self.history.study_rounds.append(
             {

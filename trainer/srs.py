@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import statistics
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import lru_cache
@@ -34,10 +33,6 @@ LEECH_LAPSES = 8
 DAY_STARTS_AT = dt.time(4, 0)
 #: Facts still in (re)learning steps may come back this much early, so a session can finish them.
 LEARN_AHEAD = dt.timedelta(minutes=20)
-#: "Fast" means under this fraction of the student's own median time for the facet and form...
-FAST_FRACTION = 0.6
-#: ...measured over at least this many recent right answers (otherwise nothing counts as fast).
-FAST_MIN_SAMPLES = 5
 
 
 class Rating(IntEnum):
@@ -79,7 +74,7 @@ class Outcome:
             idempotent: the same (round, item) is recorded once, however often it is sent.
         item: which answer of the round this is.
         answer: what the student answered, as given.
-        duration_ms: how long the answer took, if known.
+        duration_ms: how long the answer took, if known (stored; it never changes the rating, P-M7).
         help: how the answer was helped.
         answered_postal: the state the answer named, if it named one (for confusions).
     """
@@ -96,29 +91,43 @@ class Outcome:
     answered_postal: str | None = None
 
 
-def is_fast(duration_ms: int | None, recent_ms: Sequence[int]) -> bool:
-    """True when ``duration_ms`` is well under the student's own recent times for this facet.
+def is_strong(form: Form) -> bool:
+    """True for a form in which a right answer shows the fact is known (ruling P-M4).
 
-    ``recent_ms`` are the durations of the student's recent right answers to facts of the same
-    facet in the same form. With too few of them nothing counts as fast.
+    Typing an answer (a Map card named by typing included) or finding the state on the map is
+    recall; picking one of a few offered options (multiple choice, a card from the hand, a yes/no
+    call) may be a lucky guess: 1 in 4 for a new fact.
     """
-    if duration_ms is None or len(recent_ms) < FAST_MIN_SAMPLES:
-        return False
-    return duration_ms < FAST_FRACTION * statistics.median(recent_ms)
+    return form is not Form.CHOICE
 
 
-def rate(outcome: Outcome, recent_ms: Sequence[int] = ()) -> Rating:
-    """The one grading policy for every mode.
+def evidence_matters(outcome: Outcome) -> bool:
+    """True when the rating of ``outcome`` depends on the student's earlier answers (P-M5): only a
+    right, unhelped pick is rated by whether the fact was shown known before. Callers look the
+    earlier answers up only then."""
+    return outcome.verdict is Verdict.RIGHT and outcome.help is Help.NONE and not is_strong(outcome.form)
 
-    Wrong = Again; right but close or helped = Hard; right = Good; right and fast on a typed or
-    clicked answer = Easy. A multiple-choice answer is never Easy.
+
+def rate(outcome: Outcome, *, strong_before: bool) -> Rating:
+    """The one grading policy for every mode (rulings P-M5 and P-M7).
+
+    Wrong (and "I don't know") = Again; close = Hard; right but helped = Hard; a right pick from
+    offered options = Hard until the fact has been answered right (or close) in a strong form,
+    Good after; right in a strong form = Good. Nothing is Easy: how fast an answer came is not
+    reliable evidence (a fast answer is sometimes luck), so it rates nothing.
+
+    Args:
+        outcome: the answer.
+        strong_before: the student answered this fact right or close in a strong form
+            (:func:`is_strong`) at some earlier time; it matters only where
+            :func:`evidence_matters`.
     """
     if outcome.verdict is Verdict.WRONG:
         return Rating.AGAIN
     if outcome.verdict is Verdict.CLOSE or outcome.help is not Help.NONE:
         return Rating.HARD
-    if outcome.form is not Form.CHOICE and is_fast(outcome.duration_ms, recent_ms):
-        return Rating.EASY
+    if not is_strong(outcome.form) and not strong_before:
+        return Rating.HARD
     return Rating.GOOD
 
 
@@ -176,8 +185,15 @@ def schedule(
     *,
     desired_retention: float = DEFAULT_RETENTION,
     seed: str = "",
+    time_zone: ZoneInfo | str,
 ) -> Memory:
     """The memory after a review rated ``rating`` at ``now``.
+
+    FSRS sees the time since the last review in the student's study days (ruling P-M1): py-fsrs
+    counts whole 24-hour periods (``(review - last_review).days``) for the retrievability and for
+    the same-day (short-term) update, so it is given a last review exactly :func:`elapsed_days`
+    days before this one. The learning steps (minutes) still run in real time from ``now``, and
+    the real time is stored as the last review.
 
     Args:
         memory: the schedule before the review (:func:`new_memory` for a first answer).
@@ -186,12 +202,16 @@ def schedule(
         desired_retention: the recall probability at which facts fall due.
         seed: seeds the interval's fuzz (FSRS spreads reviews over a few days so facts learned
             together do not all come back together); the same seed gives the same schedule.
+        time_zone: the student's time zone, whose 4 a.m. starts their study days.
 
     Returns:
-        A new :class:`Memory`; ``memory`` is unchanged.
+        A new :class:`Memory`; ``memory`` is unchanged. A fact in review falls due at the start
+        of its due study day (4 a.m. local), so "due today" is the same everywhere.
     """
     _check_utc(now)
     scheduler = _scheduler(check_retention(desired_retention))
+    # A review earlier than the last one (clock skew between servers) is treated as simultaneous.
+    review_at = max(now, memory.last_review) if memory.last_review else now
     card = Card(
         card_id=1,
         state=State(int(memory.state)),
@@ -199,14 +219,14 @@ def schedule(
         stability=memory.stability,
         difficulty=memory.difficulty,
         due=memory.due,
-        last_review=memory.last_review,
+        last_review=_as_seen_by_fsrs(memory.last_review, review_at, time_zone),
     )
-    # A review earlier than the last one (clock skew between servers) is treated as simultaneous.
-    review_at = max(now, memory.last_review) if memory.last_review else now
     card, _log = scheduler.review_card(card, FsrsRating(int(rating)), review_datetime=review_at)
     due = card.due
     if card.state is State.Review:
-        due = review_at + _fuzzed(card.due - review_at, seed, scheduler.maximum_interval)
+        days = _fuzzed(card.due - review_at, seed, scheduler.maximum_interval).days
+        tz = _zone(time_zone)
+        due = _day_start(study_day(review_at, tz).date + dt.timedelta(days=days), tz)
     lapsed = rating is Rating.AGAIN and memory.state is MemoryState.REVIEW
     return Memory(
         state=MemoryState(int(card.state)),
@@ -214,10 +234,18 @@ def schedule(
         stability=card.stability,
         difficulty=card.difficulty,
         due=due,
-        last_review=card.last_review,
+        last_review=review_at,
         lapses=memory.lapses + int(lapsed),
         reps=memory.reps + 1,
     )
+
+
+def _as_seen_by_fsrs(last_review: dt.datetime | None, review_at: dt.datetime, time_zone: ZoneInfo | str) -> dt.datetime | None:
+    """The last review FSRS is shown: whole days before ``review_at``, as many as the study days
+    between them, so that py-fsrs's ``.days`` is the study-day gap (P-M1)."""
+    if last_review is None:
+        return None
+    return review_at - dt.timedelta(days=elapsed_days(last_review, review_at, time_zone))
 
 
 def _fuzzed(interval: dt.timedelta, seed: str, maximum_days: int) -> dt.timedelta:
@@ -234,23 +262,40 @@ def _fuzzed(interval: dt.timedelta, seed: str, maximum_days: int) -> dt.timedelt
     return dt.timedelta(days=random.Random(f"fuzz:{seed}").randint(low, high))
 
 
-def retrievability(memory: Memory, at: dt.datetime) -> float:
+def retrievability(memory: Memory, at: dt.datetime, time_zone: ZoneInfo | str) -> float:
     """The predicted probability of recalling the fact at ``at`` (0 for a fact never learned)."""
-    return recall(memory.stability, memory.last_review, at)
+    return recall(memory.stability, memory.last_review, at, time_zone)
 
 
-def recall(stability: float | None, last_review: dt.datetime | None, at: dt.datetime) -> float:
+def recall(stability: float | None, last_review: dt.datetime | None, at: dt.datetime, time_zone: ZoneInfo | str) -> float:
     """FSRS's forgetting curve: the predicted recall at ``at`` of a fact last reviewed at
     ``last_review`` with ``stability`` (0 when never reviewed).
 
-    The same formula and parameters as ``fsrs.Scheduler.get_card_retrievability`` (whole days
-    elapsed), without building a card: dashboards compute it for every fact of a class.
+    The same formula and parameters as ``fsrs.Scheduler.get_card_retrievability``, with the time
+    elapsed counted in the student's study days (:func:`elapsed_days`, P-M1): 1.0 all through the
+    study day of the review. Without building a card: dashboards compute it for every fact of a class.
     """
     if last_review is None or stability is None:
         return 0.0
+    return recall_after(stability, elapsed_days(last_review, at, time_zone))
+
+
+def recall_after(stability: float, days: int) -> float:
+    """The forgetting curve after ``days`` whole study days: the one formula :func:`recall` and the
+    dashboards' SQL (:func:`trainer.web.dashboards.recall_expr`) compute, operation for operation."""
     scheduler = _scheduler(DEFAULT_RETENTION)
-    elapsed_days = max(0, (at - last_review).days)
-    return float((1 + scheduler._FACTOR * elapsed_days / stability) ** scheduler._DECAY)
+    return float((1 + scheduler._FACTOR * days / stability) ** scheduler._DECAY)
+
+
+def elapsed_days(last_review: dt.datetime, at: dt.datetime, time_zone: ZoneInfo | str) -> int:
+    """The study days from ``last_review`` to ``at`` (0 on the same study day or if ``at`` is
+    earlier): the one measure of elapsed time for scheduling, predicted recall and any fit (P-M1).
+
+    Days start at 4 a.m. in ``time_zone``, so a review at 23:00 and one at 09:00 the next morning
+    are a day apart, and a 25-hour day of a daylight-saving change is still one day.
+    """
+    tz = _zone(time_zone)
+    return max(0, (study_day(at, tz).date - study_day(last_review, tz).date).days)
 
 
 def _check_utc(when: dt.datetime) -> None:
@@ -268,15 +313,21 @@ class StudyDay:
     date: dt.date
     start: dt.datetime
     end: dt.datetime
+    #: The student's time zone (its key), in which elapsed study days are counted.
+    time_zone: str
 
 
 def study_day(now: dt.datetime, time_zone: ZoneInfo | str) -> StudyDay:
     """The student's study day containing ``now``; days start at 4 a.m. in ``time_zone``."""
     _check_utc(now)
-    tz = ZoneInfo(time_zone) if isinstance(time_zone, str) else time_zone
+    tz = _zone(time_zone)
     local = now.astimezone(tz)
     date = local.date() if local.time() >= DAY_STARTS_AT else local.date() - dt.timedelta(days=1)
-    return StudyDay(date, _day_start(date, tz), _day_start(date + dt.timedelta(days=1), tz))
+    return StudyDay(date, _day_start(date, tz), _day_start(date + dt.timedelta(days=1), tz), tz.key)
+
+
+def _zone(time_zone: ZoneInfo | str) -> ZoneInfo:
+    return ZoneInfo(time_zone) if isinstance(time_zone, str) else time_zone
 
 
 def _day_start(date: dt.date, tz: ZoneInfo) -> dt.datetime:
@@ -309,14 +360,14 @@ def is_due_soon(memory: Memory, now: dt.datetime) -> bool:
     return memory.in_steps and now < memory.due <= now + LEARN_AHEAD
 
 
-def _weakest_first(memories: Iterable[tuple[str, Memory]], now: dt.datetime) -> list[str]:
-    ordered = sorted(memories, key=lambda km: (retrievability(km[1], now), km[1].due, km[0]))
+def _weakest_first(memories: Iterable[tuple[str, Memory]], now: dt.datetime, day: StudyDay) -> list[str]:
+    ordered = sorted(memories, key=lambda km: (retrievability(km[1], now, day.time_zone), km[1].due, km[0]))
     return [key for key, _ in ordered]
 
 
 def due_order(memories: Mapping[str, Memory], now: dt.datetime, day: StudyDay) -> list[str]:
     """The keys of the due facts, least likely to be recalled first (then most overdue first)."""
-    return _weakest_first(((k, m) for k, m in memories.items() if is_due(m, now, day)), now)
+    return _weakest_first(((k, m) for k, m in memories.items() if is_due(m, now, day)), now, day)
 
 
 def build_queue(
@@ -351,7 +402,7 @@ def build_queue(
         queue += [key for key in teaching_order if key not in memories and keep(key)][:room]
     if len(queue) < size:
         # Nothing else left: finish the steps due in the next minutes rather than wait for them.
-        soon = _weakest_first(((k, m) for k, m in memories.items() if is_due_soon(m, now)), now)
+        soon = _weakest_first(((k, m) for k, m in memories.items() if is_due_soon(m, now)), now, day)
         queue += [key for key in soon if keep(key)][: size - len(queue)]
     return queue
 

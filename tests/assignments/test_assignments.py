@@ -28,6 +28,8 @@ from trainer.games import REGISTRY
 UTC = dt.timezone.utc
 START = dt.datetime(2026, 11, 2, 5, tzinfo=UTC)
 DUE = dt.datetime(2026, 11, 9, 5, tzinfo=UTC)
+#: The student's time zone: recall counts their study days (P-M1).
+ZONE = "America/Chicago"
 
 
 @pytest.fixture(scope="module")
@@ -129,12 +131,12 @@ def test_progress_never_goes_back_as_time_passes(offsets, needed, now):
 
 def test_recall_on_the_due_date_is_the_forgetting_curve_from_the_last_review():
     reviews = [Review(at(0), 1.0), Review(at(2), 30.0)]
-    expected = srs.retrievability(srs.Memory(srs.MemoryState.REVIEW, None, 30.0, None, DUE, at(2)), DUE)
-    assert recall_at(reviews, at(3), DUE) == pytest.approx(expected)
+    expected = srs.retrievability(srs.Memory(srs.MemoryState.REVIEW, None, 30.0, None, DUE, at(2)), DUE, ZONE)
+    assert recall_at(reviews, at(3), DUE, ZONE) == pytest.approx(expected)
     # Only reviews up to the cutoff count.
-    early = srs.retrievability(srs.Memory(srs.MemoryState.REVIEW, None, 1.0, None, DUE, at(0)), DUE)
-    assert recall_at(reviews, at(1), DUE) == pytest.approx(early)
-    assert recall_at([], at(3), DUE) == 0.0
+    early = srs.retrievability(srs.Memory(srs.MemoryState.REVIEW, None, 1.0, None, DUE, at(0)), DUE, ZONE)
+    assert recall_at(reviews, at(1), DUE, ZONE) == pytest.approx(early)
+    assert recall_at([], at(3), DUE, ZONE) == 0.0
 
 
 def test_a_recall_goal_is_judged_on_the_due_date():
@@ -143,15 +145,15 @@ def test_a_recall_goal_is_judged_on_the_due_date():
     strong = [Review(at(1), 200.0)]
     weak = [Review(at(1), 0.5)]
     # During the window: on track only when every fact is predicted at the target on the due date.
-    progress = recall_progress(facts, {"CO:capital": strong, "UT:capital": weak}, 0.9, START, DUE, at(2))
+    progress = recall_progress(facts, {"CO:capital": strong, "UT:capital": weak}, 0.9, START, DUE, at(2), ZONE)
     assert (progress.status, progress.done, progress.needed, progress.weakest) == (Status.IN_PROGRESS, 1, 2, ("UT:capital",))
-    progress = recall_progress(facts, {"CO:capital": strong, "UT:capital": strong}, 0.9, START, DUE, at(2))
+    progress = recall_progress(facts, {"CO:capital": strong, "UT:capital": strong}, 0.9, START, DUE, at(2), ZONE)
     assert progress.status is Status.ON_TRACK
-    assert recall_progress(facts, {}, 0.9, START, DUE, at(2)).status is Status.NOT_STARTED
+    assert recall_progress(facts, {}, 0.9, START, DUE, at(2), ZONE).status is Status.NOT_STARTED
     # After the due date: met with the reviews given by then.
-    assert recall_progress(facts, {"CO:capital": strong, "UT:capital": strong}, 0.9, START, DUE, at(20)).status is Status.DONE
+    assert recall_progress(facts, {"CO:capital": strong, "UT:capital": strong}, 0.9, START, DUE, at(20), ZONE).status is Status.DONE
     # Missed on the due date, then caught up: done late.
     late = {"CO:capital": strong, "UT:capital": [*weak, Review(at(19), 200.0)]}
-    progress = recall_progress(facts, late, 0.9, START, DUE, at(20))
+    progress = recall_progress(facts, late, 0.9, START, DUE, at(20), ZONE)
     assert (progress.status, progress.done, progress.late) == (Status.DONE_LATE, 2, 1)
-    assert recall_progress(facts, {"CO:capital": strong, "UT:capital": weak}, 0.9, START, DUE, at(20)).status is Status.OVERDUE
+    assert recall_progress(facts, {"CO:capital": strong, "UT:capital": weak}, 0.9, START, DUE, at(20), ZONE).status is Status.OVERDUE

@@ -62,6 +62,45 @@ def test_a_round_replays_from_its_seed():
     assert len(other_seeds) > 1, "another round shuffles the options differently"
 
 
+# --- One right pick, then recall (issue 19) ---------------------------------------------------
+
+
+def _after(*ratings: srs.Rating) -> srs.Memory:
+    memory = srs.new_memory(T0)
+    for i, rating in enumerate(ratings):
+        memory = srs.schedule(memory, rating, T0 + dt.timedelta(minutes=i), time_zone="UTC")
+    return memory
+
+
+@pytest.mark.parametrize("key", ["CO:capital", "UT:size", "HI:borders", "CO:map", "RI:map", "CO:postal", "CO:zone"])
+def test_after_a_right_pick_the_next_form_is_strong(key):
+    """P-M6: a fact picked right once (rated Hard, still shaky) is asked typed or on the map next,
+    whatever the seed, with multiple choice on."""
+    fact = Fact.from_key(key)
+    picked = _after(srs.Rating.HARD)
+    assert picked.in_steps, "still shaky: without the rule it would be a choice again"
+    assert choose_form(fact, picked, DECK, random.Random(1), multiple_choice=True) is Form.CHOICE
+    forms = {choose_form(fact, picked, DECK, random.Random(i), multiple_choice=True, recheck=True) for i in range(20)}
+    assert forms and all(srs.is_strong(form) for form in forms)
+
+
+def test_a_wrong_answer_or_a_strong_one_lets_a_shaky_fact_be_a_choice_again():
+    """P-M6: only the last answer being a right pick forces a strong form; after a miss (or a
+    typed answer) a shaky fact may be picked from options again."""
+    fact = Fact("CO", Facet.CAPITAL)
+    for memory in (_after(srs.Rating.HARD, srs.Rating.AGAIN), _after(srs.Rating.HARD, srs.Rating.GOOD)):
+        assert choose_form(fact, memory, DECK, random.Random(1), multiple_choice=True, recheck=False) is Form.CHOICE
+
+
+def test_a_round_asks_the_facts_picked_right_last_in_a_strong_form():
+    """P-M6: ``deal`` passes each key's ``recheck`` to ``choose_form``."""
+    keys = ["CO:map", "CO:capital", "UT:size", "HI:borders"]
+    items = deal(keys, {}, DECK, seed=42, multiple_choice=True, recheck={"CO:capital", "CO:map"})
+    forms = {item.fact.key: item.form for item in items}
+    assert forms["CO:capital"] is Form.TYPED and forms["CO:map"] in (Form.TYPED, Form.MAP_CLICK)
+    assert forms["UT:size"] is Form.CHOICE and forms["HI:borders"] is Form.CHOICE
+
+
 # --- The map of a map-click item, and how long an answer took (issue 18) --------------------
 
 

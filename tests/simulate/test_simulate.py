@@ -138,6 +138,7 @@ def test_memory_cards_are_the_replay_of_the_reviews(histories: list[History]) ->
                 review["reviewed_at"],
                 desired_retention=history.learner.desired_retention,
                 seed=f"{review['round_token']}:{review['item']}",
+                time_zone=history.learner.time_zone,
             )
             assert review["due_after"] == memory[key].due
             assert review["stability_after"] == memory[key].stability
@@ -154,28 +155,56 @@ def test_memory_cards_are_the_replay_of_the_reviews(histories: list[History]) ->
                 card["reps"],
             ) == memory[key]
             assert card["introduced_at"] == first[key]
+            # P-M1: the study day of the last review, as memory._write stores it for the dashboards.
+            assert card["last_study_day"] == srs.study_day(card["last_review"], history.learner.time_zone).date
             assert card["facet"] == Fact.from_key(key).facet.value
         assert sum(card["reps"] for card in history.cards.values()) == len(history.reviews)
 
 
 def test_review_rows_follow_the_grading_policy(histories: list[History]) -> None:
+    """P-M5, P-M7 (issue 19 changed the last branch from Good or Easy): a right pick before the
+    fact was answered right in a strong form is Hard; nothing is Easy."""
     for history in histories:
         keys = set()
+        proven: set[str] = set()
         for review in history.reviews:
             keys.add((review["round_token"], review["item"]))
             fact = Fact.from_key(review["fact_key"])
             assert review["facet"] == fact.facet.value
             assert review["correct"] is (review["verdict"] != "wrong")
+            strong = review["form"] != Form.CHOICE.value
             if review["verdict"] == "wrong":
                 assert review["rating"] == srs.Rating.AGAIN
             elif review["verdict"] == "close" or review["help"] != "none":
                 assert review["rating"] == srs.Rating.HARD
+            elif not strong and fact.key not in proven:
+                assert review["rating"] == srs.Rating.HARD
             else:
-                assert review["rating"] in (srs.Rating.GOOD, srs.Rating.EASY)
-            if review["rating"] == srs.Rating.EASY:
-                assert review["form"] != Form.CHOICE.value and review["duration_ms"] is not None
+                assert review["rating"] == srs.Rating.GOOD
+            if review["correct"] and strong:
+                proven.add(fact.key)
             assert len(review["answer"]) <= 200
         assert len(keys) == len(history.reviews)  # (round, item) is the review log's unique key
+
+
+def test_a_fact_picked_right_last_is_dealt_in_a_strong_form(histories: list[History]) -> None:
+    """P-M6, as the study page deals: a fact whose last answer (in any mode) was a right pick is
+    never dealt as a choice in the next review round."""
+    checked = 0
+    for history in histories:
+        last: dict[str, dict] = {}
+        reviews = iter(history.reviews)
+        pending = next(reviews, None)
+        for round_ in sorted(history.study_rounds, key=lambda r: r["created_at"]):
+            while pending is not None and pending["reviewed_at"] < round_["created_at"]:
+                last[pending["fact_key"]] = pending
+                pending = next(reviews, None)
+            for key, form in round_["items"]:
+                before = last.get(key)
+                if before is not None and before["correct"] and before["form"] == Form.CHOICE.value:
+                    assert form != Form.CHOICE.value, (key, round_["token"])
+                    checked += 1
+    assert checked > 20, "the rule was exercised"
 
 
 def test_new_facts_come_in_teaching_order_within_the_daily_limit(deck: Deck, histories: list[History]) -> None:

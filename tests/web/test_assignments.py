@@ -418,7 +418,7 @@ def test_a_recall_goal_follows_the_memory_model(world, app):
     review(app, world.student, "CO:capital", now - dt.timedelta(hours=2))
     with app.app_context():
         stability = db.session.execute(select(ReviewLog.stability_after)).scalar_one()
-    expected = srs.retrievability(srs.Memory(srs.MemoryState.REVIEW, None, stability, None, due, now - dt.timedelta(hours=2)), due)
+    expected = srs.retrievability(srs.Memory(srs.MemoryState.REVIEW, None, stability, None, due, now - dt.timedelta(hours=2)), due, "UTC")
     page = teacher_page(world, aid)
     assert f"{int(expected >= 0.9)} of 2 facts at the goal" in page
     assert "In progress" in page
@@ -467,8 +467,8 @@ def test_a_recall_goal_is_judged_on_the_reviews_given_by_the_due_date(world, app
     review(app, world.student, "UT:capital", due - dt.timedelta(days=30), verdict=Verdict.WRONG)
     with app.app_context():
         stability = dict(db.session.execute(select(ReviewLog.fact_key, ReviewLog.stability_after)).all())
-    co = srs.recall(stability["CO:capital"], due - dt.timedelta(days=2), due)
-    ut = srs.recall(stability["UT:capital"], due - dt.timedelta(days=30), due)
+    co = srs.recall(stability["CO:capital"], due - dt.timedelta(days=2), due, "UTC")
+    ut = srs.recall(stability["UT:capital"], due - dt.timedelta(days=30), due, "UTC")
     assert co >= 0.5 > ut  # what the test is about: one fact met, one missed on the due date
     page = teacher_page(world, aid)
     assert "Overdue" in page and "1 of 2 facts at the goal" in page

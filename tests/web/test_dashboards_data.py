@@ -90,7 +90,9 @@ def add_card(
     due: dt.datetime = NOW + dt.timedelta(days=3),
     facet: str | None = None,
 ) -> None:
-    """A memory card written directly, with exactly the columns a test needs."""
+    """A memory card written directly, with exactly the columns a test needs (its last review's
+    study day in the student's zone, as memory._write writes it)."""
+    last_study_day = None if last_review is None else srs.study_day(last_review, zone_of(student_id)).date
     db.session.execute(
         insert(MemoryCard),
         [
@@ -104,6 +106,7 @@ def add_card(
                 "difficulty": 5.0,
                 "due": due,
                 "last_review": last_review,
+                "last_study_day": last_study_day,
                 "lapses": lapses,
                 "reps": 3,
                 "introduced_at": NOW - dt.timedelta(days=30),
@@ -118,8 +121,12 @@ def cards_of(student_id: int) -> dict[str, MemoryCard]:
     return {card.fact_key: card for card in rows}
 
 
+def zone_of(student_id: int) -> str:
+    return db.session.get(User, student_id).time_zone or "UTC"
+
+
 def recall_of(card: MemoryCard, at: dt.datetime) -> float:
-    return srs.recall(card.stability, card.last_review, at)
+    return srs.recall(card.stability, card.last_review, at, zone_of(card.student_id))
 
 
 def day(month: int, date: int, hour: int = 10, minute: int = 0) -> dt.datetime:
@@ -129,49 +136,85 @@ def day(month: int, date: int, hour: int = 10, minute: int = 0) -> dt.datetime:
 # --- Predicted recall in SQL ---------------------------------------------------------------------
 
 
+#: Around the clock change of 3 November 2024 in New York (fall back: the study day of 2 November
+#: lasts 25 hours) and of 10 March 2024 (spring forward: 23 hours).
+_DST_TIMES = [
+    dt.datetime(2024, 11, 2, 8, 30, tzinfo=UTC),  # 04:30 EDT, 2 Nov
+    dt.datetime(2024, 11, 3, 8, 59, 59, tzinfo=UTC),  # 03:59:59 EST, still the study day of 2 Nov
+    dt.datetime(2024, 11, 3, 9, 0, tzinfo=UTC),  # 04:00 EST, 3 Nov
+    dt.datetime(2024, 3, 10, 7, 59, tzinfo=UTC),  # 03:59 EDT (there is no 2 a.m.), study day of 9 March
+    dt.datetime(2024, 3, 10, 8, 0, tzinfo=UTC),  # 04:00 EDT, 10 March
+]
+
+
 def test_recall_expr_equals_srs_recall_on_many_cards(app: Flask) -> None:
+    """P-M1: the SQL recall is srs.recall (==), in study days of each student's zone, across day and DST boundaries."""
     rng = random.Random(10)
     ats = [
         dt.datetime(2024, 5, 17, 13, 45, 10, 123456, tzinfo=UTC),
         dt.datetime(2024, 5, 17, 0, 0, tzinfo=UTC),
         dt.datetime(2025, 1, 1, 23, 59, 59, 999999, tzinfo=UTC),
+        dt.datetime(2024, 5, 17, 4, 0, tzinfo=UTC),  # the study day's first moment in UTC
+        *_DST_TIMES,
     ]
     with app.app_context():
-        sid = new_user("recall")
+        students = [new_user("recall"), new_user("recall_ny", "America/New_York"), new_user("recall_tokyo", "Asia/Tokyo")]
         rows: list[tuple[float | None, dt.datetime | None]] = [(None, ats[0]), (3.0, None), (None, None)]
         for at in ats:
-            # Exactly whole days before, a microsecond either side, and later than ``at`` (0 days).
+            # Exactly whole days before, a microsecond either side, an hour either side of a study
+            # day's start, and later than ``at`` (0 days).
             for days in (0, 1, 2, 7, 30, 365):
-                for nudge in (dt.timedelta(0), dt.timedelta(microseconds=1), -dt.timedelta(microseconds=1)):
+                for nudge in (dt.timedelta(0), dt.timedelta(microseconds=1), -dt.timedelta(microseconds=1), dt.timedelta(hours=1), -dt.timedelta(hours=1)):
                     rows.append((rng.uniform(0.05, 400), at - dt.timedelta(days=days) + nudge))
             rows.append((2.0, at + dt.timedelta(hours=5)))
             rows.append((2.0, at + dt.timedelta(days=3)))
+        rows += [(rng.uniform(0.05, 40), when) for when in _DST_TIMES]
         start = dt.datetime(2023, 1, 1, tzinfo=UTC)
         for _ in range(300):
             when = start + dt.timedelta(seconds=rng.uniform(0, 600 * 86400))
             if rng.random() < 0.3:
                 when = when.replace(microsecond=0)
             rows.append((rng.choice([0.01, 0.5, 1.0, 21.0]) if rng.random() < 0.1 else rng.lognormvariate(2, 2), when))
-        for n, (stability, last_review) in enumerate(rows):
-            add_card(sid, f"k{n}", stability=stability, last_review=last_review, facet="map")
-        cards = {card.id: card for card in cards_of(sid).values()}
+        for sid in students:
+            for n, (stability, last_review) in enumerate(rows):
+                add_card(sid, f"k{n}", stability=stability, last_review=last_review, facet="map")
+        cards = {card.id: card for sid in students for card in cards_of(sid).values()}
         for at in ats:
             found = dict(
                 db.session.execute(
-                    select(MemoryCard.id, dashboards.recall_expr(MemoryCard.stability, MemoryCard.last_review, at)).where(
-                        MemoryCard.student_id == sid
-                    )
+                    select(
+                        MemoryCard.id,
+                        dashboards.recall_expr(MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, students, at),
+                    ).where(MemoryCard.student_id.in_(students))
                 ).all()
             )
-            assert len(found) == len(rows)
+            assert len(found) == len(rows) * len(students)
             mismatches = [(cards[i].stability, cards[i].last_review, v, recall_of(cards[i], at)) for i, v in found.items() if v != recall_of(cards[i], at)]
             assert mismatches == []
             assert 0.0 in found.values() and 1.0 in found.values()
 
 
+def test_recall_expr_counts_study_days_not_24_hours(app: Flask) -> None:
+    """P-M1: reviewed at 23:00, the recall at 09:00 the next morning is a day's; across New York's
+    25-hour fall-back study day it is still the same day's (1.0)."""
+    with app.app_context():
+        ny = new_user("ny", "America/New_York")
+        add_card(ny, "CO:map", stability=2.0, last_review=dt.datetime(2024, 5, 17, 3, 0, tzinfo=UTC))  # 23:00 EDT, 16 May
+        add_card(ny, "UT:map", stability=2.0, last_review=_DST_TIMES[0])  # 04:30 EDT, 2 Nov
+
+        def sql_recall(key: str, at: dt.datetime) -> float:
+            expr = dashboards.recall_expr(MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, [ny], at)
+            return db.session.execute(select(expr).where(MemoryCard.student_id == ny, MemoryCard.fact_key == key)).scalar_one()
+
+        next_morning = dt.datetime(2024, 5, 17, 13, 0, tzinfo=UTC)  # 09:00 EDT, 10 hours later
+        assert sql_recall("CO:map", next_morning) == srs.recall_after(2.0, 1) < 1.0
+        assert sql_recall("UT:map", _DST_TIMES[1]) == 1.0  # 24.5 hours later, same study day
+        assert sql_recall("UT:map", _DST_TIMES[2]) == srs.recall_after(2.0, 1)
+
+
 def test_recall_expr_refuses_a_naive_time(app: Flask) -> None:
     with pytest.raises(ValueError):
-        dashboards.recall_expr(MemoryCard.stability, MemoryCard.last_review, dt.datetime(2024, 1, 1))
+        dashboards.recall_expr(MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, [], dt.datetime(2024, 1, 1))
 
 
 # --- A student -----------------------------------------------------------------------------------

@@ -76,6 +76,11 @@ def test_seed_demo_creates_a_consistent_school(app: Flask, cli) -> None:
         reps = dict(db.session.execute(select(MemoryCard.student_id, func.sum(MemoryCard.reps)).group_by(MemoryCard.student_id)).all())
         assert logs == reps and sum(logs.values()) > 0
         assert set(logs) <= {s.id for s in students}
+        # P-M1: each card holds its last review's study day, as memory._write writes it.
+        grouped = select(ReviewLog.student_id, ReviewLog.fact_key, func.max(ReviewLog.study_day)).group_by(ReviewLog.student_id, ReviewLog.fact_key)
+        last_days = {(sid, key): day for sid, key, day in db.session.execute(grouped)}
+        card_days = {(c.student_id, c.fact_key): c.last_study_day for c in db.session.execute(select(MemoryCard)).scalars()}
+        assert card_days == last_days
         review_tokens = set(db.session.execute(select(ReviewLog.round_token).where(ReviewLog.mode == "review")).scalars())
         rounds = {f"review:{t}" for t in db.session.execute(select(StudyRound.token)).scalars()}
         assert review_tokens <= rounds

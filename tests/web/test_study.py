@@ -153,7 +153,8 @@ def test_a_new_student_studies_a_round_and_every_answer_is_one_review(study, cli
     with study.app.app_context():
         reviews = db.session.execute(select(ReviewLog)).scalars().all()
         assert {r.mode for r in reviews} == {"review"}
-        assert all(r.rating == int(srs.Rating.GOOD) for r in reviews), "choice answers are never Easy; first typed ones lack history"
+        # P-M5 (issue 19 changed this from Good for every first answer): a new fact picked right is Hard.
+        assert all(r.rating == int(srs.Rating.HARD if r.form == "choice" else srs.Rating.GOOD) for r in reviews)
         assert len({(r.round_token, r.item) for r in reviews}) == ROUND_SIZE
     stats = client.get("/study/").get_data(as_text=True)
     assert re.search(r'stat__value">10</span> <span class="stat__label">answered today', stats)
@@ -170,7 +171,8 @@ def test_answers_change_tomorrows_schedule(study, client):
     with study.app.app_context():
         rows = {r.item: r for r in db.session.execute(select(ReviewLog)).scalars()}
         assert rows["1"].verdict == "right" and rows["2"].verdict == "wrong"
-        assert rows["1"].rating == 3 and rows["2"].rating == 1
+        # P-M5 (issue 19): a new fact picked right is Hard (2), typed right Good (3).
+        assert rows["1"].rating == (2 if rows["1"].form == "choice" else 3) and rows["2"].rating == 1
         assert rows["1"].due_after > rows["2"].due_after
         student = db.session.get(User, rows["1"].student_id)
         tomorrow = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1)
@@ -524,12 +526,13 @@ def _post_capital(study: Study, client: FlaskClient, token: str, elapsed: str, s
         return row
 
 
-def test_a_quick_answer_timed_by_the_page_and_the_server_is_easy(study, client):
-    """P-H4: a page's figure that agrees with the server's counts, so a quick answer is Easy."""
+def test_a_quick_answer_timed_by_the_page_and_the_server_is_stored_and_not_easy(study, client):
+    """P-H4: a page's figure that agrees with the server's counts; P-M7 (issue 19 changed this
+    from Easy): a quick answer is stored with its time and rated Good like any right typed one."""
     _capital_history(study.app)
     row = _post_capital(study, client, "quick", "1500", served_ago=2.0)
     assert row.duration_ms == 1500
-    assert row.rating == int(srs.Rating.EASY)
+    assert row.rating == int(srs.Rating.GOOD)
 
 
 def test_a_forged_page_time_does_not_make_an_answer_easy(study, client):
@@ -567,6 +570,82 @@ def test_a_page_time_in_other_digits_is_read_strictly_and_never_a_500(study, cli
     the server's own measure does."""
     row = _post_capital(study, client, "digits", elapsed, served_ago=3.0)
     assert 3_000 <= row.duration_ms <= 20_000
+
+
+# --- What an answer proves (issue 19) -------------------------------------------------------
+
+
+def _ratings(app: Flask, round_token: str) -> dict[str, tuple[str, int]]:
+    """Each answer of a round: its fact's form and rating, by fact key."""
+    with app.app_context():
+        rows = db.session.execute(select(ReviewLog).where(ReviewLog.round_token == f"review:{round_token}")).scalars()
+        return {row.fact_key: (row.form, row.rating) for row in rows}
+
+
+def _make_due(app: Flask, *keys: str) -> None:
+    """Bring the facts' next review forward to now (as if the student came back later)."""
+    with app.app_context():
+        past = dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=1)
+        for card in db.session.execute(select(MemoryCard).where(MemoryCard.fact_key.in_(keys))).scalars():
+            card.due = past
+        db.session.commit()
+
+
+def test_a_lucky_pick_is_hard_and_the_fact_comes_back_typed_or_on_the_map(study, client):
+    """P-M5, P-M6 through the pages: a new fact picked right is logged Hard; the next round asks
+    it typed (a Map card typed or clicked), and typed right it is Good; after that a pick is Good."""
+    _add_round(study.app, "picks", [["CO:capital", "choice"], ["CO:map", "choice"]])
+    for index in (1, 2):
+        assert study.answer(f"/study/rounds/picks/{index}").status_code == 302
+    assert _ratings(study.app, "picks") == {"CO:capital": ("choice", 2), "CO:map": ("choice", 2)}
+
+    _make_due(study.app, "CO:capital", "CO:map")
+    url = study.start(facets=["capital", "map"])
+    forms = dict(study.round_of(url).items)
+    assert forms["CO:capital"] == "typed" and forms["CO:map"] in ("typed", "map_click")
+    assert {form for key, form in forms.items() if key not in ("CO:capital", "CO:map")} == {"choice"}, "new facts are still picked"
+    token = ROUND_URL.search(url).group(1)
+    for index in range(1, len(forms) + 1):
+        study.answer(f"/study/rounds/{token}/{index}")
+    ratings = _ratings(study.app, token)
+    assert ratings["CO:capital"] == ("typed", 3) and ratings["CO:map"][1] == 3
+
+    _add_round(study.app, "again", [["CO:capital", "choice"]])
+    study.answer("/study/rounds/again/1")
+    assert _ratings(study.app, "again") == {"CO:capital": ("choice", 3)}, "a pick after a typed right answer is Good"
+
+
+def test_a_shaky_fact_missed_after_a_pick_may_be_picked_again(study, client):
+    """P-M6: only a right pick forces the strong form next; a miss lets a shaky fact be a choice."""
+    _add_round(study.app, "miss", [["CO:capital", "choice"], ["UT:capital", "choice"]])
+    study.answer("/study/rounds/miss/1")
+    study.answer("/study/rounds/miss/2", "", dont_know="y")
+    assert _ratings(study.app, "miss") == {"CO:capital": ("choice", 2), "UT:capital": ("choice", 1)}
+    _make_due(study.app, "CO:capital", "UT:capital")
+    forms = dict(study.round_of(study.start(facets=["capital"])).items)
+    assert forms["CO:capital"] == "typed" and forms["UT:capital"] == "choice"
+
+
+def test_every_mode_counts_typed_answers_as_strong_and_picks_as_weak(app, student):
+    """P-M4: the form each mode reports decides; a typed rank in a card game or a typed name in
+    Dashing States shows the fact known, a card picked in Border-Up or a yes/no call does not."""
+    from trainer.web.memory import picked_last
+
+    with app.app_context():
+        user = db.session.get(User, student.id)
+
+        def rate(key: str, mode: str, form: Form, item: str) -> int:
+            return record(user, srs.Outcome(key, Verdict.RIGHT, mode, form, mode, item)).rating
+
+        assert rate("CO:capital", "border_up", Form.CHOICE, "1") is srs.Rating.HARD
+        assert rate("CO:capital", "play_the_ranks", Form.CHOICE, "2") is srs.Rating.HARD, "a yes/no call is a pick"
+        assert picked_last(user, ["CO:capital", "UT:capital"]) == {"CO:capital"}
+        assert rate("CO:capital", "dashing_states", Form.TYPED, "3") is srs.Rating.GOOD
+        assert picked_last(user, ["CO:capital"]) == set()
+        assert rate("CO:capital", "geoplunge_51", Form.CHOICE, "4") is srs.Rating.GOOD
+        assert rate("UT:population", "geoplunge_51", Form.TYPED, "5") is srs.Rating.GOOD
+        assert rate("UT:population", "war", Form.CHOICE, "6") is srs.Rating.GOOD
+        assert picked_last(user, ["CO:capital", "UT:population", "UT:capital"]) == {"CO:capital", "UT:population"}
 
 
 # --- Memory model details -----------------------------------------------------------------

@@ -217,7 +217,7 @@ def test_low_predicted_recall_needs_help_with_the_mean_worked_out(world):
     answer(world.app, world.river, "CO:capital", NOW - dt.timedelta(days=30), Verdict.WRONG)
     answer(world.app, world.river, "UT:capital", NOW - dt.timedelta(days=30), Verdict.WRONG)
     answer(world.app, world.river, "VT:map", NOW - dt.timedelta(hours=3))
-    recalls = [srs.retrievability(card_memory(world.app, world.river, key), NOW) for key in ("CO:capital", "UT:capital", "VT:map")]
+    recalls = [srs.retrievability(card_memory(world.app, world.river, key), NOW, "UTC") for key in ("CO:capital", "UT:capital", "VT:map")]
     mean = sum(recalls) / 3
     assert mean < insights.LOW_RECALL
     reasons = needs_help(world, world.river)[world.river.id]
@@ -227,7 +227,7 @@ def test_low_predicted_recall_needs_help_with_the_mean_worked_out(world):
 def test_good_predicted_recall_needs_no_help(world):
     for key in ("CO:capital", "UT:capital", "VT:map"):
         answer(world.app, world.river, key, NOW - dt.timedelta(hours=3))
-    recalls = [srs.retrievability(card_memory(world.app, world.river, key), NOW) for key in ("CO:capital", "UT:capital", "VT:map")]
+    recalls = [srs.retrievability(card_memory(world.app, world.river, key), NOW, "UTC") for key in ("CO:capital", "UT:capital", "VT:map")]
     assert min(recalls) >= insights.LOW_RECALL
     assert needs_help(world, world.river) == {world.river.id: []}
 
@@ -235,8 +235,8 @@ def test_good_predicted_recall_needs_no_help(world):
 def test_predicted_recall_is_computed_from_the_schedule(world):
     """The mean uses FSRS's forgetting curve on each card's stability and last review, at "now"."""
     answer(world.app, world.river, "CO:capital", NOW - dt.timedelta(days=30))
-    by_hand = srs.schedule(srs.new_memory(NOW - dt.timedelta(days=30)), srs.Rating.GOOD, NOW - dt.timedelta(days=30))
-    expected = srs.retrievability(by_hand, NOW)
+    by_hand = srs.schedule(srs.new_memory(NOW - dt.timedelta(days=30)), srs.Rating.GOOD, NOW - dt.timedelta(days=30), time_zone="UTC")
+    expected = srs.retrievability(by_hand, NOW, "UTC")
     assert card_memory(world.app, world.river, "CO:capital").stability == pytest.approx(by_hand.stability)
     reasons = needs_help(world, world.river)[world.river.id]
     assert f"Likely to remember only {round(expected * 100)}% of the 1 fact started (below 70%)" in reasons
@@ -313,10 +313,10 @@ def test_facts_by_state_match_the_forgetting_curve(world):
     assert [row.name for row in rows] == deck_names and len(rows) == 50
     assert all([cell.facet for cell in row.cells] == list(Facet) for row in rows)
     cells = {(row.postal, cell.facet): cell for row in rows for cell in row.cells}
-    first_answer = srs.schedule(srs.new_memory(NOW - dt.timedelta(days=30)), srs.Rating.GOOD, NOW - dt.timedelta(days=30))
-    assert cells["VT", Facet.CAPITAL].recall == pytest.approx(srs.retrievability(first_answer, NOW))
+    first_answer = srs.schedule(srs.new_memory(NOW - dt.timedelta(days=30)), srs.Rating.GOOD, NOW - dt.timedelta(days=30), time_zone="UTC")
+    assert cells["VT", Facet.CAPITAL].recall == pytest.approx(srs.retrievability(first_answer, NOW, "UTC"))
     assert cells["VT", Facet.CAPITAL].leech is False
-    assert cells["VT", Facet.MAP].recall == pytest.approx(srs.retrievability(card_memory(world.app, world.river, "VT:map"), NOW))
+    assert cells["VT", Facet.MAP].recall == pytest.approx(srs.retrievability(card_memory(world.app, world.river, "VT:map"), NOW, "UTC"))
     assert cells["VT", Facet.MAP].leech is True
     assert cells["AK", Facet.ZONE].recall > 0.95
     started = {key for key, cell in cells.items() if cell.recall is not None}
@@ -357,8 +357,8 @@ def test_the_student_page_shows_progress_in_words(world):
     answer(world.app, world.river, "VT:capital", NOW - dt.timedelta(days=30), given="Montpelier")
     answer(world.app, world.river, "VT:map", NOW - dt.timedelta(hours=2), Verdict.WRONG, mode="state_iq", round_id="b")
     set_lapses(world.app, world.river, "VT:map", srs.LEECH_LAPSES)
-    capital = srs.retrievability(card_memory(world.app, world.river, "VT:capital"), NOW)
-    vt_map = srs.retrievability(card_memory(world.app, world.river, "VT:map"), NOW)
+    capital = srs.retrievability(card_memory(world.app, world.river, "VT:capital"), NOW, "UTC")
+    vt_map = srs.retrievability(card_memory(world.app, world.river, "VT:map"), NOW, "UTC")
     response = world.client("teacher").get(world.student_url(world.river))
     assert response.status_code == 200
     html = main_of(response.get_data(as_text=True))

@@ -2,7 +2,8 @@
 
 Every function reads a few grouped rows, never a student's whole history: the database does the
 counting, and predicted recall (FSRS's forgetting curve) is an SQL expression, :func:`recall_expr`,
-equal to :func:`trainer.srs.recall` on SQLite and on PostgreSQL. Python only names the rows and
+equal to :func:`trainer.srs.recall` on SQLite and on PostgreSQL (both count the study days since
+the last review, P-M1, from the study day stored with it). Python only names the rows and
 fills in the days, weeks and states that have none. The values are the plain types of
 :mod:`trainer.dashboard_data`.
 
@@ -37,7 +38,6 @@ from sqlalchemy import (
     Float,
     Integer,
     Select,
-    String,
     and_,
     case,
     cast,
@@ -77,6 +77,7 @@ from trainer.games import REGISTRY, Level
 
 from . import get_deck
 from .extensions import db
+from .memory import time_zones
 from .models import (
     Assignment,
     BorderUpRound,
@@ -87,7 +88,6 @@ from .models import (
     ReviewLog,
     StateIqGame,
     User,
-    UTCDateTime,
 )
 from .progress import (
     activities_of,
@@ -117,57 +117,57 @@ _JULIAN_ORDINAL = 1721424.5
 # --- Predicted recall in SQL ----------------------------------------------------------------------
 
 
-class _elapsed_days(FunctionElement[int]):
-    """Whole days from a stored UTC datetime to a fixed time, floored like ``timedelta.days`` and
-    clamped at 0. Arguments: the column, then the time as (julian day of its date, its time of
-    day as text, itself); each dialect uses the ones it needs."""
-
-    type = Integer()
-    name = "elapsed_days"
-    inherit_cache = True
-
-
-@compiles(_elapsed_days, "sqlite")
-def _elapsed_days_sqlite(element: _elapsed_days, compiler: SQLCompiler, **kw: Any) -> str:
-    # SQLite keeps a UTC datetime as text, 'YYYY-MM-DD HH:MM:SS.ffffff'. Whole days elapsed are
-    # the days between the two dates, less one when the column's time of day is later than the
-    # time's: exact to the microsecond, where a difference of julianday() values (milliseconds,
-    # in floating point) can fall a hair short of a whole day. Only the arguments rendered are
-    # processed: a processed bind parameter takes a position among the statement's parameters.
-    column, at_julian, at_time = (compiler.process(arg, **kw) for arg in list(element.clauses)[:3])
-    return (
-        f"max(0, CAST({at_julian} - julianday(substr({column}, 1, 10)) AS INTEGER)"
-        f" - (substr({column}, 12, 15) > {at_time}))"
-    )
-
-
-@compiles(_elapsed_days)
-def _elapsed_days_default(element: _elapsed_days, compiler: SQLCompiler, **kw: Any) -> str:
-    # PostgreSQL: the difference of two timestamptz is an interval whose day field holds the
-    # whole days (24-hour periods, counted in integer microseconds) when it is positive.
-    column, _julian, _time, at = list(element.clauses)
-    return f"GREATEST(0, CAST(date_part('day', {compiler.process(at, **kw)} - {compiler.process(column, **kw)}) AS INTEGER))"
-
-
-def recall_expr(stability_col: Any, last_review_col: Any, at: dt.datetime) -> ColumnElement[float]:
+def recall_expr(
+    stability_col: Any, last_study_day_col: Any, student_id_col: Any, student_ids: Collection[int], at: dt.datetime
+) -> ColumnElement[float]:
     """SQL for :func:`trainer.srs.recall`: ``(1 + F * days / S) ** D`` at ``at``, 0 when never reviewed.
 
-    ``days`` is the whole days from the last review to ``at`` (0 if ``at`` is earlier); F and D are
-    FSRS's, as ``srs.recall`` takes them. The same floating-point operations in the same order,
-    so the value is the one Python computes.
+    ``days`` is the study days from the last review's (``last_study_day_col``) to the row's
+    student's study day at ``at``, in that student's time zone (0 if ``at`` is earlier): the
+    count :func:`trainer.srs.elapsed_days` makes (P-M1). F and D are FSRS's, as
+    :func:`trainer.srs.recall_after` takes them: the same floating-point operations in the same
+    order, so the value is the one Python computes.
+
+    Args:
+        stability_col, last_study_day_col, student_id_col: the stability, study day of the last
+            review and student of each row.
+        student_ids: every student the rows may belong to (their study day at ``at`` is looked up).
+        at: the time of the prediction, UTC.
     """
     if at.tzinfo is None or at.utcoffset() != dt.timedelta(0):
         raise ValueError("times must be timezone-aware UTC")
     scheduler = srs._scheduler(srs.DEFAULT_RETENTION)
-    days = _elapsed_days(
-        last_review_col,
-        literal(at.date().toordinal() + _JULIAN_ORDINAL, Float),
-        literal(at.strftime("%H:%M:%S.%f"), String),
-        literal(at, UTCDateTime()),
-    )
+    gap = _today_number(student_id_col, study_dates(student_ids, at)) - _day_number(last_study_day_col)
+    days = case((gap > 0, gap), else_=literal_column("0"))
     base = literal(1.0, Float) + literal(float(scheduler._FACTOR), Float) * cast(days, Float) / stability_col
     curve = func.power(base, literal(float(scheduler._DECAY), Float), type_=Float)
-    return case((or_(stability_col.is_(None), last_review_col.is_(None)), 0.0), else_=curve)
+    return case((or_(stability_col.is_(None), last_study_day_col.is_(None)), 0.0), else_=curve)
+
+
+def study_dates(student_ids: Collection[int], at: dt.datetime) -> dict[int, dt.date]:
+    """Each student's study day (its date) at ``at``, in the student's own time zone."""
+    return {sid: srs.study_day(at, zone).date for sid, zone in time_zones(student_ids).items()}
+
+
+def _today_number(student_id_col: Any, dates: dict[int, dt.date]) -> ColumnElement[int]:
+    """SQL: the day number (``date.toordinal()``) of the row's student's study day. A CASE over the
+    few dates there are at one moment (a class usually shares one), written as integer literals."""
+    by_date: dict[dt.date, list[int]] = {}
+    for sid, date in dates.items():
+        by_date.setdefault(date, []).append(sid)
+    if not by_date:
+        return literal_column("0", Integer)
+    first, *others = sorted(by_date)
+    number = literal_column(str(first.toordinal()), Integer)
+    if not others:
+        return number
+    whens = [(student_id_col.in_(sorted(by_date[date])), literal_column(str(date.toordinal()), Integer)) for date in others]
+    return case(*whens, else_=number)
+
+
+def _card_recall(student_ids: Collection[int], at: dt.datetime) -> ColumnElement[float]:
+    """A memory card's predicted recall at ``at`` (:func:`recall_expr` over the card's columns)."""
+    return recall_expr(MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, student_ids, at)
 
 
 class _day_number(FunctionElement[int]):
@@ -403,7 +403,7 @@ def personal_bests(student_id: int) -> list[PersonalBest]:
 def _state_recall_sql(student_ids: Collection[int], at: dt.datetime) -> Select[Any]:
     cards = select(
         _postal(MemoryCard.fact_key).label("postal"),
-        recall_expr(MemoryCard.stability, MemoryCard.last_review, at).label("recall"),
+        _card_recall(student_ids, at).label("recall"),
     ).where(MemoryCard.student_id.in_(list(student_ids)))
     cards = _fenced(cards)
     return select(cards.c.postal, func.avg(cards.c.recall), func.count()).group_by(cards.c.postal)
@@ -422,7 +422,7 @@ def state_recall(student_ids: Collection[int], at: dt.datetime) -> list[StateRec
 
 def _state_facts_sql(student_id: int, postal: str, at: dt.datetime) -> Select[Any]:
     return select(
-        MemoryCard.facet, recall_expr(MemoryCard.stability, MemoryCard.last_review, at), MemoryCard.lapses
+        MemoryCard.facet, _card_recall([student_id], at), MemoryCard.lapses
     ).where(MemoryCard.student_id == student_id, MemoryCard.fact_key.in_([Fact(postal, f).key for f in Facet]))
 
 
@@ -443,7 +443,7 @@ def state_facts(student_id: int, postal: str, at: dt.datetime) -> list[tuple[Fac
 def _cells_sql(student_ids: Collection[int], at: dt.datetime, target: float) -> Select[Any]:
     cards = select(
         MemoryCard.fact_key.label("fact_key"),
-        recall_expr(MemoryCard.stability, MemoryCard.last_review, at).label("recall"),
+        _card_recall(student_ids, at).label("recall"),
     ).where(MemoryCard.student_id.in_(list(student_ids)))
     cards = _fenced(cards)
     return select(
@@ -519,7 +519,7 @@ def _risk_sql(
 ) -> Select[Any]:
     cards = select(
         MemoryCard.student_id.label("student_id"),
-        recall_expr(MemoryCard.stability, MemoryCard.last_review, at).label("recall"),
+        _card_recall(student_ids, at).label("recall"),
     ).where(MemoryCard.student_id.in_(list(student_ids)))
     if fact_keys is not None:
         cards = cards.where(MemoryCard.fact_key.in_(sorted(fact_keys)))
@@ -562,7 +562,7 @@ def _overview_sql(student_ids: Collection[int], at: dt.datetime, target: float, 
     cards = select(
         MemoryCard.student_id.label("student_id"),
         MemoryCard.fact_key.label("fact_key"),
-        recall_expr(MemoryCard.stability, MemoryCard.last_review, at).label("recall"),
+        _card_recall(student_ids, at).label("recall"),
     ).where(MemoryCard.student_id.in_(list(student_ids)))
 
     def sums(rows: Any) -> tuple[Any, ...]:
@@ -650,7 +650,7 @@ def _goal_met_sql(assignment: Assignment, student_ids: Collection[int], now: dt.
         cards = select(
             MemoryCard.student_id.label("student_id"),
             MemoryCard.fact_key.label("fact_key"),
-            recall_expr(MemoryCard.stability, MemoryCard.last_review, at).label("recall"),
+            _card_recall(ids, at).label("recall"),
         ).where(MemoryCard.student_id.in_(ids), MemoryCard.fact_key.in_(facts), MemoryCard.last_review <= cutoff)
         return per_student(_fenced(cards))
 
@@ -665,7 +665,7 @@ def _goal_met_sql(assignment: Assignment, student_ids: Collection[int], now: dt.
     by_due = select(
         last.c.student_id.label("student_id"),
         last.c.fact_key.label("fact_key"),
-        recall_expr(ReviewLog.stability_after, last.c.at, due).label("recall"),
+        recall_expr(ReviewLog.stability_after, ReviewLog.study_day, last.c.student_id, ids, due).label("recall"),
     ).join(
         ReviewLog,
         and_(ReviewLog.student_id == last.c.student_id, ReviewLog.fact_key == last.c.fact_key, ReviewLog.reviewed_at == last.c.at),

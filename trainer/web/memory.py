@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TypeVar
@@ -24,8 +24,6 @@ from .models import ClassMembership, MemoryCard, ReviewLog, SchoolClass, User, m
 
 #: The cookie in which the browser tells its time zone (static/js/timezone.js).
 TIME_ZONE_COOKIE = "tz"
-#: How many of a student's recent right answers tell what "fast" means for them.
-RECENT_TIMES = 20
 ANSWER_MAX = 200
 
 
@@ -74,7 +72,7 @@ _CLASS_SETTINGS = (
 def settings_for(student: User) -> StudySettings:
     """The study settings in force for ``student``: their own, unless a class of theirs sets one (P-S1)."""
     own_zone = valid_time_zone(student.time_zone)
-    zone = own_zone or browser_time_zone() or "UTC"
+    zone = _zone_of(own_zone)
     class_retention, class_new = db.session.execute(_CLASS_SETTINGS, {"student_id": student.id}).one()
     return StudySettings(
         desired_retention=student.desired_retention if class_retention is None else class_retention,
@@ -85,6 +83,18 @@ def settings_for(student: User) -> StudySettings:
         retention_from_class=class_retention is not None,
         new_per_day_from_class=class_new is not None,
     )
+
+
+def _zone_of(own_zone: str | None) -> str:
+    """A student's time zone: their own, else their browser's, else UTC."""
+    return own_zone or browser_time_zone() or "UTC"
+
+
+def time_zones(student_ids: Iterable[int]) -> dict[int, str]:
+    """Each student's time zone, as :func:`settings_for` gives it, in one query: a class's
+    dashboards count each student's elapsed study days in the student's zone (P-M1)."""
+    rows = db.session.execute(select(User.id, User.time_zone).where(User.id.in_(sorted(set(student_ids))))).all()
+    return {student_id: _zone_of(valid_time_zone(zone)) for student_id, zone in rows}
 
 
 def today_for(student: User, now: dt.datetime | None = None) -> srs.StudyDay:
@@ -216,15 +226,31 @@ def _record_once(student: User, fact: Fact, outcome: srs.Outcome, now: dt.dateti
     if earlier is not None:
         return _check_owner(earlier, student)
     settings = settings_for(student)
-    recent = _recent_times(student, fact.facet, outcome) if _speed_matters(outcome) else []
-    rating = srs.rate(outcome, recent)
+    strong_before = _strong_before(student, fact) if srs.evidence_matters(outcome) else False
+    rating = srs.rate(outcome, strong_before=strong_before)
     due = _write(student, fact, outcome, rating, settings, now)
     return Recorded(created=True, rating=rating, due=due)
 
 
-def _speed_matters(outcome: srs.Outcome) -> bool:
-    """Only a right, unhelped, typed or clicked answer can be Easy; only then are times looked up."""
-    return outcome.verdict is Verdict.RIGHT and outcome.help is srs.Help.NONE and outcome.form is not Form.CHOICE
+_STRONG_FORMS = [form.value for form in Form if srs.is_strong(form)]
+# Built once (see _SELECT_CARD): every right pick runs it, on the (student, fact) index.
+_STRONG_BEFORE = (
+    select(ReviewLog.id)
+    .where(
+        ReviewLog.student_id == bindparam("student_id"),
+        ReviewLog.fact_key == bindparam("fact_key"),
+        ReviewLog.correct,
+        ReviewLog.form.in_(_STRONG_FORMS),
+    )
+    .limit(1)
+)
+
+
+def _strong_before(student: User, fact: Fact) -> bool:
+    """True when the student has answered ``fact`` right or close in a strong form, in any mode
+    (P-M4): a right pick is then rated Good, else Hard (P-M5)."""
+    found = db.session.execute(_STRONG_BEFORE, {"student_id": student.id, "fact_key": fact.key}).first()
+    return found is not None
 
 
 def _recorded(outcome: srs.Outcome):  # type: ignore[no-untyped-def]
@@ -243,7 +269,7 @@ def _check_owner(row, student: User) -> Recorded:  # type: ignore[no-untyped-def
 
 _CARD = MemoryCard.__table__
 _LOG = ReviewLog.__table__
-_MEMORY_COLUMNS = ("state", "step", "stability", "difficulty", "due", "last_review", "lapses", "reps")
+_MEMORY_COLUMNS = ("state", "step", "stability", "difficulty", "due", "last_review", "last_study_day", "lapses", "reps")
 # Built once: SQLAlchemy then reuses their compiled form instead of rebuilding them per answer.
 _SELECT_CARD = select(_CARD).where(_CARD.c.student_id == bindparam("student_id"), _CARD.c.fact_key == bindparam("fact_key"))
 _INSERT_LOG = insert(_LOG)
@@ -268,7 +294,9 @@ def _write(
         now,
         desired_retention=settings.desired_retention,
         seed=f"{outcome.round_token}:{outcome.item}",
+        time_zone=settings.time_zone,
     )
+    study_date = srs.study_day(now, settings.time_zone).date
     connection.execute(
         _INSERT_LOG,
         {
@@ -285,14 +313,15 @@ def _write(
             "answered_postal": outcome.answered_postal,
             "duration_ms": outcome.duration_ms,
             "reviewed_at": now,
-            "study_day": srs.study_day(now, settings.time_zone).date,
+            "study_day": study_date,
             "round_token": outcome.round_token,
             "item": outcome.item,
             "due_after": after.due,
             "stability_after": after.stability,
         },
     )
-    columns = memory_columns(after)
+    # The study day of the last review, for the dashboards' SQL recall (P-M1).
+    columns = {**memory_columns(after), "last_study_day": study_date}
     if card is None:
         connection.execute(
             _INSERT_CARD,
@@ -306,22 +335,6 @@ def _write(
         if changed != 1:
             raise _Conflict
     return after.due
-
-
-def _recent_times(student: User, facet: Facet, outcome: srs.Outcome) -> list[int]:
-    rows = db.session.execute(
-        select(ReviewLog.duration_ms)
-        .where(
-            ReviewLog.student_id == student.id,
-            ReviewLog.facet == facet.value,
-            ReviewLog.form == outcome.form.value,
-            ReviewLog.verdict == Verdict.RIGHT.value,
-            ReviewLog.duration_ms.is_not(None),
-        )
-        .order_by(ReviewLog.reviewed_at.desc())
-        .limit(RECENT_TIMES)
-    ).scalars()
-    return [int(ms) for ms in rows]
 
 
 # --- Reading the memory ---------------------------------------------------------------------
@@ -474,6 +487,24 @@ def memories_of(student: User, fact_keys: list[str]) -> dict[str, srs.Memory]:
         select(MemoryCard).where(MemoryCard.student_id == student.id, MemoryCard.fact_key.in_(fact_keys))
     ).scalars()
     return {card.fact_key: memory_from(card) for card in cards}
+
+
+def picked_last(student: User, fact_keys: list[str]) -> set[str]:
+    """The facts among ``fact_keys`` whose last recorded answer, in any mode, was a right pick
+    from offered options: the next round asks them in a strong form (P-M6). One query on the
+    review log's (student, fact) index."""
+    last = (
+        select(func.max(ReviewLog.id).label("id"))
+        .where(ReviewLog.student_id == student.id, ReviewLog.fact_key.in_(fact_keys))
+        .group_by(ReviewLog.fact_key)
+        .scalar_subquery()
+    )
+    rows = db.session.execute(
+        select(ReviewLog.fact_key).where(
+            ReviewLog.id.in_(last), ReviewLog.correct, ReviewLog.form.not_in(_STRONG_FORMS)
+        )
+    ).scalars()
+    return set(rows)
 
 
 def memory_of(student: User, fact_key: str) -> srs.Memory | None:

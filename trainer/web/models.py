@@ -233,6 +233,8 @@ class MemoryCard(db.Model):
     difficulty: Mapped[float | None] = mapped_column(Float)
     due: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     last_review: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    #: The student's study day of the last review: the dashboards' SQL counts elapsed study days from it (P-M1).
+    last_study_day: Mapped[dt.date | None] = mapped_column(Date)
     lapses: Mapped[int] = mapped_column(Integer, default=0)
     reps: Mapped[int] = mapped_column(Integer, default=0)
     #: When the fact was first answered: counts against that day's new-fact limit.
@@ -277,6 +279,8 @@ class ReviewLog(db.Model):
         Index("ix_review_log_student_reviewed_at", "student_id", "reviewed_at"),
         Index("ix_review_log_student_facet_reviewed_at", "student_id", "facet", "reviewed_at"),
         Index("ix_review_log_student_study_day", "student_id", "study_day"),
+        # One student's answers about one fact: what they have shown they know (P-M5, P-M6).
+        Index("ix_review_log_student_fact", "student_id", "fact_key"),
         # The dashboards' most-confused states: wrong answers that named a state.
         Index(
             "ix_review_log_confusions",

@@ -24,6 +24,7 @@ from trainer.assignments import (
 
 from . import get_deck
 from .extensions import db
+from .memory import time_zones
 from .models import (
     Assignment,
     AssignmentRound,
@@ -325,8 +326,10 @@ def _recall_progress(assignment: Assignment, ids: list[int], now: dt.datetime) -
         for student_id, key, at, stability in db.session.execute(rows):
             history[student_id][key].append(Review(at, stability))
     target = assignment.target or 0.9
+    zones = time_zones(ids)  # elapsed time counts in each student's study days (P-M1)
     return {
-        sid: recall_progress(facts, history[sid], target, assignment.starts_at, assignment.due_at, now) for sid in ids
+        sid: recall_progress(facts, history[sid], target, assignment.starts_at, assignment.due_at, now, zones.get(sid, "UTC"))
+        for sid in ids
     }
 
 

@@ -14,7 +14,7 @@ from trainer.games import GameError
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import memories_of
+from ..memory import memories_of, settings_for
 from ..models import Assignment, AssignmentRound, StateIqGame, User, utcnow
 from ..play.border_up import new_border_up
 from ..play.dashing import new_dashing
@@ -139,8 +139,9 @@ def _deal(student: User, activity: Activity, scope: Scope, level: str) -> tuple[
 def _weakest_answered(student: User, keys: list[str]) -> list[str]:
     """The facts of ``keys`` the student has answered, least likely remembered first (extra practice)."""
     now = utcnow()
+    zone = settings_for(student).time_zone
     memories = memories_of(student, keys)
-    return sorted(memories, key=lambda key: (srs.retrievability(memories[key], now), key))
+    return sorted(memories, key=lambda key: (srs.retrievability(memories[key], now, zone), key))
 
 
 def open_count(student: User) -> int:

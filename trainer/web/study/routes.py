@@ -32,6 +32,7 @@ from ..memory import (
     RecordError,
     memories_of,
     memory_of,
+    picked_last,
     queue,
     record,
     settings_for,
@@ -118,7 +119,14 @@ def new_study_round(
         return None
     memories = memories_of(student, keys)
     seed = secrets.randbits(62)
-    items = deal(keys, memories, deck, seed, multiple_choice=settings_for(student).multiple_choice)
+    items = deal(
+        keys,
+        memories,
+        deck,
+        seed,
+        multiple_choice=settings_for(student).multiple_choice,
+        recheck=picked_last(student, keys),
+    )
     round_ = StudyRound(
         token=secrets.token_urlsafe(18),
         student_id=student.id,

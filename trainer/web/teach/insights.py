@@ -22,7 +22,7 @@ from trainer.games import REGISTRY
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import today_for
+from ..memory import time_zones, today_for
 from ..models import ClassMembership, MemoryCard, ReviewLog, User, memory_from
 from ..progress import memory_rows
 from ..text import csv_line, csv_safe  # noqa: F401  (csv_safe lived here; its tests import it from here)
@@ -106,8 +106,9 @@ def last_active_text(when: dt.datetime | None, now: dt.datetime, time_zone: dt.t
 def _mean_recall(student_ids: Sequence[int], now: dt.datetime) -> dict[int, tuple[float, int]]:
     """Each student's mean predicted recall now and the number of facts it is over (students with cards only)."""
     recalls: dict[int, list[float]] = defaultdict(list)
+    zones = time_zones(student_ids)  # each student's study days (P-M1)
     for card in memory_rows(student_ids):
-        recalls[card.student_id].append(srs.recall(card.stability, card.last_review, now))
+        recalls[card.student_id].append(srs.recall(card.stability, card.last_review, now, zones[card.student_id]))
     return {student_id: (fmean(values), len(values)) for student_id, values in recalls.items()}
 
 
@@ -247,6 +248,7 @@ class StateFacts:
 def facts_by_state(student_id: int, now: dt.datetime, deck: Deck | None = None) -> list[StateFacts]:
     """For every state (by name) and every facet: the predicted recall now, and whether it is a leech."""
     deck = deck if deck is not None else get_deck()
+    zone = time_zones([student_id]).get(student_id, "UTC")
     memories = {
         card.fact_key: memory_from(card)
         for card in db.session.execute(select(MemoryCard.__table__).where(MemoryCard.student_id == student_id))
@@ -259,7 +261,7 @@ def facts_by_state(student_id: int, now: dt.datetime, deck: Deck | None = None) 
             if memory is None:
                 cells.append(FactCell(facet, None, False))
             else:
-                cells.append(FactCell(facet, srs.retrievability(memory, now), memory.is_leech))
+                cells.append(FactCell(facet, srs.retrievability(memory, now, zone), memory.is_leech))
         rows.append(StateFacts(state.postal, state.name, cells))
     return rows
 
