@@ -30,7 +30,12 @@ Schedulers:
   for answer against the real ones on the database). Keyword arguments the core may or may not
   have (``time_zone``) are passed when the function accepts them, so both the checkout before
   issue 19 and the one after are measured as they are. When ``memory.queue`` or the grading
-  changes shape again, :class:`AppPath` must follow (the test says so by failing).
+  changes shape again, :class:`AppPath` must follow (the test says so by failing). When the
+  ordinary queue is empty the student keeps practising, as the study home offers (ruling P-M8:
+  rounds from ``memory.queue(..., practice=True)``, the facts most at risk), until the day's budget
+  is spent.
+- ``app-stop``: the same path, but the student stops when the ordinary queue is empty (the study
+  home before P-M8 said "All done for today"), so both are measured in one run, paired.
 - ``fsrs-passfail``: plain FSRS-6 (``fsrs.Scheduler``, default weights, retention 0.9, no fuzz),
   every fact typed, graded Again or Good; due facts first (review facts due by the end of the
   study day, steps due now), then new ones, then steps due within 20 minutes.
@@ -80,7 +85,7 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = Path(__file__).resolve().parent
 
-SCHEDULERS = ("app", "fsrs-passfail", "leitner", "oracle")
+SCHEDULERS = ("app", "app-stop", "fsrs-passfail", "leitner", "oracle")
 TIME_ZONE = "America/Chicago"
 #: The first study day (a Monday); 180 days from it cross the March daylight-saving night.
 START = dt.date(2026, 1, 5)
@@ -169,10 +174,16 @@ class AppPath:
     ``record``/``_record_once``/``_write`` (``srs.rate`` with ``_recent_times`` when
     ``_speed_matters``; ``srs.schedule`` seeded ``round_token:item``), and the study view's
     ``new_study_round`` (``review.deal``, multiple choice on) and ``item`` (``review.question``,
-    ``facts.judge``).
+    ``facts.judge``). When the ordinary queue is empty, the student keeps studying as the study
+    home offers (P-M8): "Keep practising" starts a round with ``memory.queue(..., practice=True)``
+    (every introduced memory, ``srs.build_queue(practice=True)``), and that round's "Study more"
+    keeps practising, until the budget is spent or nothing is left to practise. A core without the
+    practice switch stops, as ``app-stop`` does.
     """
 
     name = "app"
+    #: Keep practising once the ordinary queue is empty (the study home's button, P-M8).
+    keep_practising = True
 
     def __init__(self, student: Student, keys: list[str]) -> None:
         from trainer import review, srs
@@ -198,15 +209,25 @@ class AppPath:
         self.calibration: list[tuple[float, float, bool]] = []
 
     # memory.queue
-    def queue(self, now: dt.datetime, size: int) -> list[str]:
+    def queue(self, now: dt.datetime, size: int, practice: bool = False) -> list[str]:
         srs = self.srs
         day = srs.study_day(now, TIME_ZONE)
-        due = {k: m for k, m in self.memories.items() if self._due_or_soon(m, now, day)}
+        if practice:  # memory.all_memories
+            memories = dict(self.memories)
+        else:
+            memories = {k: m for k, m in self.memories.items() if self._due_or_soon(m, now, day)}
         order = [key for key in self.order if key not in self.memories]
         introduced_today = sum(1 for at in self.introduced_at.values() if at >= day.start)
         new_allowed = max(0, NEW_PER_DAY - introduced_today)
         return srs.build_queue(
-            due, now, day, teaching_order=order, new_allowed=new_allowed, size=size, include=lambda key: True
+            memories,
+            now,
+            day,
+            teaching_order=order,
+            new_allowed=new_allowed,
+            size=size,
+            include=lambda key: True,
+            **_optional(srs.build_queue, practice=practice),
         )
 
     def _due_or_soon(self, m: Any, now: dt.datetime, day: Any) -> bool:
@@ -219,10 +240,17 @@ class AppPath:
     def session(self, start: dt.datetime, budget: int) -> dt.datetime:
         now = start
         answered = 0
+        practising = False
         while answered < budget:
-            keys = self.queue(now, min(self.review.ROUND_SIZE, budget - answered))
+            size = min(self.review.ROUND_SIZE, budget - answered)
+            keys = self.queue(now, size, practising)
+            if not keys and not practising and self.keep_practising:
+                # Nothing due or new: the study home offers "Keep practising" (P-M8), and each
+                # practice round's "Study more" practises again.
+                practising = True
+                keys = self.queue(now, size, practising)
             if not keys:
-                break  # the study home says "All done for today"
+                break  # the study home says "All done for today" (nothing left to practise)
             self.rounds += 1
             seed = self.student.rng.getrandbits(62)
             memories = {k: self.memories[k] for k in keys if k in self.memories}
@@ -324,6 +352,13 @@ class AppPath:
     def difficulty(self) -> float | None:
         values = [m.difficulty for m in self.memories.values() if m.difficulty is not None]
         return statistics.median(values) if values else None
+
+
+class AppStop(AppPath):
+    """The app's study path as before P-M8: the student stops when the ordinary queue is empty."""
+
+    name = "app-stop"
+    keep_practising = False
 
 
 def _speed_matters_of(srs: Any) -> Callable[[Any], bool]:
@@ -499,6 +534,7 @@ def fact_keys() -> list[str]:
 
 PATHS: dict[str, Callable[[Student, list[str]], Any]] = {
     "app": AppPath,
+    "app-stop": AppStop,
     "fsrs-passfail": FsrsPassFail,
     "leitner": Leitner,
     "oracle": Oracle,
@@ -510,7 +546,7 @@ def run_one(task: tuple[str, str, int, int, tuple[int, ...], int]) -> dict[str, 
     model, scheduler, number, seed, days, budget = task
     result = simulate_student(model, PATHS[scheduler], number, seed, days, budget)
     result["scheduler"] = scheduler
-    if scheduler == "app":
+    if scheduler.startswith("app"):
         result["trainer"] = str(Path(sys.modules["trainer"].__file__).resolve().parent)
     return result
 
@@ -667,7 +703,7 @@ def _days_to_all(runs: list[dict[str, Any]], day: int) -> str:
 
 def _paired(rows: list[dict[str, Any]], schedulers: list[str], days: tuple[int, ...]) -> list[str]:
     apps = [s for s in schedulers if s.startswith("app")]
-    pairs = [(a, b) for a in apps for b in schedulers if b != a and (b in ("leitner", "fsrs-passfail", "oracle") or (a == "app" and b.startswith("app@")))]
+    pairs = [(a, b) for a in apps for b in schedulers if b != a and (b in ("leitner", "fsrs-passfail", "oracle") or (a == "app" and (b == "app-stop" or b.startswith("app@"))))]
     if not pairs:
         return []
     by = {(r["scheduler"], r["student"]): r for r in rows}

@@ -370,6 +370,36 @@ def due_order(memories: Mapping[str, Memory], now: dt.datetime, day: StudyDay) -
     return _weakest_first(((k, m) for k, m in memories.items() if is_due(m, now, day)), now, day)
 
 
+def practice_order(
+    memories: Mapping[str, Memory], now: dt.datetime, day: StudyDay, include: Callable[[str], bool] | None = None
+) -> list[str]:
+    """The introduced facts worth practising now, least likely to be recalled first (ruling P-M8).
+
+    For a student who keeps studying once nothing is due: the lowest predicted recall
+    (:func:`retrievability` in the study day's time zone) first, then the soonest due, then by key.
+    Left out: facts answered earlier in this study day (their predicted recall is 1.0 until the day
+    ends; another answer today would be a same-day review, which FSRS counts as little and a
+    learner gains little from: spaced practice, not massed, is what lasts) and facts in
+    (re)learning steps that are not due yet (their next step has its own time).
+
+    Args:
+        memories: the student's memory of every introduced fact, by key.
+        now: the current time, UTC.
+        day: the student's study day (see :func:`study_day`).
+        include: keeps only the keys it accepts (a focus).
+    """
+    keep = include or (lambda key: True)
+    worth = (
+        (key, memory)
+        for key, memory in memories.items()
+        if keep(key)
+        and memory.last_review is not None
+        and elapsed_days(memory.last_review, now, day.time_zone) > 0
+        and not (memory.in_steps and memory.due > now)
+    )
+    return _weakest_first(worth, now, day)
+
+
 def build_queue(
     memories: Mapping[str, Memory],
     now: dt.datetime,
@@ -379,18 +409,23 @@ def build_queue(
     new_allowed: int,
     size: int,
     include: Callable[[str], bool] | None = None,
+    practice: bool = False,
 ) -> list[str]:
-    """The next facts to study: due ones first, then new ones up to ``new_allowed``, then steps due soon.
+    """The next facts to study: due ones first, then new ones up to ``new_allowed``, then steps due
+    soon; when ``practice``, the rest of the round from :func:`practice_order`.
 
     Args:
         memories: the student's memory of the facts answered before, by key (at least every one
-            due now or soon; any others are ignored, except that they are not new).
+            due now or soon, and every introduced one when ``practice``; any others are ignored,
+            except that they are not new).
         now: the current time, UTC.
         day: the student's study day (see :func:`study_day`).
         teaching_order: every fact key, in the order new facts are introduced.
         new_allowed: how many new facts may still be introduced today.
         size: the most facts to return.
         include: keeps only the keys it accepts (a focus on some facets, zones or states).
+        practice: the student asked to keep studying (P-M8): a round that the due, new and soon
+            facts leave short is filled with the facts most at risk.
 
     Returns:
         Distinct fact keys, at most ``size``.
@@ -404,5 +439,8 @@ def build_queue(
         # Nothing else left: finish the steps due in the next minutes rather than wait for them.
         soon = _weakest_first(((k, m) for k, m in memories.items() if is_due_soon(m, now)), now, day)
         queue += [key for key in soon if keep(key)][: size - len(queue)]
+    if practice and len(queue) < size:
+        dealt = set(queue)
+        queue += [key for key in practice_order(memories, now, day, keep) if key not in dealt][: size - len(queue)]
     return queue
 

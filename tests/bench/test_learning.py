@@ -46,10 +46,14 @@ class _Checked(learning.AppPath):
         super().__init__(student, keys)
         self.user = user
         self.checked = 0
+        #: Facts dealt by practice rounds beyond what the ordinary queue had (P-M8).
+        self.practised = 0
 
-    def queue(self, now: dt.datetime, size: int) -> list[str]:
-        mine = super().queue(now, size)
-        assert mine == memory.queue(self.user, self.deck, size=size, now=now)
+    def queue(self, now: dt.datetime, size: int, practice: bool = False) -> list[str]:
+        mine = super().queue(now, size, practice)
+        assert mine == memory.queue(self.user, self.deck, size=size, now=now, practice=practice)
+        if practice:
+            self.practised += len(mine) - len(super().queue(now, size))
         return mine
 
     def _recheck(self, keys: list[str]) -> set[str]:
@@ -66,7 +70,7 @@ class _Checked(learning.AppPath):
         self.checked += 1
 
 
-def test_in_memory_path_matches_the_database(app) -> None:  # type: ignore[no-untyped-def]
+def _check_against_the_database(app, days: int, budget: int) -> _Checked:  # type: ignore[no-untyped-def]
     user = make_user(app)
     with app.app_context():
         stored = db.session.get(User, user.id)
@@ -79,5 +83,27 @@ def test_in_memory_path_matches_the_database(app) -> None:  # type: ignore[no-un
             paths.append(_Checked(student, keys, stored))
             return paths[-1]
 
-        learning.simulate_student("hlr", checked, number=0, seed=7, days=(3,), budget=learning.DAILY_BUDGET)
-    assert paths[0].checked == 3 * learning.DAILY_BUDGET
+        learning.simulate_student("hlr", checked, number=0, seed=7, days=(days,), budget=budget)
+    return paths[0]
+
+
+def test_in_memory_path_matches_the_database(app) -> None:  # type: ignore[no-untyped-def]
+    assert _check_against_the_database(app, 3, learning.DAILY_BUDGET).checked == 3 * learning.DAILY_BUDGET
+
+
+def test_in_memory_practice_rounds_match_the_database(app) -> None:  # type: ignore[no-untyped-def]
+    """P-M8: with a budget the ordinary queue cannot fill, the student keeps practising, and the
+    practice rounds (``memory.queue(..., practice=True)``) match too, answer for answer."""
+    path = _check_against_the_database(app, 3, 2 * learning.DAILY_BUDGET)
+    assert path.practised > 0
+    assert path.checked > 2 * learning.DAILY_BUDGET
+
+
+def test_app_stop_leaves_the_budget_unspent_where_app_keeps_practising() -> None:
+    """The two app schedulers differ only once the ordinary queue is empty (P-M8)."""
+    rows = learning.simulate(["hlr"], ["app", "app-stop"], students=1, seed=7, days=(3,), jobs=1, budget=80)
+    by = {r["scheduler"]: r for r in rows}
+    app_reviews = sum(b[0] for b in by["app"]["calibration"])
+    stop_reviews = sum(b[0] for b in by["app-stop"]["calibration"])
+    assert app_reviews > stop_reviews
+    assert "| app − app-stop | 3 |" in learning.report(rows, (3,))

@@ -879,3 +879,135 @@ def test_the_study_home_shows_what_comes_back_tomorrow_and_this_week(app, client
     page = client.get("/study/").get_data(as_text=True)
     assert "Coming up" in page
     assert re.search(r"<strong>1</strong> in the next 7 days", page)
+
+
+# --- Keep practising once nothing is due (P-M8) ---------------------------------------------
+
+
+def _known(app: Flask, student_id: int, facts: dict[str, tuple[float, float]], *, new_per_day: int = 0) -> dict[str, float]:
+    """Give the student facts in review, none due: {key: (stability, days since the last review)}.
+    Each is recorded once (a real review row), then its card set to that schedule. Returns each
+    fact's predicted recall now."""
+    now = dt.datetime.now(dt.timezone.utc)
+    with app.app_context():
+        user = db.session.get(User, student_id)
+        user.new_per_day = new_per_day
+        for i, (key, (stability, days_ago)) in enumerate(facts.items()):
+            last = now - dt.timedelta(days=days_ago)
+            record(user, srs.Outcome(key, Verdict.RIGHT, "review", Form.TYPED, f"known{i}", "1"), now=last)
+            card = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == key)).scalar_one()
+            card.state, card.step, card.stability = int(srs.MemoryState.REVIEW), None, stability
+            card.due = now + dt.timedelta(days=5)
+            card.last_review, card.last_study_day = last, srs.study_day(last, "UTC").date
+        db.session.commit()
+        return {key: srs.recall(stability, now - dt.timedelta(days=days_ago), now, "UTC") for key, (stability, days_ago) in facts.items()}
+
+
+WEAK_AND_STRONG = {
+    "CO:capital": (2.0, 6),
+    "UT:capital": (3.0, 4),
+    "WA:map": (1.0, 3),
+    "OR:map": (200.0, 2),
+    "ID:postal": (150.0, 1),
+}
+
+
+def test_a_student_with_nothing_due_is_offered_to_keep_practising(study, client, student):
+    """P-M8: nothing due and no new fact left: a Keep practising button and a true count of the
+    facts under 90% likely to be remembered today."""
+    recalls = _known(study.app, student.id, WEAK_AND_STRONG)
+    at_risk = sum(1 for p in recalls.values() if p < 0.9)
+    assert 0 < at_risk < len(recalls)
+    page = client.get("/study/").get_data(as_text=True)
+    assert "All done for today! Nothing is due now" in page
+    assert re.search(r">\s*Keep practising\s*</button>", page)
+    assert '<input id="practice" name="practice" type="hidden" value="1">' in page
+    assert f"<strong>{at_risk}</strong> facts are under 90% likely to be remembered today" in page
+    assert not re.search(r">\s*Start studying\s*</button>", page)
+
+
+def test_keep_practising_deals_the_weakest_facts_and_records_the_answers(study, client, student):
+    """P-M8: the practice round holds the introduced facts, lowest predicted recall first; its
+    answers are ordinary reviews; its "Study more" keeps practising."""
+    recalls = _known(study.app, student.id, WEAK_AND_STRONG)
+    url = study.start(practice="1")
+    round_ = study.round_of(url)
+    assert [key for key, _ in round_.items] == sorted(recalls, key=recalls.get)
+    assert round_.focus["practice"] is True
+    before = count(study.app, ReviewLog)
+    response = study.answer(url)
+    assert response.status_code == 302
+    assert count(study.app, ReviewLog) == before + 1
+    with study.app.app_context():
+        card = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == round_.items[0][0])).scalar_one()
+        assert card.reps == 2 and card.last_review > dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=5)
+    for index in range(2, len(round_.items) + 1):
+        study.answer(url.rsplit("/", 1)[0] + f"/{index}")
+    done = client.get(url.rsplit("/", 1)[0] + "/done").get_data(as_text=True)
+    assert '<input id="practice" name="practice" type="hidden" value="1">' in done
+
+
+def test_keep_practising_respects_the_focus(study, client, student):
+    """P-M8: a practice round stays within the chosen facts."""
+    _known(study.app, student.id, WEAK_AND_STRONG)
+    round_ = study.round_of(study.start(practice="1", facets="capital"))
+    assert [key for key, _ in round_.items] == ["CO:capital", "UT:capital"]
+
+
+def test_when_every_fact_is_strong_the_page_says_so_and_still_offers_practice(study, client, student):
+    _known(study.app, student.id, {"OR:map": (200.0, 2), "ID:postal": (150.0, 1)})
+    page = client.get("/study/").get_data(as_text=True)
+    assert "none of the facts you have met is under 90% likely to be remembered today" in page
+    assert re.search(r">\s*Keep practising\s*</button>", page)
+
+
+def test_facts_answered_today_are_not_offered_again(study, client, student):
+    """P-M8: every fact answered today: nothing to practise, and the page says so."""
+    _known(study.app, student.id, {"OR:map": (200.0, 0)})
+    page = client.get("/study/").get_data(as_text=True)
+    assert "You have answered every fact you have met today, so there is nothing to practise now." in page
+    assert not re.search(r">\s*Keep practising\s*</button>", page)
+    response = client.post("/study/rounds", data={"csrf_token": csrf_token(client, "/study/"), "practice": "1"}, follow_redirects=True)
+    assert "Nothing to practise in that choice right now" in response.get_data(as_text=True)
+    assert count(study.app, StudyRound) == 0
+
+
+def test_a_student_with_due_facts_sees_the_normal_start(study, client, student):
+    _known(study.app, student.id, WEAK_AND_STRONG)
+    with study.app.app_context():
+        card = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == "OR:map")).scalar_one()
+        card.due = dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=1)
+        db.session.commit()
+    page = client.get("/study/").get_data(as_text=True)
+    assert re.search(r'<span class="stat__value">1</span> <span class="stat__label">due now', page)
+    assert re.search(r">\s*Start studying\s*</button>", page)
+    assert "Keep practising" not in page and "Practising now" not in page
+
+
+def test_keep_practising_without_csrf_token_is_refused(study, client, student):
+    _known(study.app, student.id, WEAK_AND_STRONG)
+    assert client.post("/study/rounds", data={"practice": "1"}).status_code == 400
+    assert count(study.app, StudyRound) == 0
+
+
+def test_a_made_up_practice_value_is_refused_and_changes_nothing(study, client, student):
+    _known(study.app, student.id, WEAK_AND_STRONG)
+    token = csrf_token(client, "/study/")
+    response = client.post("/study/rounds", data={"csrf_token": token, "practice": "lots"})
+    assert response.status_code == 400
+    assert "Press it again" in response.get_data(as_text=True)
+    assert count(study.app, StudyRound) == 0
+
+
+def test_a_step_coming_back_soon_is_not_all_done_for_today(study, client, student):
+    """The study home never says "All done for today" while a fact comes back later today (it
+    said "All done for today! Your next review is in a few minutes")."""
+    now = dt.datetime.now(dt.timezone.utc)
+    with study.app.app_context():
+        user = db.session.get(User, student.id)
+        user.new_per_day = 0
+        record(user, srs.Outcome("CO:capital", Verdict.WRONG, "review", Form.TYPED, "miss", "1"), now=now)
+        db.session.commit()
+    page = client.get("/study/").get_data(as_text=True)
+    assert "All done for today" not in page
+    assert "Nothing is due right now. Your next review is <strong>in a few minutes</strong>." in page

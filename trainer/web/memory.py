@@ -372,6 +372,12 @@ def new_allowed_today(student: User, day: srs.StudyDay) -> int:
     return max(0, settings_for(student).new_per_day - introduced_today)
 
 
+def all_memories(student: User) -> dict[str, srs.Memory]:
+    """Every fact the student has answered, with its schedule (one query; at most 400 rows)."""
+    cards = db.session.execute(select(MemoryCard).where(MemoryCard.student_id == student.id)).scalars()
+    return {card.fact_key: memory_from(card) for card in cards}
+
+
 def queue(
     student: User,
     deck: Deck,
@@ -380,12 +386,19 @@ def queue(
     now: dt.datetime | None = None,
     facets: set[Facet] | None = None,
     postals: set[str] | None = None,
+    practice: bool = False,
 ) -> list[str]:
-    """The next ``size`` facts for the student: due first, then new ones, within the focus."""
+    """The next ``size`` facts for the student: due first, then new ones, within the focus; when
+    ``practice`` (the student keeps studying, P-M8), then the facts most at risk."""
     now = now or utcnow()
     day = today_for(student, now)
-    memories = due_memories(student, now, day)
-    introduced = introduced_keys(student)
+    if practice:
+        # Practice ranks every introduced fact, so read them all at once.
+        memories = all_memories(student)
+        introduced = set(memories)
+    else:
+        memories = due_memories(student, now, day)
+        introduced = introduced_keys(student)
     # The queue only needs to know that the other introduced facts are not new.
     order = [f.key for f in teaching_order(deck) if f.key not in introduced]
 
@@ -401,6 +414,7 @@ def queue(
         new_allowed=new_allowed_today(student, day),
         size=size,
         include=include,
+        practice=practice,
     )
 
 

@@ -9,7 +9,7 @@ from flask_wtf import FlaskForm
 from itsdangerous import BadData, URLSafeSerializer
 from wtforms import BooleanField, DecimalField, HiddenField, IntegerField, SelectField, SelectMultipleField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from trainer import srs
@@ -56,7 +56,14 @@ class StartForm(FlaskForm):
         if kind == "zone" and (zone := Zone.from_slug(slug)):
             return {s.postal for s in deck.in_zone(zone)}
         return None
+
+    #: "1" when the student asked to keep practising once nothing is due (P-M8).
+    practice = HiddenField("Keep practising", validators=[Optional(), AnyOf(["0", "1"], message="Something went wrong with that button. Press it again.")])
     submit = SubmitField("Start studying")
+
+    def practising(self) -> bool:
+        """True when the round is to be filled with the facts most at risk (P-M8)."""
+        return self.practice.data == "1"
 
 
 def _served_signer() -> URLSafeSerializer:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -30,6 +31,8 @@ from .. import get_deck
 from ..extensions import db
 from ..memory import (
     RecordError,
+    StudySummary,
+    all_memories,
     memories_of,
     memory_of,
     picked_last,
@@ -49,6 +52,8 @@ MODE = "review"
 ALREADY_SAVED = "That answer was already saved; nothing changed."
 OUT_OF_ORDER = "Answer the facts in order: here is the next one. Nothing was saved."
 CLICK_A_STATE = "Click a state on the map."
+#: The study home counts the facts under this predicted recall today when it offers practice (P-M8).
+AT_RISK = 0.9
 
 
 def _student() -> User:
@@ -64,8 +69,12 @@ def home() -> str:
 
 
 def _render_home(student: User, form: StartForm) -> str:
-    stats = summary(student)
+    now = utcnow()
+    stats = summary(student, now)
     settings = settings_for(student)
+    practice = _practice_offer(student, stats, now, settings.time_zone)
+    if practice is not None and not form.is_submitted():
+        form.practice.data = "1" if practice.can_start else ""
     # Assignments come first: the unfinished ones, and those finished in the last week.
     week_ago = utcnow() - dt.timedelta(days=7)
     assignments = my_assignments(student)
@@ -77,42 +86,78 @@ def _render_home(student: User, form: StartForm) -> str:
         stats=stats,
         form=form,
         facets=list(Facet),
-        next_due_text=next_review_text(stats.next_due, utcnow(), settings.time_zone) if stats.next_due else None,
+        next_due_text=next_review_text(stats.next_due, now, settings.time_zone) if stats.next_due else None,
+        next_due_today=stats.next_due is not None and stats.next_due < stats.day.end,
+        practice=practice,
+        at_risk_percent=round(AT_RISK * 100),
         leeches=[Fact.from_key(key) for key in stats.leeches],
         srs_leech_lapses=srs.LEECH_LAPSES,
         settings=settings,
     )
 
 
+@dataclass(frozen=True)
+class PracticeOffer:
+    """What the study home says when nothing is due and no new fact is left today (P-M8)."""
+
+    #: Introduced facts under :data:`AT_RISK` predicted recall today.
+    at_risk: int
+    #: A "Keep practising" round would deal something (a fact not answered today, or a step).
+    can_start: bool
+
+
+def _practice_offer(student: User, stats: StudySummary, now: dt.datetime, time_zone: str) -> PracticeOffer | None:
+    """What the study home offers once the ordinary queue is empty (nothing due, no new fact left
+    today) for a student who has met some facts; None otherwise."""
+    if stats.due_now or stats.new_today or not stats.introduced:
+        return None
+    memories = all_memories(student)
+    at_risk = sum(1 for memory in memories.values() if srs.retrievability(memory, now, time_zone) < AT_RISK)
+    can_start = bool(queue(student, get_deck(), size=1, now=now, practice=True))
+    return PracticeOffer(at_risk=at_risk, can_start=can_start)
+
+
 @bp.post("/rounds")
 @student_required
 def start() -> str | Response | tuple[str, int]:
-    """Deal a round from the queue (due facts first, then new ones) within the chosen focus."""
+    """Deal a round from the queue (due facts first, then new ones) within the chosen focus; when
+    the student keeps practising, the rest of the round from the facts most at risk (P-M8)."""
     student = _student()
     form = StartForm()
     if not form.validate():
         return _render_home(student, form), 400
     deck = get_deck()
     facets = {Facet(value) for value in form.facets.data or []} or None
-    round_ = new_study_round(student, facets, form.states(deck), form.area.data or "")
+    practice = form.practising()
+    round_ = new_study_round(student, facets, form.states(deck), form.area.data or "", practice=practice)
     if round_ is None:
-        flash("Nothing to study in that choice right now. Well done! Try another choice, or come back later.", "info")
+        if practice:
+            flash("Nothing to practise in that choice right now. Try another choice, or come back tomorrow.", "info")
+        else:
+            flash("Nothing to study in that choice right now. Well done! Try another choice, or come back later.", "info")
         return redirect(url_for("study.home"))
     db.session.commit()
     return redirect(url_for("study.item", token=round_.token, index=1))
 
 
 def new_study_round(
-    student: User, facets: set[Facet] | None, postals: set[str] | None, area: str, *, extra: list[str] | None = None
+    student: User,
+    facets: set[Facet] | None,
+    postals: set[str] | None,
+    area: str,
+    *,
+    extra: list[str] | None = None,
+    practice: bool = False,
 ) -> StudyRound | None:
     """Deal a round from the queue within the focus (added to the session, not committed).
 
     When nothing is due or new there, the ``extra`` facts (already answered ones, weakest first)
-    are practised early instead; None when there is nothing at all.
+    are practised early instead; None when there is nothing at all. ``practice`` fills the round
+    from the facts most at risk (P-M8), and the round remembers it, so "Study more" keeps practising.
     """
     deck = get_deck()
     now = utcnow()
-    keys = queue(student, deck, size=ROUND_SIZE, now=now, facets=facets, postals=postals)
+    keys = queue(student, deck, size=ROUND_SIZE, now=now, facets=facets, postals=postals, practice=practice)
     if not keys and extra:
         keys = extra[:ROUND_SIZE]
     if not keys:
@@ -132,7 +177,7 @@ def new_study_round(
         student_id=student.id,
         seed=seed,
         items=[[item.fact.key, item.form.value] for item in items],
-        focus={"facets": sorted(f.value for f in facets) if facets else [], "area": area},
+        focus={"facets": sorted(f.value for f in facets) if facets else [], "area": area, **({"practice": True} if practice else {})},
         created_at=now,
     )
     db.session.add(round_)
@@ -335,7 +380,8 @@ def done(token: str) -> str | Response:
     for index, item_ in enumerate(_items(round_), start=1):
         rows.append((item_.fact, deck[item_.fact.postal], answers[index]))
     counts = {verdict: sum(1 for *_, r in rows if r.verdict == verdict) for verdict in ("right", "close", "wrong")}
-    form = StartForm(formdata=None, facets=round_.focus.get("facets") or [], area=round_.focus.get("area") or "")
+    focus = round_.focus
+    form = StartForm(formdata=None, facets=focus.get("facets") or [], area=focus.get("area") or "", practice="1" if focus.get("practice") else "")
     return render_template("study/done.html", round=round_, rows=rows, counts=counts, form=form)
 
 
