@@ -29,11 +29,11 @@ from trainer.quiz.weakest import POOL
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import atomically, queue, record
+from ..memory import queue
 from ..models import BorderUpRound, User, utcnow
 from ..security import student_required
 from .forms import BorderUpForm, NewBorderUpForm
-from .common import current_student, history, own_or_404
+from .common import current_student, history, own_or_404, save_call
 from .routes import bp
 
 MODE = "border_up"
@@ -243,19 +243,7 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
         for review in reviews(results, helped=row.hint is not None)
     ]
 
-    def save_call() -> bool:
-        """The call and its reviews, all or nothing; False if the round was called already."""
-        saved = db.session.execute(
-            update(BorderUpRound)
-            .where(BorderUpRound.id == round_id, BorderUpRound.call.is_(None))
-            .values(call=[sorted(chosen["1"]), sorted(chosen["2"])], called_at=now, result=result, seconds=seconds if success else None)
-        ).rowcount
-        if saved != 1:
-            return False
-        for outcome in outcomes:
-            record(student, outcome, now)
-        return True
-
-    if not atomically(save_call):
+    call = {"call": [sorted(chosen["1"]), sorted(chosen["2"])], "called_at": now, "result": result, "seconds": seconds if success else None}
+    if not save_call(BorderUpRound, round_id, call, student, outcomes, now):
         flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
     return redirect(here)

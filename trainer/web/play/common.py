@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from flask import abort
 from flask_login import current_user
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
+
+from trainer import srs
 
 from ..extensions import db
+from ..memory import atomically, record
 from ..models import User
 
 HISTORY = 20
@@ -27,6 +32,24 @@ def own_or_404(model: type[M], token: str) -> M:
     if row is None or row.student_id != current_user.id:  # type: ignore[attr-defined]
         abort(404)
     return row
+
+
+def save_call(model: Any, round_id: int, values: dict[str, Any], student: User, outcomes: Sequence[srs.Outcome], now: dt.datetime) -> bool:
+    """A race round's call and every review it causes, as one unit: all kept, or none (issue 18).
+
+    The call is written only if the round has none yet, so a second call (a double submit, another
+    tab, a retry after a lost reply) changes nothing and returns False.
+    """
+
+    def work() -> bool:
+        saved = db.session.execute(update(model).where(model.id == round_id, model.call.is_(None)).values(**values)).rowcount
+        if saved != 1:
+            return False
+        for outcome in outcomes:
+            record(student, outcome, now)
+        return True
+
+    return atomically(work)
 
 
 def history(model: Any) -> tuple[list[Any], dict[str, float]]:

@@ -7,7 +7,6 @@ import random
 import secrets
 
 from flask import flash, redirect, render_template, request, url_for
-from sqlalchemy import update
 from werkzeug.wrappers import Response
 
 from trainer import pickmap, srs
@@ -28,11 +27,11 @@ from trainer.quiz.weakest import POOL
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import atomically, queue, record
+from ..memory import queue
 from ..models import DashingRound, User, utcnow
 from ..security import student_required
 from .forms import DashingForm, NewDashingForm
-from .common import current_student, history, own_or_404
+from .common import current_student, history, own_or_404, save_call
 from .routes import bp
 
 MODE = "dashing_states"
@@ -244,20 +243,8 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
         for fact, judgement, ms in reviews(judged, seconds)
     ]
 
-    def save_call() -> bool:
-        """The call and its eight reviews, all or nothing; False if the round was called already."""
-        saved = db.session.execute(
-            update(DashingRound)
-            .where(DashingRound.id == round_id, DashingRound.call.is_(None))
-            .values(call=stored, called_at=now, result=result, seconds=best)
-        ).rowcount
-        if saved != 1:
-            return False
-        for outcome in outcomes:
-            record(student, outcome, now)
-        return True
-
-    if not atomically(save_call):
+    call = {"call": stored, "called_at": now, "result": result, "seconds": best}
+    if not save_call(DashingRound, round_id, call, student, outcomes, now):
         flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
     return redirect(here)
 
