@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -104,14 +105,16 @@ def difficulties(keys: Sequence[str], seed: int, student: int) -> tuple[dict[str
     return per_student, personal.gauss(0.0, STUDENT_SD)
 
 
-class Learner:
+class Learner(ABC):
     """A simulated student's memory of every fact (see the module docstring)."""
 
-    def recall(self, key: str, at: float) -> float:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abstractmethod
+    def recall(self, key: str, at: float) -> float:
+        """The true probability of recalling ``key`` at ``at`` (seconds since the run began)."""
 
-    def study(self, key: str, at: float, recalled: bool) -> None:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abstractmethod
+    def study(self, key: str, at: float, recalled: bool) -> None:
+        """Strengthen the memory of ``key``: it was asked (and its answer shown) at ``at``."""
 
     def session(self, start: float) -> None:
         """A study session starts at ``start`` (ACT-R's psychological time needs it)."""
