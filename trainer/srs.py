@@ -7,6 +7,7 @@ layer stores the :class:`Memory` this module computes and the review log row bes
 from __future__ import annotations
 
 import datetime as dt
+import math
 import random
 from dataclasses import dataclass
 from enum import Enum, IntEnum
@@ -28,11 +29,42 @@ DEFAULT_NEW_PER_DAY = 20
 MAX_NEW_PER_DAY = 100
 #: A fact forgotten this many times (after it was learned) is a leech.
 LEECH_LAPSES = 8
+#: A fact counts as learned once its memory lasts this many days: a miss after that is a lapse
+#: (a new fact missed again the next day is still being learned, ruling P-M12).
+LEARNED_STABILITY_DAYS = 1.0
 #: The student's day starts at 4 a.m. local time, as in Anki: a late-night session counts as the
 #: evening's, not the next day's.
 DAY_STARTS_AT = dt.time(4, 0)
 #: Facts still in (re)learning steps may come back this much early, so a session can finish them.
 LEARN_AHEAD = dt.timedelta(minutes=20)
+#: No same-day steps (ruling P-M12): a new fact, or one forgotten, comes back on the next study
+#: day, not minutes later. The feedback after a miss shows the answer; a repeat minutes later is
+#: massed practice, which builds little lasting memory (Cepeda et al. 2006; Kornell 2009) and FSRS
+#: counts little (its short-term update), while it spends the day's answers. Measured with
+#: bench/learning.py: more facts known on day 90 and day 180 under both memory models.
+LEARNING_STEPS: tuple[dt.timedelta, ...] = ()
+
+#: FSRS-6's 21 weights, as py-fsrs's defaults; a student's fitted set replaces them only when it
+#: predicts the student's own later answers better (``trainer.fit``, ruling P-M10).
+Weights = tuple[float, ...]
+DEFAULT_WEIGHTS: Weights = tuple(float(w) for w in Scheduler().parameters)
+
+
+def check_weights(weights: Sequence[float]) -> Weights:
+    """``weights`` as a tuple, if it is a full FSRS-6 set of finite numbers with a positive decay.
+
+    Raises:
+        ValueError: the wrong length, a value that is not finite, or a decay (the last weight)
+            outside py-fsrs's bounds.
+    """
+    values = tuple(float(w) for w in weights)
+    if len(values) != len(DEFAULT_WEIGHTS):
+        raise ValueError(f"FSRS-6 has {len(DEFAULT_WEIGHTS)} weights, not {len(values)}")
+    if not all(math.isfinite(w) for w in values):
+        raise ValueError("every weight must be a finite number")
+    if not 0.1 <= values[20] <= 0.8:
+        raise ValueError("the decay weight must be between 0.1 and 0.8")
+    return values
 
 
 class Rating(IntEnum):
@@ -160,11 +192,17 @@ def new_memory(now: dt.datetime) -> Memory:
     return Memory(MemoryState.LEARNING, 0, None, None, now, None)
 
 
-@lru_cache(maxsize=64)
-def _scheduler(desired_retention: float) -> Scheduler:
+@lru_cache(maxsize=256)
+def _scheduler(desired_retention: float, weights: Weights | None = None) -> Scheduler:
     # Fuzz is applied below from a seed: fsrs's own fuzz draws from the global random module,
     # and every schedule here must replay exactly.
-    return Scheduler(desired_retention=desired_retention, enable_fuzzing=False)
+    return Scheduler(
+        parameters=weights or DEFAULT_WEIGHTS,
+        desired_retention=desired_retention,
+        learning_steps=LEARNING_STEPS,
+        relearning_steps=LEARNING_STEPS,
+        enable_fuzzing=False,
+    )
 
 
 def check_retention(desired_retention: float) -> float:
@@ -186,6 +224,7 @@ def schedule(
     desired_retention: float = DEFAULT_RETENTION,
     seed: str = "",
     time_zone: ZoneInfo | str,
+    weights: Weights | None = None,
 ) -> Memory:
     """The memory after a review rated ``rating`` at ``now``.
 
@@ -203,13 +242,14 @@ def schedule(
         seed: seeds the interval's fuzz (FSRS spreads reviews over a few days so facts learned
             together do not all come back together); the same seed gives the same schedule.
         time_zone: the student's time zone, whose 4 a.m. starts their study days.
+        weights: the student's FSRS-6 weights (:data:`DEFAULT_WEIGHTS` when None).
 
     Returns:
         A new :class:`Memory`; ``memory`` is unchanged. A fact in review falls due at the start
         of its due study day (4 a.m. local), so "due today" is the same everywhere.
     """
     _check_utc(now)
-    scheduler = _scheduler(check_retention(desired_retention))
+    scheduler = _scheduler(check_retention(desired_retention), weights)
     # A review earlier than the last one (clock skew between servers) is treated as simultaneous.
     review_at = max(now, memory.last_review) if memory.last_review else now
     card = Card(
@@ -227,7 +267,11 @@ def schedule(
         days = _fuzzed(card.due - review_at, seed, scheduler.maximum_interval).days
         tz = _zone(time_zone)
         due = _day_start(study_day(review_at, tz).date + dt.timedelta(days=days), tz)
-    lapsed = rating is Rating.AGAIN and memory.state is MemoryState.REVIEW
+    lapsed = (
+        rating is Rating.AGAIN
+        and memory.state is MemoryState.REVIEW
+        and (memory.stability or 0.0) >= LEARNED_STABILITY_DAYS
+    )
     return Memory(
         state=MemoryState(int(card.state)),
         step=card.step,
@@ -238,6 +282,30 @@ def schedule(
         lapses=memory.lapses + int(lapsed),
         reps=memory.reps + 1,
     )
+
+
+def reschedule(
+    memory: Memory,
+    stability: float,
+    difficulty: float,
+    *,
+    desired_retention: float = DEFAULT_RETENTION,
+    seed: str = "",
+    time_zone: ZoneInfo | str,
+    weights: Weights | None = None,
+) -> Memory:
+    """The memory with the stability and difficulty its history gives under new weights (P-M10):
+    a fact in review falls due where those weights put it, counted from its last review's study
+    day (fuzzed from ``seed`` as :func:`schedule` does); a fact in steps keeps its step and due."""
+    if memory.last_review is None:
+        return memory
+    if memory.state is not MemoryState.REVIEW:
+        return Memory(memory.state, memory.step, stability, difficulty, memory.due, memory.last_review, memory.lapses, memory.reps)
+    scheduler = _scheduler(check_retention(desired_retention), weights)
+    days = _fuzzed(dt.timedelta(days=scheduler._next_interval(stability=stability)), seed, scheduler.maximum_interval).days
+    tz = _zone(time_zone)
+    due = _day_start(study_day(memory.last_review, tz).date + dt.timedelta(days=days), tz)
+    return Memory(memory.state, memory.step, stability, difficulty, due, memory.last_review, memory.lapses, memory.reps)
 
 
 def _as_seen_by_fsrs(last_review: dt.datetime | None, review_at: dt.datetime, time_zone: ZoneInfo | str) -> dt.datetime | None:
@@ -262,12 +330,19 @@ def _fuzzed(interval: dt.timedelta, seed: str, maximum_days: int) -> dt.timedelt
     return dt.timedelta(days=random.Random(f"fuzz:{seed}").randint(low, high))
 
 
-def retrievability(memory: Memory, at: dt.datetime, time_zone: ZoneInfo | str) -> float:
-    """The predicted probability of recalling the fact at ``at`` (0 for a fact never learned)."""
-    return recall(memory.stability, memory.last_review, at, time_zone)
+def retrievability(memory: Memory, at: dt.datetime, time_zone: ZoneInfo | str, weights: Weights | None = None) -> float:
+    """The predicted probability of recalling the fact at ``at`` (0 for a fact never learned),
+    under the student's ``weights`` (the defaults when None)."""
+    return recall(memory.stability, memory.last_review, at, time_zone, weights)
 
 
-def recall(stability: float | None, last_review: dt.datetime | None, at: dt.datetime, time_zone: ZoneInfo | str) -> float:
+def recall(
+    stability: float | None,
+    last_review: dt.datetime | None,
+    at: dt.datetime,
+    time_zone: ZoneInfo | str,
+    weights: Weights | None = None,
+) -> float:
     """FSRS's forgetting curve: the predicted recall at ``at`` of a fact last reviewed at
     ``last_review`` with ``stability`` (0 when never reviewed).
 
@@ -277,14 +352,21 @@ def recall(stability: float | None, last_review: dt.datetime | None, at: dt.date
     """
     if last_review is None or stability is None:
         return 0.0
-    return recall_after(stability, elapsed_days(last_review, at, time_zone))
+    return recall_after(stability, elapsed_days(last_review, at, time_zone), weights)
 
 
-def recall_after(stability: float, days: int) -> float:
+def curve(weights: Weights | None = None) -> tuple[float, float]:
+    """The forgetting curve's factor F and decay D of ``weights``: recall is ``(1 + F * t / S) ** D``
+    (FSRS-6: D is minus the last weight, and F makes recall 0.9 when t = S)."""
+    scheduler = _scheduler(DEFAULT_RETENTION, weights)
+    return float(scheduler._FACTOR), float(scheduler._DECAY)
+
+
+def recall_after(stability: float, days: int, weights: Weights | None = None) -> float:
     """The forgetting curve after ``days`` whole study days: the one formula :func:`recall` and the
     dashboards' SQL (:func:`trainer.web.dashboards.recall_expr`) compute, operation for operation."""
-    scheduler = _scheduler(DEFAULT_RETENTION)
-    return float((1 + scheduler._FACTOR * days / stability) ** scheduler._DECAY)
+    factor, decay = curve(weights)
+    return float((1 + factor * days / stability) ** decay)
 
 
 def elapsed_days(last_review: dt.datetime, at: dt.datetime, time_zone: ZoneInfo | str) -> int:
@@ -360,18 +442,24 @@ def is_due_soon(memory: Memory, now: dt.datetime) -> bool:
     return memory.in_steps and now < memory.due <= now + LEARN_AHEAD
 
 
-def _weakest_first(memories: Iterable[tuple[str, Memory]], now: dt.datetime, day: StudyDay) -> list[str]:
-    ordered = sorted(memories, key=lambda km: (retrievability(km[1], now, day.time_zone), km[1].due, km[0]))
+def _weakest_first(
+    memories: Iterable[tuple[str, Memory]], now: dt.datetime, day: StudyDay, weights: Weights | None = None
+) -> list[str]:
+    ordered = sorted(memories, key=lambda km: (retrievability(km[1], now, day.time_zone, weights), km[1].due, km[0]))
     return [key for key, _ in ordered]
 
 
-def due_order(memories: Mapping[str, Memory], now: dt.datetime, day: StudyDay) -> list[str]:
+def due_order(memories: Mapping[str, Memory], now: dt.datetime, day: StudyDay, weights: Weights | None = None) -> list[str]:
     """The keys of the due facts, least likely to be recalled first (then most overdue first)."""
-    return _weakest_first(((k, m) for k, m in memories.items() if is_due(m, now, day)), now, day)
+    return _weakest_first(((k, m) for k, m in memories.items() if is_due(m, now, day)), now, day, weights)
 
 
 def practice_order(
-    memories: Mapping[str, Memory], now: dt.datetime, day: StudyDay, include: Callable[[str], bool] | None = None
+    memories: Mapping[str, Memory],
+    now: dt.datetime,
+    day: StudyDay,
+    include: Callable[[str], bool] | None = None,
+    weights: Weights | None = None,
 ) -> list[str]:
     """The introduced facts worth practising now, least likely to be recalled first (ruling P-M8).
 
@@ -387,6 +475,7 @@ def practice_order(
         now: the current time, UTC.
         day: the student's study day (see :func:`study_day`).
         include: keeps only the keys it accepts (a focus).
+        weights: the student's FSRS weights (the defaults when None).
     """
     keep = include or (lambda key: True)
     worth = (
@@ -397,7 +486,7 @@ def practice_order(
         and elapsed_days(memory.last_review, now, day.time_zone) > 0
         and not (memory.in_steps and memory.due > now)
     )
-    return _weakest_first(worth, now, day)
+    return _weakest_first(worth, now, day, weights)
 
 
 def build_queue(
@@ -410,6 +499,7 @@ def build_queue(
     size: int,
     include: Callable[[str], bool] | None = None,
     practice: bool = False,
+    weights: Weights | None = None,
 ) -> list[str]:
     """The next facts to study: due ones first, then new ones up to ``new_allowed``, then steps due
     soon; when ``practice``, the rest of the round from :func:`practice_order`.
@@ -426,21 +516,23 @@ def build_queue(
         include: keeps only the keys it accepts (a focus on some facets, zones or states).
         practice: the student asked to keep studying (P-M8): a round that the due, new and soon
             facts leave short is filled with the facts most at risk.
+        weights: the student's FSRS weights, which rank facts by predicted recall (the defaults
+            when None).
 
     Returns:
         Distinct fact keys, at most ``size``.
     """
     keep = include or (lambda key: True)
-    queue = [key for key in due_order(memories, now, day) if keep(key)][:size]
+    queue = [key for key in due_order(memories, now, day, weights) if keep(key)][:size]
     if len(queue) < size and new_allowed > 0:
         room = min(size - len(queue), new_allowed)
         queue += [key for key in teaching_order if key not in memories and keep(key)][:room]
     if len(queue) < size:
         # Nothing else left: finish the steps due in the next minutes rather than wait for them.
-        soon = _weakest_first(((k, m) for k, m in memories.items() if is_due_soon(m, now)), now, day)
+        soon = _weakest_first(((k, m) for k, m in memories.items() if is_due_soon(m, now)), now, day, weights)
         queue += [key for key in soon if keep(key)][: size - len(queue)]
     if practice and len(queue) < size:
         dealt = set(queue)
-        queue += [key for key in practice_order(memories, now, day, keep) if key not in dealt][: size - len(queue)]
+        queue += [key for key in practice_order(memories, now, day, keep, weights) if key not in dealt][: size - len(queue)]
     return queue
 

@@ -78,7 +78,7 @@ def test_after_a_right_pick_the_next_form_is_strong(key):
     whatever the seed, with multiple choice on."""
     fact = Fact.from_key(key)
     picked = _after(srs.Rating.HARD)
-    assert picked.in_steps, "still shaky: without the rule it would be a choice again"
+    assert picked.stability < CHOICE_UNTIL_STABILITY_DAYS, "still shaky: without the rule it would be a choice again"
     assert choose_form(fact, picked, DECK, random.Random(1), multiple_choice=True) is Form.CHOICE
     forms = {choose_form(fact, picked, DECK, random.Random(i), multiple_choice=True, recheck=True) for i in range(20)}
     assert forms and all(srs.is_strong(form) for form in forms)

@@ -136,11 +136,17 @@ def review_sequence(ratings, start=T0, gap=None, retention=0.9):
     return history
 
 
-def test_a_new_fact_answered_right_goes_to_its_next_learning_step():
-    memory = srs.schedule(srs.new_memory(T0), Rating.GOOD, T0, time_zone=TZ)
-    assert memory.state is MemoryState.LEARNING
-    assert memory.due == T0 + dt.timedelta(minutes=10)
-    assert memory.reps == 1 and memory.lapses == 0
+def test_a_new_fact_comes_back_on_a_later_study_day_not_minutes_later():
+    """P-M12: no same-day steps. Right or wrong, a new fact's next review is on a later study day,
+    at its start (4 a.m. local, P-M2)."""
+    for rating in Rating:
+        memory = srs.schedule(srs.new_memory(T0), rating, T0, time_zone=TZ)
+        assert memory.state is MemoryState.REVIEW and not memory.in_steps
+        assert memory.due >= srs.study_day(T0, TZ).end
+        assert memory.due.astimezone(srs._zone(TZ)).time() == srs.DAY_STARTS_AT
+        assert memory.reps == 1 and memory.lapses == 0
+    missed = srs.schedule(srs.new_memory(T0), Rating.AGAIN, T0, time_zone=TZ)
+    assert missed.due == srs.study_day(T0, TZ).end, "a miss comes back the next study day"
 
 
 def test_good_answers_space_out():
@@ -157,15 +163,14 @@ def test_the_input_memory_is_unchanged():
 
 
 def test_lapses_count_only_facts_forgotten_after_they_were_learned():
+    """P-M12: a miss is a lapse only once the fact's memory had lasted a day or more."""
     history = review_sequence([Rating.AGAIN, Rating.AGAIN, Rating.GOOD, Rating.GOOD, Rating.AGAIN])
-    states = [memory.state for _, memory in history]
-    assert states[3] is MemoryState.REVIEW
     assert [memory.lapses for _, memory in history] == [0, 0, 0, 0, 1]
-    assert states[4] is MemoryState.RELEARNING
+    assert history[1][1].stability < srs.LEARNED_STABILITY_DAYS <= history[3][1].stability
 
 
 def test_a_fact_forgotten_eight_times_is_a_leech():
-    ratings = [Rating.GOOD, Rating.GOOD] + [Rating.AGAIN, Rating.GOOD] * srs.LEECH_LAPSES
+    ratings = [Rating.GOOD, Rating.GOOD] + [Rating.AGAIN, Rating.GOOD, Rating.GOOD] * srs.LEECH_LAPSES
     history = review_sequence(ratings)
     lapses = [memory.lapses for _, memory in history]
     assert max(lapses) == srs.LEECH_LAPSES

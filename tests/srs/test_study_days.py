@@ -80,16 +80,17 @@ def test_recall_is_whole_all_through_the_study_day_and_falls_the_next():
     assert srs.retrievability(memory, dt.datetime(2026, 3, 3, 16, 2, tzinfo=UTC), "UTC") == next_day
 
 
-def test_learning_and_relearning_steps_run_in_minutes_of_real_time():
-    """The steps are minutes from the answer, not study days (P-M1 leaves them alone)."""
+def test_a_miss_comes_back_at_the_start_of_the_next_study_day_not_minutes_later():
+    """P-M12 (no same-day steps) with P-M2: a new fact missed, or a learned fact forgotten, falls due
+    at 4 a.m. local of the next study day, even 2 minutes before the day ends."""
     at = dt.datetime(2026, 3, 3, 8, 58, tzinfo=UTC)  # 03:58 in New York: the study day ends in 2 minutes
     missed = missed_new_fact(at, NEW_YORK)
-    assert missed.due == at + dt.timedelta(minutes=1) and missed.last_review == at
-    step = srs.schedule(missed, Rating.GOOD, at + dt.timedelta(minutes=3), time_zone=NEW_YORK)
-    assert step.state is MemoryState.LEARNING and step.due == at + dt.timedelta(minutes=13)
+    assert missed.state is MemoryState.REVIEW and missed.last_review == at
+    assert missed.due == dt.datetime(2026, 3, 3, 9, 0, tzinfo=UTC)
     learned = Memory(MemoryState.REVIEW, None, 10.0, 5.0, at, at - dt.timedelta(days=9))
     lapsed = srs.schedule(learned, Rating.AGAIN, at, time_zone=NEW_YORK)
-    assert lapsed.state is MemoryState.RELEARNING and lapsed.due == at + dt.timedelta(minutes=10)
+    assert lapsed.state is MemoryState.REVIEW and lapsed.due == dt.datetime(2026, 3, 3, 9, 0, tzinfo=UTC)
+    assert lapsed.lapses == 1
 
 
 @pytest.mark.parametrize("zone", ["UTC", NEW_YORK, "Asia/Kolkata"])
