@@ -85,7 +85,7 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = Path(__file__).resolve().parent
 
-SCHEDULERS = ("app", "app-stop", "fsrs-passfail", "leitner", "oracle")
+SCHEDULERS = ("app", "app-stop", "app-nofit", "fsrs-passfail", "leitner", "oracle")
 TIME_ZONE = "America/Chicago"
 #: The first study day (a Monday); 180 days from it cross the March daylight-saving night.
 START = dt.date(2026, 1, 5)
@@ -104,6 +104,8 @@ TIME_SIGMA = 0.45
 FEEDBACK_S = 4.0
 LEARN_AHEAD = dt.timedelta(minutes=20)
 LEITNER_DAYS = (1, 2, 4, 8, 16)
+#: The app fits a student's weights again after this many new answers (trainer/web/fitting.py).
+FIT_AFTER = 150
 ORACLE_THRESHOLD = 0.9
 UTC = dt.timezone.utc
 
@@ -184,6 +186,8 @@ class AppPath:
     name = "app"
     #: Keep practising once the ordinary queue is empty (the study home's button, P-M8).
     keep_practising = True
+    #: Fit the student's own weights as the app does in the background (P-M10).
+    fits = True
 
     def __init__(self, student: Student, keys: list[str]) -> None:
         from trainer import review, srs
@@ -207,6 +211,14 @@ class AppPath:
         self.picked_last: set[str] = set()
         self.rounds = 0
         self.calibration: list[tuple[float, float, bool]] = []
+        #: The student's weights (None: the defaults) and their review log, for the fit (P-M10);
+        #: ``trainer.fit`` does not exist in a checkout before it, and then nothing is fitted.
+        self.weights: Any = None
+        self.log: list[Any] = []
+        self.fit = _fit_module() if self.fits else None
+        self.logged_at_last_fit = 0
+        self.fits_adopted = 0
+        self.answers = 0
 
     # memory.queue
     def queue(self, now: dt.datetime, size: int, practice: bool = False) -> list[str]:
@@ -227,7 +239,7 @@ class AppPath:
             new_allowed=new_allowed,
             size=size,
             include=lambda key: True,
-            **_optional(srs.build_queue, practice=practice),
+            **_optional(srs.build_queue, practice=practice, weights=self.weights),
         )
 
     def _due_or_soon(self, m: Any, now: dt.datetime, day: Any) -> bool:
@@ -238,6 +250,7 @@ class AppPath:
 
     # study.new_study_round + study.item + memory.record, for one session
     def session(self, start: dt.datetime, budget: int) -> dt.datetime:
+        self._maybe_fit(start)
         now = start
         answered = 0
         practising = False
@@ -262,6 +275,7 @@ class AppPath:
             for index, item in enumerate(items, start=1):
                 now = self._ask(item, seed, index, token, now)
                 answered += 1
+                self.answers += 1
         return now
 
     def _recheck(self, keys: list[str]) -> set[str]:
@@ -290,7 +304,7 @@ class AppPath:
         )
         before = self.memories.get(key)
         if before is not None and before.last_review is not None:
-            predicted = srs.retrievability(before, now, **_optional(srs.retrievability, time_zone=TIME_ZONE))
+            predicted = srs.retrievability(before, now, **_optional(srs.retrievability, time_zone=TIME_ZONE, weights=self.weights))
             self.calibration.append((predicted, answer.true_recall, verdict is not Verdict.WRONG))
         self._record(item.fact, outcome, before, now)
         return answer.next_at
@@ -313,12 +327,34 @@ class AppPath:
             now,
             desired_retention=RETENTION,
             seed=f"{outcome.round_token}:{outcome.item}",
-            **_optional(srs.schedule, time_zone=TIME_ZONE),
+            **_optional(srs.schedule, time_zone=TIME_ZONE, weights=self.weights),
         )
         if before is None:
             self.introduced_at[fact.key] = now
         self.memories[fact.key] = after
         self._log(fact, outcome)
+        if self.fit is not None:
+            self.log.append(self.fit.LoggedReview(fact.key, now, int(rating), self.is_strong(outcome.form)))
+
+    # trainer/web/fitting.py: fit_student, run in the background after FIT_AFTER new answers
+    def _maybe_fit(self, now: dt.datetime) -> None:
+        """Fit the student's weights when enough answers came since the last try, as the app's
+        background runner does after a request (so the next session uses the result), and
+        reschedule every fact under adopted weights."""
+        if self.fit is None or len(self.log) - self.logged_at_last_fit < FIT_AFTER:
+            return
+        self.logged_at_last_fit = len(self.log)
+        result = self.fit.fit(self.log, TIME_ZONE, self.weights)
+        if not result.adopted:
+            return
+        self.weights = result.weights
+        self.fits_adopted += 1
+        for key, steps in self.fit.histories(self.log, TIME_ZONE).items():
+            stability, difficulty = self.fit.replay(steps, self.weights)
+            self.memories[key] = self.srs.reschedule(
+                self.memories[key], stability, difficulty, desired_retention=RETENTION,
+                seed=f"refit:{key}", time_zone=TIME_ZONE, weights=self.weights,
+            )  # fmt: skip
 
     def _rate(self, fact: Any, outcome: Any) -> Any:
         """``srs.rate`` called as ``memory._record_once`` calls it, in either policy the core has:
@@ -352,6 +388,25 @@ class AppPath:
     def difficulty(self) -> float | None:
         values = [m.difficulty for m in self.memories.values() if m.difficulty is not None]
         return statistics.median(values) if values else None
+
+
+class AppNoFit(AppPath):
+    """The app's study path with the default weights for everyone (before P-M10)."""
+
+    name = "app-nofit"
+    fits = False
+
+
+def _fit_module() -> Any:
+    """``trainer.fit`` of the checkout measured, or None in one from before P-M10 (the editable
+    install could otherwise find this checkout's module beside an older ``srs``)."""
+    from trainer import srs
+
+    if not hasattr(srs, "DEFAULT_WEIGHTS"):
+        return None
+    from trainer import fit
+
+    return fit
 
 
 class AppStop(AppPath):
@@ -535,6 +590,7 @@ def fact_keys() -> list[str]:
 PATHS: dict[str, Callable[[Student, list[str]], Any]] = {
     "app": AppPath,
     "app-stop": AppStop,
+    "app-nofit": AppNoFit,
     "fsrs-passfail": FsrsPassFail,
     "leitner": Leitner,
     "oracle": Oracle,
@@ -585,6 +641,7 @@ def simulate_student(
     }
     if isinstance(path, AppPath):
         result["calibration"] = _bins(path.calibration)
+        result["fits_adopted"] = path.fits_adopted
     return result
 
 
@@ -703,7 +760,7 @@ def _days_to_all(runs: list[dict[str, Any]], day: int) -> str:
 
 def _paired(rows: list[dict[str, Any]], schedulers: list[str], days: tuple[int, ...]) -> list[str]:
     apps = [s for s in schedulers if s.startswith("app")]
-    pairs = [(a, b) for a in apps for b in schedulers if b != a and (b in ("leitner", "fsrs-passfail", "oracle") or (a == "app" and (b == "app-stop" or b.startswith("app@"))))]
+    pairs = [(a, b) for a in apps for b in schedulers if b != a and (b in ("leitner", "fsrs-passfail", "oracle") or (a == "app" and (b in ("app-stop", "app-nofit") or b.startswith("app@"))))]
     if not pairs:
         return []
     by = {(r["scheduler"], r["student"]): r for r in rows}

@@ -73,6 +73,9 @@ def make_test_config(database: str, tmp_path) -> dict:
         "SQLALCHEMY_DATABASE_URI": url,
         "RATELIMIT_ENABLED": False,
         "RATELIMIT_STORAGE_URI": "memory://",
+        # Off: a fit in a background thread would race the test's own database work (the test of
+        # the background runner turns it on and waits for it).
+        "FIT_IN_BACKGROUND": False,
     }
 
 

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from trainer.web import memory
+from trainer.web import fitting, memory
+from trainer import srs
 from trainer.web.extensions import db
 from trainer.web.models import User
 
@@ -48,6 +49,8 @@ class _Checked(learning.AppPath):
         self.checked = 0
         #: Facts dealt by practice rounds beyond what the ordinary queue had (P-M8).
         self.practised = 0
+        #: Fits run, and adopted, by both the copy and the real ``fitting.fit_student`` (P-M10).
+        self.fitted = 0
 
     def queue(self, now: dt.datetime, size: int, practice: bool = False) -> list[str]:
         mine = super().queue(now, size, practice)
@@ -61,6 +64,20 @@ class _Checked(learning.AppPath):
         if hasattr(memory, "picked_last"):
             assert mine == memory.picked_last(self.user, keys)
         return mine
+
+    def _maybe_fit(self, now: dt.datetime) -> None:
+        tried = self.logged_at_last_fit
+        adopted = self.fits_adopted
+        super()._maybe_fit(now)
+        if self.logged_at_last_fit == tried:
+            return
+        # The real fit, on the review log the real path wrote: the same verdict, the same weights,
+        # and every fact rescheduled to the same due time.
+        result = fitting.fit_student(self.user.id)
+        assert result.adopted == (self.fits_adopted > adopted)
+        assert result.weights == (self.weights or srs.DEFAULT_WEIGHTS)
+        assert memory.all_memories(self.user) == self.memories
+        self.fitted += 1
 
     def _record(self, fact: Any, outcome: Any, before: Any, now: dt.datetime) -> None:
         assert before == memory.memory_of(self.user, fact.key)
@@ -88,22 +105,25 @@ def _check_against_the_database(app, days: int, budget: int) -> _Checked:  # typ
 
 
 def test_in_memory_path_matches_the_database(app) -> None:  # type: ignore[no-untyped-def]
-    assert _check_against_the_database(app, 3, learning.DAILY_BUDGET).checked == 3 * learning.DAILY_BUDGET
+    """Every answer of 8 study days, and the fit (P-M10) the path runs once 150 answers are in."""
+    path = _check_against_the_database(app, 8, learning.DAILY_BUDGET)
+    assert path.checked == path.answers > 3 * learning.DAILY_BUDGET
+    assert path.fitted >= 1
 
 
 def test_in_memory_practice_rounds_match_the_database(app) -> None:  # type: ignore[no-untyped-def]
     """P-M8: with a budget the ordinary queue cannot fill, the student keeps practising, and the
     practice rounds (``memory.queue(..., practice=True)``) match too, answer for answer."""
-    path = _check_against_the_database(app, 3, 2 * learning.DAILY_BUDGET)
+    path = _check_against_the_database(app, 5, 2 * learning.DAILY_BUDGET)
     assert path.practised > 0
     assert path.checked > 2 * learning.DAILY_BUDGET
 
 
 def test_app_stop_leaves_the_budget_unspent_where_app_keeps_practising() -> None:
     """The two app schedulers differ only once the ordinary queue is empty (P-M8)."""
-    rows = learning.simulate(["hlr"], ["app", "app-stop"], students=1, seed=7, days=(3,), jobs=1, budget=80)
+    rows = learning.simulate(["hlr"], ["app", "app-stop"], students=1, seed=7, days=(5,), jobs=1, budget=80)
     by = {r["scheduler"]: r for r in rows}
     app_reviews = sum(b[0] for b in by["app"]["calibration"])
     stop_reviews = sum(b[0] for b in by["app-stop"]["calibration"])
     assert app_reviews > stop_reviews
-    assert "| app − app-stop | 3 |" in learning.report(rows, (3,))
+    assert "| app − app-stop | 5 |" in learning.report(rows, (5,))

@@ -11,9 +11,10 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import upgrade
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect
 
-from tests.conftest import TEST_DATABASE_URL, make_test_config
+from tests.conftest import make_test_config
+from tests.web.migrations import databases, empty_database
 from trainer.cards import DATA_DIR, DeckError
 from trainer.web import create_app
 from trainer.web import config as config_module
@@ -88,29 +89,12 @@ def test_check_data_command(runner):
     assert "Deck OK: 50 states, 105 border pairs, 15 Power cards, 50 map outlines." in result.output
 
 
-def migration_params():
-    params = [pytest.param("sqlite", id="sqlite")]
-    if TEST_DATABASE_URL:
-        params.append(pytest.param(TEST_DATABASE_URL, id="postgresql", marks=pytest.mark.postgres))
-    return params
-
-
-@pytest.mark.parametrize("database", migration_params())
+@pytest.mark.parametrize("database", databases())
 def test_migrations_build_the_models_schema(tmp_path, database):
     """`flask db upgrade` on an empty database gives exactly the models' tables (nothing to autogenerate)."""
-    app = create_app(make_test_config(database, tmp_path))
-    with app.app_context():
-        db.drop_all()
-        with db.engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        try:
-            upgrade()
-            assert {"user", "alembic_version"} <= set(inspect(db.engine).get_table_names())
-            with db.engine.connect() as connection:
-                diff = compare_metadata(MigrationContext.configure(connection), db.metadata)
-            assert diff == []
-        finally:
-            db.drop_all()
-            with db.engine.begin() as connection:
-                connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-            db.engine.dispose()
+    with empty_database(tmp_path, database):
+        upgrade()
+        assert {"user", "alembic_version"} <= set(inspect(db.engine).get_table_names())
+        with db.engine.connect() as connection:
+            diff = compare_metadata(MigrationContext.configure(connection), db.metadata)
+        assert diff == []

@@ -117,12 +117,14 @@ def register_blueprints(app: Flask) -> None:
 
 
 def register_cli(app: Flask) -> None:
-    """Command-line helpers (``flask --app app check-data``, ``seed-demo``, ``create-admin``)."""
-    from . import demo
+    """Command-line helpers (``flask --app app check-data``, ``seed-demo``, ``create-admin``,
+    ``fit-memory``, whose fits also run in the background after answers: see ``fitting``)."""
+    from . import demo, fitting
     from .admin import cli as admin_cli
 
     demo.init_app(app)
     admin_cli.init_app(app)
+    fitting.init_app(app)
 
     @app.cli.command("check-data")
     def check_data() -> None:

@@ -42,7 +42,8 @@ def from_environment(instance_path: Path, *, with_secret: bool = True) -> dict[s
     behind an HTTPS proxy: Secure cookies, proxy headers trusted), ``GEOPLUNGE_DATA_DIR``
     (another copy of ``data/``, e.g. to check edited data before it ships),
     ``GEOPLUNGE_OPEN_TEACHER_SIGNUP`` (set to 1 to let anyone sign up as a teacher: for an
-    install with one teacher and no school admin).
+    install with one teacher and no school admin), ``GEOPLUNGE_FIT_IN_BACKGROUND`` (on by
+    default; 0 turns off fitting students' memory models after their answers, P-M10).
     """
     database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'geoplunge.db'}"
     # Hosting providers still hand out postgres:// URLs; SQLAlchemy wants a driver name.
@@ -61,6 +62,9 @@ def from_environment(instance_path: Path, *, with_secret: bool = True) -> dict[s
         "BEHIND_PROXY": https or _flag("BEHIND_PROXY"),
         # Off: teachers are invited by the school's admin (trainer.web.admin).
         "OPEN_TEACHER_SIGNUP": _flag("GEOPLUNGE_OPEN_TEACHER_SIGNUP"),
+        # On: a student's memory model is fitted in a background thread once enough new answers
+        # came in (trainer.web.fitting); `flask --app app fit-memory` does it by hand.
+        "FIT_IN_BACKGROUND": _flag("GEOPLUNGE_FIT_IN_BACKGROUND", default=True),
     }
     if with_secret:
         settings["SECRET_KEY"] = _secret_key(instance_path)

@@ -77,7 +77,7 @@ from trainer.games import REGISTRY, Level
 
 from . import get_deck
 from .extensions import db
-from .memory import time_zones
+from .memory import time_zones, weights_of
 from .models import (
     Assignment,
     BorderUpRound,
@@ -125,8 +125,9 @@ def recall_expr(
     ``days`` is the study days from the last review's (``last_study_day_col``) to the row's
     student's study day at ``at``, in that student's time zone (0 if ``at`` is earlier): the
     count :func:`trainer.srs.elapsed_days` makes (P-M1). F and D are FSRS's, as
-    :func:`trainer.srs.recall_after` takes them: the same floating-point operations in the same
-    order, so the value is the one Python computes.
+    :func:`trainer.srs.recall_after` takes them, from each row's student's own weights (P-M10;
+    :func:`trainer.srs.curve`), as a CASE over the students whose curve is not the standard one:
+    the same floating-point operations in the same order, so the value is the one Python computes.
 
     Args:
         stability_col, last_study_day_col, student_id_col: the stability, study day of the last
@@ -136,12 +137,33 @@ def recall_expr(
     """
     if at.tzinfo is None or at.utcoffset() != dt.timedelta(0):
         raise ValueError("times must be timezone-aware UTC")
-    scheduler = srs._scheduler(srs.DEFAULT_RETENTION)
     gap = _today_number(student_id_col, study_dates(student_ids, at)) - _day_number(last_study_day_col)
     days = case((gap > 0, gap), else_=literal_column("0"))
-    base = literal(1.0, Float) + literal(float(scheduler._FACTOR), Float) * cast(days, Float) / stability_col
-    curve = func.power(base, literal(float(scheduler._DECAY), Float), type_=Float)
+    factor, decay = _curve_of(student_id_col, student_ids)
+    base = literal(1.0, Float) + factor * cast(days, Float) / stability_col
+    curve = func.power(base, decay, type_=Float)
     return case((or_(stability_col.is_(None), last_study_day_col.is_(None)), 0.0), else_=curve)
+
+
+def _curve_of(student_id_col: Any, student_ids: Collection[int]) -> tuple[ColumnElement[float], ColumnElement[float]]:
+    """SQL: the forgetting curve's F and D of the row's student (P-M10), as literals, in a CASE
+    over the students whose own weights give another curve than the standard one."""
+    standard = srs.curve(None)
+    by_curve: dict[tuple[float, float], list[int]] = {}
+    for sid, weights in weights_of(student_ids).items():
+        curve = srs.curve(weights)
+        if curve != standard:
+            by_curve.setdefault(curve, []).append(sid)
+    if not by_curve:
+        return literal(standard[0], Float), literal(standard[1], Float)
+    ordered = sorted(by_curve.items())
+    factor = case(
+        *[(student_id_col.in_(sorted(ids)), literal(f, Float)) for (f, _), ids in ordered], else_=literal(standard[0], Float)
+    )
+    decay = case(
+        *[(student_id_col.in_(sorted(ids)), literal(d, Float)) for (_, d), ids in ordered], else_=literal(standard[1], Float)
+    )
+    return factor, decay
 
 
 def study_dates(student_ids: Collection[int], at: dt.datetime) -> dict[int, dt.date]:

@@ -10,17 +10,18 @@ from functools import cache
 from typing import TypeVar
 from zoneinfo import available_timezones
 
-from flask import has_request_context, request
+from flask import g, has_request_context, request
 from sqlalchemy import and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from trainer import srs
+from trainer import daily, srs
+from trainer.aim import TestAim, aim, aims_covering
 from trainer.cards import Deck
 from trainer.facts import Fact, Facet, Form, Verdict, teaching_order
 
 from .dberrors import roll_back, unavailable
 from .extensions import db
-from .models import ClassMembership, MemoryCard, ReviewLog, SchoolClass, User, memory_columns, memory_from, utcnow
+from .models import ClassMembership, MemoryCard, MemoryWeights, ReviewLog, SchoolClass, User, memory_columns, memory_from, utcnow
 
 #: The cookie in which the browser tells its time zone (static/js/timezone.js).
 TIME_ZONE_COOKIE = "tz"
@@ -51,6 +52,9 @@ class StudySettings:
     #: True when a class the student is in sets this value (ruling P-S1).
     retention_from_class: bool = False
     new_per_day_from_class: bool = False
+    #: How much to study each day (P-D1), and whether a class sets it (P-D2).
+    daily_amount: daily.DailyAmount = daily.DEFAULT
+    daily_amount_from_class: bool = False
 
 
 def browser_time_zone() -> str | None:
@@ -60,20 +64,24 @@ def browser_time_zone() -> str | None:
     return valid_time_zone(request.cookies.get(TIME_ZONE_COOKIE))
 
 
-# The highest of the values set by the student's classes (P-S1): one small indexed query,
-# built once because every recorded answer runs it.
+# The settings of each of the student's classes, of which the highest wins (P-S1, P-D2): one
+# small indexed query (a row per class), built once because every recorded answer runs it.
 _CLASS_SETTINGS = (
-    select(func.max(SchoolClass.desired_retention), func.max(SchoolClass.new_per_day))
+    select(SchoolClass.desired_retention, SchoolClass.new_per_day, SchoolClass.daily_amount, SchoolClass.daily_unit)
     .join(ClassMembership, ClassMembership.class_id == SchoolClass.id)
     .where(ClassMembership.student_id == bindparam("student_id"))
 )
 
 
 def settings_for(student: User) -> StudySettings:
-    """The study settings in force for ``student``: their own, unless a class of theirs sets one (P-S1)."""
+    """The study settings in force for ``student``: their own, unless a class of theirs sets one (P-S1, P-D2)."""
     own_zone = valid_time_zone(student.time_zone)
     zone = _zone_of(own_zone)
-    class_retention, class_new = db.session.execute(_CLASS_SETTINGS, {"student_id": student.id}).one()
+    classes = db.session.execute(_CLASS_SETTINGS, {"student_id": student.id}).all()
+    class_retention = max((row.desired_retention for row in classes if row.desired_retention is not None), default=None)
+    class_new = max((row.new_per_day for row in classes if row.new_per_day is not None), default=None)
+    class_amount = daily.highest(a for row in classes if (a := daily.amount_or_none(row.daily_amount, row.daily_unit)))
+    own_amount = daily.amount_or_none(student.daily_amount, student.daily_unit) or daily.DEFAULT
     return StudySettings(
         desired_retention=student.desired_retention if class_retention is None else class_retention,
         new_per_day=student.new_per_day if class_new is None else class_new,
@@ -82,6 +90,8 @@ def settings_for(student: User) -> StudySettings:
         time_zone_is_browsers=own_zone is None,
         retention_from_class=class_retention is not None,
         new_per_day_from_class=class_new is not None,
+        daily_amount=own_amount if class_amount is None else class_amount,
+        daily_amount_from_class=class_amount is not None,
     )
 
 
@@ -288,6 +298,8 @@ def _write(
     connection = db.session.connection()
     card = connection.execute(_SELECT_CARD, {"student_id": student.id, "fact_key": fact.key}).first()
     before = memory_from(card) if card is not None else srs.new_memory(now)
+    weights = weights_for(student)
+    study_date = srs.study_day(now, settings.time_zone).date
     after = srs.schedule(
         before,
         rating,
@@ -295,8 +307,11 @@ def _write(
         desired_retention=settings.desired_retention,
         seed=f"{outcome.round_token}:{outcome.item}",
         time_zone=settings.time_zone,
+        weights=weights,
     )
-    study_date = srs.study_day(now, settings.time_zone).date
+    # A test day of one of the student's assignments pulls the next review in (P-M9).
+    after = aim(after, aims_covering(_aims(student, study_date), fact.key), now, settings.time_zone, weights)
+    note_recorded(student)
     connection.execute(
         _INSERT_LOG,
         {
@@ -335,6 +350,114 @@ def _write(
         if changed != 1:
             raise _Conflict
     return after.due
+
+
+# --- The student's own memory model (P-M10) ----------------------------------------------------
+
+#: Where ``flask.g`` keeps, for the request, the weights read for each student and the student
+#: whose answers the request recorded (``trainer.web.fitting`` runs a fit after it, in the background).
+_WEIGHTS_CACHE = "geoplunge_weights"
+RECORDED_FOR = "geoplunge_recorded_for"
+# Built once: every recorded answer runs it, on the unique student_id index.
+_SELECT_WEIGHTS = select(MemoryWeights.weights).where(MemoryWeights.student_id == bindparam("student_id"))
+
+
+def weights_for(student: User) -> srs.Weights | None:
+    """The student's own FSRS-6 weights, or None for the standard ones (P-M10). One indexed query,
+    read once per request: every call that schedules or predicts for the student passes them."""
+    cache: dict[int, srs.Weights | None] | None = g.setdefault(_WEIGHTS_CACHE, {}) if has_request_context() else None
+    if cache is not None and student.id in cache:
+        return cache[student.id]
+    stored = db.session.execute(_SELECT_WEIGHTS, {"student_id": student.id}).scalar_one_or_none()
+    weights = _checked(stored)
+    if cache is not None:
+        cache[student.id] = weights
+    return weights
+
+
+def weights_of(student_ids: Iterable[int]) -> dict[int, srs.Weights | None]:
+    """Each student's own weights (None: the standard ones), in one query: a class's pages
+    predict each student's recall with their own (P-M10)."""
+    ids = sorted(set(student_ids))
+    out: dict[int, srs.Weights | None] = dict.fromkeys(ids)
+    if ids:
+        rows = db.session.execute(
+            select(MemoryWeights.student_id, MemoryWeights.weights).where(MemoryWeights.student_id.in_(ids))
+        ).all()
+        out.update({student_id: _checked(stored) for student_id, stored in rows})
+    return out
+
+
+def _checked(stored: list[float] | None) -> srs.Weights | None:
+    if stored is None:
+        return None
+    try:
+        return srs.check_weights(stored)
+    except (TypeError, ValueError):
+        # A row that is not a valid set (edited by hand, say) must not break a student's study.
+        return None
+
+
+_AIMS_CACHE = "geoplunge_aims"
+
+
+def _aims(student: User, today: dt.date) -> list[TestAim]:
+    """The test aims of the student's assignments (P-M9), read once per request and study day."""
+    from .assign.aims import aims_for  # trainer.web.assign imports this module
+
+    cache: dict[tuple[int, dt.date], list[TestAim]] | None = g.setdefault(_AIMS_CACHE, {}) if has_request_context() else None
+    if cache is not None and (student.id, today) in cache:
+        return cache[student.id, today]
+    aims = aims_for(student, today)
+    if cache is not None:
+        cache[student.id, today] = aims
+    return aims
+
+
+def forget_cached_weights() -> None:
+    """Drop the weights read so far in this request (a fit adopted a new set)."""
+    if has_request_context():
+        g.pop(_WEIGHTS_CACHE, None)
+
+
+def note_recorded(student: User) -> None:
+    """Note on ``flask.g`` that this request recorded an answer of ``student``: after the
+    request, :mod:`trainer.web.fitting` checks whether enough new answers call for a fit."""
+    if has_request_context():
+        setattr(g, RECORDED_FOR, student.id)
+
+
+# New schedules after a fit (P-M10): written only if no answer changed the card since it was
+# read (its review count is its version, as in _UPDATE_CARD).
+_RESCHEDULE_CARD = (
+    update(_CARD)
+    .where(_CARD.c.id == bindparam("card_id"), _CARD.c.reps == bindparam("reps_read"))
+    .values(stability=bindparam("new_stability"), difficulty=bindparam("new_difficulty"), due=bindparam("new_due"))
+)
+
+
+def student_cards(student: User):  # type: ignore[no-untyped-def]
+    """Every memory card row of the student (to reschedule them)."""
+    return db.session.connection().execute(select(_CARD).where(_CARD.c.student_id == student.id)).all()
+
+
+def write_rescheduled(changes: Iterable[tuple[int, int, srs.Memory]]) -> None:
+    """Write new schedules (card id, review count read, memory) inside a unit of work (see
+    :func:`atomically`); a card an answer changed since it was read makes the unit start again."""
+    connection = db.session.connection()
+    for card_id, reps_read, memory in changes:
+        changed = connection.execute(
+            _RESCHEDULE_CARD,
+            {
+                "card_id": card_id,
+                "reps_read": reps_read,
+                "new_stability": memory.stability,
+                "new_difficulty": memory.difficulty,
+                "new_due": memory.due,
+            },
+        ).rowcount
+        if changed != 1:
+            raise _Conflict
 
 
 # --- Reading the memory ---------------------------------------------------------------------
@@ -415,6 +538,7 @@ def queue(
         size=size,
         include=include,
         practice=practice,
+        weights=weights_for(student),
     )
 
 
@@ -434,6 +558,8 @@ class StudySummary:
     #: Facts coming due tomorrow, and over the 7 days after today (their study days).
     due_tomorrow: int
     due_next_week: int
+    #: Today's answers and study time against the daily amount (P-D1).
+    progress: daily.Progress
 
 
 def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
@@ -449,11 +575,11 @@ def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
     ).scalar_one()
     total_facts = len(Facet) * 50
     new_today = min(new_allowed_today(student, day), total_facts - introduced)
-    done_today = db.session.execute(
-        select(func.count())
-        .select_from(ReviewLog)
-        .where(ReviewLog.student_id == student.id, ReviewLog.study_day == day.date)
-    ).scalar_one()
+    # Every answer of today's study day, in every mode, counts toward the daily amount (P-D1).
+    durations = db.session.execute(
+        select(ReviewLog.duration_ms).where(ReviewLog.student_id == student.id, ReviewLog.study_day == day.date)
+    ).scalars().all()
+    done_today = len(durations)
     days = db.session.execute(
         select(ReviewLog.study_day)
         .where(ReviewLog.student_id == student.id, ReviewLog.study_day >= day.date - dt.timedelta(days=400))
@@ -469,7 +595,8 @@ def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
             .order_by(MemoryCard.lapses.desc(), MemoryCard.fact_key)
         ).scalars()
     )
-    tz = settings_for(student).time_zone
+    settings = settings_for(student)
+    tz = settings.time_zone
     tomorrow = srs.study_day(day.end, tz)
     in_a_week = srs.study_day(day.end + dt.timedelta(days=6, hours=12), tz)
 
@@ -492,6 +619,7 @@ def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
         leeches=leeches,
         due_tomorrow=due_between(day.end, tomorrow.end),
         due_next_week=due_between(day.end, in_a_week.end),
+        progress=daily.progress(settings.daily_amount, durations),
     )
 
 

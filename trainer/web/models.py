@@ -32,7 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect, Row
 from sqlalchemy.orm import Mapped, mapped_column
 
-from trainer import srs
+from trainer import daily, srs
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
@@ -98,6 +98,9 @@ class User(UserMixin, db.Model):
     time_zone: Mapped[str | None] = mapped_column(String(64))
     #: Offer multiple choice for facts still being learned (young learners).
     multiple_choice: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: How much to study each day: a number of answers or of minutes (P-D1; 40 answers by default).
+    daily_amount: Mapped[int] = mapped_column(Integer, default=daily.DEFAULT.amount, server_default="40")
+    daily_unit: Mapped[str] = mapped_column(String(8), default=daily.DEFAULT.unit.value, server_default="answers")
 
     #: A school admin: a teacher account that also invites the school's other teachers
     #: (made by ``flask --app app create-admin``).
@@ -316,6 +319,39 @@ class ReviewLog(db.Model):
     stability_after: Mapped[float | None] = mapped_column(Float)
 
 
+class MemoryWeights(db.Model):
+    """A student's own FSRS-6 weights, once a fit has earned them their place, and the student's
+    last fit attempt (ruling P-M10): one row per student, written by ``trainer.web.fitting``."""
+
+    __tablename__ = "memory_weights"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), unique=True)
+    #: The 21 weights in use for this student; None: the standard ones (no fit was adopted yet).
+    weights: Mapped[list[float] | None] = mapped_column(JSON(none_as_null=True))
+    #: Which candidate was adopted: "own" (fitted on the student's answers) or "class" (their
+    #: class's pooled fit); what it replaced was the standard set or an earlier fit.
+    source: Mapped[str | None] = mapped_column(String(8))
+    replaced_standard: Mapped[bool | None] = mapped_column(Boolean)
+    #: When the set in use was adopted, the answers in the student's log then, and the targets
+    #: it was judged on (trained on, held out).
+    fitted_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    answers: Mapped[int | None] = mapped_column(Integer)
+    train_targets: Mapped[int | None] = mapped_column(Integer)
+    test_targets: Mapped[int | None] = mapped_column(Integer)
+    #: On the held-out answers: log loss and RMSE over bins of the set in use before, and of the
+    #: set adopted (lower is better).
+    before_log_loss: Mapped[float | None] = mapped_column(Float)
+    before_rmse_bins: Mapped[float | None] = mapped_column(Float)
+    after_log_loss: Mapped[float | None] = mapped_column(Float)
+    after_rmse_bins: Mapped[float | None] = mapped_column(Float)
+    #: The last fit attempt, adopted or not: when it read the log (answers after this are new),
+    #: how many answers it read, and what it found.
+    attempted_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    attempt_answers: Mapped[int] = mapped_column(Integer)
+    attempt_result: Mapped[str] = mapped_column(String(200))
+
+
 class StudyRound(db.Model):
     """A flashcard review round: the facts dealt, each in its form, replayable from its seed."""
 
@@ -482,6 +518,9 @@ class SchoolClass(db.Model):
     #: Overrides for the class's students (None: each student's own setting; ruling P-S1).
     desired_retention: Mapped[float | None] = mapped_column(Float)
     new_per_day: Mapped[int | None] = mapped_column(Integer)
+    #: The class's daily amount, both set or both None (P-D2).
+    daily_amount: Mapped[int | None] = mapped_column(Integer)
+    daily_unit: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
@@ -507,7 +546,11 @@ class Assignment(db.Model):
     """
 
     __tablename__ = "assignment"
-    __table_args__ = (Index("ix_assignment_class_due", "class_id", "due_at"),)
+    __table_args__ = (
+        Index("ix_assignment_class_due", "class_id", "due_at"),
+        # The test aims of a student's classes (web.assign.aims.aims_for), on every answer.
+        Index("ix_assignment_class_test", "class_id", "test_on"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     class_id: Mapped[int] = mapped_column(ForeignKey("school_class.id", ondelete="CASCADE"))
@@ -530,6 +573,11 @@ class Assignment(db.Model):
     #: True: every student of the class, now or later; False: the students listed.
     everyone: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    #: An optional test day (a local date in ``time_zone``) the schedule aims at (P-M9, P-A5).
+    test_on: Mapped[dt.date | None] = mapped_column(Date)
+    #: "Remember on test day" for a rounds or answers assignment (0.80-0.95); a recall goal's
+    #: test day uses its ``target`` and leaves this None (P-A5).
+    test_target: Mapped[float | None] = mapped_column(Float)
 
 
 class AssignmentStudent(db.Model):

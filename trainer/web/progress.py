@@ -24,7 +24,7 @@ from trainer.assignments import (
 
 from . import get_deck
 from .extensions import db
-from .memory import time_zones
+from .memory import time_zones, weights_of
 from .models import (
     Assignment,
     AssignmentRound,
@@ -327,8 +327,11 @@ def _recall_progress(assignment: Assignment, ids: list[int], now: dt.datetime) -
             history[student_id][key].append(Review(at, stability))
     target = assignment.target or 0.9
     zones = time_zones(ids)  # elapsed time counts in each student's study days (P-M1)
+    weights = weights_of(ids)  # and recall follows each student's own memory model (P-M10)
     return {
-        sid: recall_progress(facts, history[sid], target, assignment.starts_at, assignment.due_at, now, zones.get(sid, "UTC"))
+        sid: recall_progress(
+            facts, history[sid], target, assignment.starts_at, assignment.due_at, now, zones.get(sid, "UTC"), weights.get(sid)
+        )
         for sid in ids
     }
 

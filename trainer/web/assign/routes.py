@@ -8,13 +8,13 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from trainer import srs
-from trainer.assignments import ACTIVITIES, Activity, Scope
+from trainer.assignments import ACTIVITIES, Activity, Scope, test_day_sentence
 from trainer.facts import Fact
 from trainer.games import GameError
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import memories_of, settings_for
+from ..memory import memories_of, settings_for, today_for, weights_for
 from ..models import Assignment, AssignmentRound, StateIqGame, User, utcnow
 from ..play.border_up import new_border_up
 from ..play.dashing import new_dashing
@@ -31,6 +31,7 @@ from ..progress import (
 from ..security import student_required
 from ..study.routes import new_study_round
 from ..teach.forms import StartActivityForm
+from .aims import aimed_target
 
 bp = Blueprint("assign", __name__, url_prefix="/assignments")
 
@@ -75,7 +76,15 @@ def page(assignment_id: int) -> str:
         weakest=weakest,
         form=StartActivityForm(),
         upcoming=utcnow() < assignment.starts_at,
+        test_sentence=_test_sentence(assignment, student),
     )
+
+
+def _test_sentence(assignment: Assignment, student: User) -> str:
+    """The assignment's test day in plain words, while it is still ahead (P-A5)."""
+    if assignment.test_on is None or assignment.test_on < today_for(student).date:
+        return ""
+    return test_day_sentence(assignment.test_on, round(aimed_target(assignment) * 100), you=True)
 
 
 @bp.post("/<int:assignment_id>/start")
@@ -141,7 +150,8 @@ def _weakest_answered(student: User, keys: list[str]) -> list[str]:
     now = utcnow()
     zone = settings_for(student).time_zone
     memories = memories_of(student, keys)
-    return sorted(memories, key=lambda key: (srs.retrievability(memories[key], now, zone), key))
+    weights = weights_for(student)
+    return sorted(memories, key=lambda key: (srs.retrievability(memories[key], now, zone, weights), key))
 
 
 def open_count(student: User) -> int:

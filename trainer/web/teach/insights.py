@@ -22,7 +22,7 @@ from trainer.games import REGISTRY
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import time_zones, today_for
+from ..memory import time_zones, today_for, weights_of
 from ..models import ClassMembership, MemoryCard, ReviewLog, User, memory_from
 from ..progress import memory_rows
 from ..text import csv_line, csv_safe  # noqa: F401  (csv_safe lived here; its tests import it from here)
@@ -107,8 +107,10 @@ def _mean_recall(student_ids: Sequence[int], now: dt.datetime) -> dict[int, tupl
     """Each student's mean predicted recall now and the number of facts it is over (students with cards only)."""
     recalls: dict[int, list[float]] = defaultdict(list)
     zones = time_zones(student_ids)  # each student's study days (P-M1)
+    weights = weights_of(student_ids)  # and their own memory model (P-M10)
     for card in memory_rows(student_ids):
-        recalls[card.student_id].append(srs.recall(card.stability, card.last_review, now, zones[card.student_id]))
+        sid = card.student_id
+        recalls[sid].append(srs.recall(card.stability, card.last_review, now, zones[sid], weights.get(sid)))
     return {student_id: (fmean(values), len(values)) for student_id, values in recalls.items()}
 
 
@@ -249,6 +251,7 @@ def facts_by_state(student_id: int, now: dt.datetime, deck: Deck | None = None) 
     """For every state (by name) and every facet: the predicted recall now, and whether it is a leech."""
     deck = deck if deck is not None else get_deck()
     zone = time_zones([student_id]).get(student_id, "UTC")
+    weights = weights_of([student_id])[student_id]
     memories = {
         card.fact_key: memory_from(card)
         for card in db.session.execute(select(MemoryCard.__table__).where(MemoryCard.student_id == student_id))
@@ -261,7 +264,7 @@ def facts_by_state(student_id: int, now: dt.datetime, deck: Deck | None = None) 
             if memory is None:
                 cells.append(FactCell(facet, None, False))
             else:
-                cells.append(FactCell(facet, srs.retrievability(memory, now, zone), memory.is_leech))
+                cells.append(FactCell(facet, srs.retrievability(memory, now, zone, weights), memory.is_leech))
         rows.append(StateFacts(state.postal, state.name, cells))
     return rows
 

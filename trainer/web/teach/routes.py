@@ -18,10 +18,10 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
-from trainer import srs
+from trainer import daily, srs
 from trainer.facts import Facet
 
-from .. import get_deck
+from .. import fitting, get_deck
 from ..extensions import db, limiter
 from ..memory import browser_time_zone, valid_time_zone
 from ..models import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, ClassMembership, Role, SchoolClass, User, utcnow
@@ -192,12 +192,17 @@ def class_settings(class_id: int) -> str | Response | tuple[str, int]:
             "name": klass.name,
             "desired_retention": None if klass.desired_retention is None else round(klass.desired_retention * 100),
             "new_per_day": klass.new_per_day,
+            "daily_amount": klass.daily_amount,
+            "daily_unit": klass.daily_unit or daily.Unit.ANSWERS.value,
         },
     )
     if form.validate_on_submit():
         klass.name = form.name.data
         klass.desired_retention = None if form.desired_retention.data is None else float(form.desired_retention.data) / 100
         klass.new_per_day = form.new_per_day.data
+        # Both halves of the daily amount, or neither (P-D2).
+        klass.daily_amount = form.daily_amount.data
+        klass.daily_unit = None if form.daily_amount.data is None else form.daily_unit.data
         try:
             db.session.commit()
         except IntegrityError:
@@ -206,7 +211,9 @@ def class_settings(class_id: int) -> str | Response | tuple[str, int]:
         else:
             flash("Class settings saved.", "success")
             return redirect(url_for("teach.class_page", class_id=klass.id))
-    return render_template("teach/settings.html", klass=klass, form=form), (400 if form.is_submitted() else 200)
+    return render_template(
+        "teach/settings.html", klass=klass, form=form, seconds_per_answer=daily.SECONDS_PER_ANSWER
+    ), (400 if form.is_submitted() else 200)
 
 
 # --- Teachers: student accounts ------------------------------------------------------------------
@@ -528,6 +535,7 @@ def _student_progress(student: User) -> dict[str, object]:
         "facets": list(Facet),
         "rounds": insights.recent_rounds(student.id),
         "leech_lapses": srs.LEECH_LAPSES,
+        "memory_model": fitting.model_sentence(student, for_teacher=True, now=now),
     }
 
 
