@@ -194,6 +194,37 @@ def local_dates(starts_at: dt.datetime, due_at: dt.datetime, time_zone: str) -> 
     return starts_at.astimezone(tz).date(), (due_at.astimezone(tz) - dt.timedelta(days=1)).date()
 
 
+# --- A test day (P-A5) ---------------------------------------------------------------------------
+
+#: A test day may be at most this many days after today.
+TEST_DAYS_AHEAD = 366
+
+
+def test_day_problem(test_on: dt.date, starts_on: dt.date | None, today: dt.date) -> str | None:
+    """Why ``test_on`` cannot be an assignment's test day (None when it can): it must be on or
+    after the start date, not past, and at most a year ahead."""
+    if starts_on is not None and test_on < starts_on:
+        return "The test day is before the start date. Choose a test day on or after the start."
+    if test_on < today:
+        return "That test day has passed. Choose today or a later day, or leave it empty."
+    if test_on > today + dt.timedelta(days=TEST_DAYS_AHEAD):
+        return "A test day can be at most a year ahead."
+    return None
+
+
+test_day_problem.__test__ = False  # type: ignore[attr-defined]  # pytest: not a test, whatever its name
+
+
+def test_day_sentence(test_on: dt.date, percent: int, you: bool) -> str:
+    """The test day in plain words: "Test on Friday 12 December: the schedule aims for you to
+    remember 90% of these facts that day." (for the teacher: "for your students")."""
+    who = "you" if you else "your students"
+    return f"Test on {test_on:%A} {test_on.day} {test_on:%B}: the schedule aims for {who} to remember {percent}% of these facts that day."
+
+
+test_day_sentence.__test__ = False  # type: ignore[attr-defined]
+
+
 # --- Progress ------------------------------------------------------------------------------------
 
 
@@ -265,16 +296,19 @@ class Review:
     stability: float | None
 
 
-def recall_at(reviews: Sequence[Review], cutoff: dt.datetime, at: dt.datetime, time_zone: str) -> float:
+def recall_at(
+    reviews: Sequence[Review], cutoff: dt.datetime, at: dt.datetime, time_zone: str, weights: srs.Weights | None = None
+) -> float:
     """Predicted recall at ``at`` from the last review up to ``cutoff`` (0 when never reviewed),
-    counting the student's study days in ``time_zone`` (P-M1)."""
+    counting the student's study days in ``time_zone`` (P-M1), under the student's own FSRS
+    ``weights`` (P-M10; the standard ones when None)."""
     last = None
     for review in reviews:
         if review.at <= cutoff and (last is None or review.at >= last.at):
             last = review
     if last is None:
         return 0.0
-    return srs.recall(last.stability, last.at, at, time_zone)
+    return srs.recall(last.stability, last.at, at, time_zone, weights)
 
 
 def recall_progress(
@@ -285,15 +319,17 @@ def recall_progress(
     due_at: dt.datetime,
     now: dt.datetime,
     time_zone: str,
+    weights: srs.Weights | None = None,
 ) -> Progress:
     """Progress towards "every fact in scope at ``target`` predicted recall on the due date".
 
-    Elapsed time counts in the student's study days in ``time_zone`` (P-M1). Before the due date, each fact's recall on the due date is predicted from the reviews so far.
+    Elapsed time counts in the student's study days in ``time_zone`` (P-M1), and recall follows
+    the student's own ``weights`` (P-M10; the standard ones when None). Before the due date, each fact's recall on the due date is predicted from the reviews so far.
     After it, the goal is judged on the reviews given by the due date; if it was missed, recall
     now from every review tells whether it was reached late (P-A3).
     """
     cutoff = min(now, due_at)
-    on_due = {key: recall_at(reviews.get(key, ()), cutoff, due_at, time_zone) for key in facts}
+    on_due = {key: recall_at(reviews.get(key, ()), cutoff, due_at, time_zone, weights) for key in facts}
     met = [key for key in facts if on_due[key] >= target]
     missing = [key for key in facts if on_due[key] < target]
     weakest = tuple(sorted(missing, key=lambda k: on_due[k])[:5])
@@ -309,7 +345,7 @@ def recall_progress(
         return Progress(status, len(met), len(facts), 0, None, weakest)
     if not missing:
         return Progress(Status.DONE, len(met), len(facts), 0, None, ())
-    late_met = [key for key in facts if recall_at(reviews.get(key, ()), now, now, time_zone) >= target]
+    late_met = [key for key in facts if recall_at(reviews.get(key, ()), now, now, time_zone, weights) >= target]
     if len(late_met) == len(facts):
         return Progress(Status.DONE_LATE, len(late_met), len(facts), len(late_met) - len(met), None, ())
     return Progress(Status.OVERDUE, len(met), len(facts), 0, None, weakest)
