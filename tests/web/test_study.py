@@ -173,7 +173,10 @@ def test_answers_change_tomorrows_schedule(study, client):
         assert rows["1"].verdict == "right" and rows["2"].verdict == "wrong"
         # P-M5 (issue 19): a new fact picked right is Hard (2), typed right Good (3).
         assert rows["1"].rating == (2 if rows["1"].form == "choice" else 3) and rows["2"].rating == 1
-        assert rows["1"].due_after > rows["2"].due_after
+        # P-M12: no same-day steps, so both come back on a later study day; the right one with
+        # a longer memory (on the next day at the earliest: FSRS gives a new Hard fact a day).
+        assert rows["1"].stability_after > rows["2"].stability_after
+        assert rows["1"].due_after >= rows["2"].due_after > rows["2"].reviewed_at
         student = db.session.get(User, rows["1"].student_id)
         tomorrow = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1)
         keys = queue(student, get_deck(), size=30, now=tomorrow)
@@ -800,7 +803,7 @@ def test_a_token_used_by_another_student_is_refused(app, student):
 
 def settings_data(client, **changes):
     token = csrf_token(client, "/study/settings")
-    data = {"csrf_token": token, "desired_retention": "90", "new_per_day": "20", "time_zone": "", "multiple_choice": "y"}
+    data = {"csrf_token": token, "desired_retention": "90", "new_per_day": "20", "time_zone": "", "multiple_choice": "y", "daily_amount": "40", "daily_unit": "answers"}
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -860,7 +863,8 @@ def test_teachers_have_no_study_link(client, auth, teacher):
 
 
 def test_the_study_home_shows_what_comes_back_tomorrow_and_this_week(app, client, auth, student):
-    """A fact answered right twice graduates to days; one answered wrong stays in today's steps."""
+    """A fact answered right twice comes back in days; one answered wrong comes back tomorrow
+    (P-M12: no same-day steps)."""
     now = dt.datetime.now(dt.timezone.utc)
     with app.app_context():
         user = db.session.get(User, student.id)
@@ -873,12 +877,14 @@ def test_the_study_home_shows_what_comes_back_tomorrow_and_this_week(app, client
         assert graduated.state == int(srs.MemoryState.REVIEW)
         days = (srs.study_day(graduated.due, "UTC").date - stats.day.date).days
         assert 1 <= days <= 7
-        assert stats.due_next_week == 1
-        assert stats.due_tomorrow == (1 if days == 1 else 0)
+        missed = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == "UT:capital")).scalar_one()
+        assert missed.state == int(srs.MemoryState.REVIEW) and missed.due == stats.day.end
+        assert stats.due_next_week == 2
+        assert stats.due_tomorrow == (2 if days == 1 else 1)
     auth.login()
     page = client.get("/study/").get_data(as_text=True)
     assert "Coming up" in page
-    assert re.search(r"<strong>1</strong> in the next 7 days", page)
+    assert re.search(r"<strong>2</strong> in the next 7 days", page)
 
 
 # --- Keep practising once nothing is due (P-M8) ---------------------------------------------
@@ -919,7 +925,7 @@ def test_a_student_with_nothing_due_is_offered_to_keep_practising(study, client,
     at_risk = sum(1 for p in recalls.values() if p < 0.9)
     assert 0 < at_risk < len(recalls)
     page = client.get("/study/").get_data(as_text=True)
-    assert "All done for today! Nothing is due now" in page
+    assert "Nothing is due now and no new facts are left for today" in page and "All done for today" not in page
     assert re.search(r">\s*Keep practising\s*</button>", page)
     assert '<input id="practice" name="practice" type="hidden" value="1">' in page
     assert f"<strong>{at_risk}</strong> facts are under 90% likely to be remembered today" in page
@@ -1001,12 +1007,15 @@ def test_a_made_up_practice_value_is_refused_and_changes_nothing(study, client, 
 
 def test_a_step_coming_back_soon_is_not_all_done_for_today(study, client, student):
     """The study home never says "All done for today" while a fact comes back later today (it
-    said "All done for today! Your next review is in a few minutes")."""
+    said "All done for today! Your next review is in a few minutes"). Since P-M12 no answer puts a
+    fact in a step; a card left in one from before still comes back in minutes."""
     now = dt.datetime.now(dt.timezone.utc)
     with study.app.app_context():
         user = db.session.get(User, student.id)
         user.new_per_day = 0
         record(user, srs.Outcome("CO:capital", Verdict.WRONG, "review", Form.TYPED, "miss", "1"), now=now)
+        card = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == "CO:capital")).scalar_one()
+        card.state, card.step, card.due = int(srs.MemoryState.LEARNING), 0, now + dt.timedelta(minutes=1)
         db.session.commit()
     page = client.get("/study/").get_data(as_text=True)
     assert "All done for today" not in page

@@ -874,7 +874,7 @@ def test_the_study_settings_page_says_when_a_class_setting_is_in_force(world):
     assert "Your class sets 10 new facts a day:" in html
     # The student's own choice is still saved, and kept for later.
     token = csrf_token(kid, "/study/settings")
-    response = kid.post("/study/settings", data={"csrf_token": token, "desired_retention": "85", "new_per_day": "7", "time_zone": ""})
+    response = kid.post("/study/settings", data={"csrf_token": token, "desired_retention": "85", "new_per_day": "7", "time_zone": "", "daily_amount": "40", "daily_unit": "answers"})
     assert response.status_code == 302
     assert get_user(world.app, "river").new_per_day == 7
     assert settings_of(world.app, world.student.id).new_per_day == 10

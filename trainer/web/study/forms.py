@@ -12,7 +12,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from trainer import srs
+from trainer import daily, srs
 from trainer.cards import Deck, Region, Zone
 from trainer.facts import Facet
 from trainer.review import MAX_DURATION_MS
@@ -116,6 +116,43 @@ class AnswerForm(FlaskForm):
         return whole_number(self.elapsed_ms.data, 1, MAX_DURATION_MS)
 
 
+#: What a daily amount may be, in words a student reads (P-D1).
+AMOUNT_RANGES = " or ".join(f"{low} to {high} {unit.value}" for unit, (low, high) in daily.BOUNDS.items())
+AMOUNT_MESSAGE = f"Type a whole number: {AMOUNT_RANGES}."
+UNIT_MESSAGE = "Choose answers or minutes."
+UNIT_CHOICES = [SelectChoice(unit.value, unit.value) for unit in daily.Unit]
+
+
+class WholeNumberField(IntegerField):
+    """A whole number typed in ASCII digits (``guards.whole_number``), else ``message``.
+
+    WTForms' own ``IntegerField`` takes whatever ``int`` takes ("٣", "1_000") and says
+    "Not a valid integer value" to a child; this one says what to type.
+    """
+
+    def __init__(self, label: str, message: str, **kwargs: object) -> None:
+        super().__init__(label, **kwargs)
+        self.message = message
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if not valuelist or not (valuelist[0] or "").strip():
+            self.data = None
+            return
+        self.data = whole_number(valuelist[0], 0, 10**6)
+        if self.data is None:
+            raise ValueError(self.message)
+
+
+def amount_problem(amount: int | None, unit: str | None) -> str | None:
+    """Why ``amount`` is not a daily amount in ``unit`` (P-D1), or None when it is one."""
+    if unit not in set(daily.Unit) or amount is None:
+        return None  # the unit's own check, or the amount's, says what is wrong
+    low, high = daily.BOUNDS[daily.Unit(unit)]
+    if not low <= amount <= high:
+        return f"Type a number from {low} to {high} for {unit}."
+    return None
+
+
 def _zone_choices() -> list[SelectChoice]:
     us = [
         "America/New_York",
@@ -155,7 +192,24 @@ class SettingsForm(FlaskForm):
     )
     time_zone = SelectField("Time zone", choices=_zone_choices, validators=[Optional()], validate_choice=True)
     multiple_choice = BooleanField("Offer multiple choice for facts I am still learning")
+    daily_amount = WholeNumberField(
+        "How much to study each day",
+        AMOUNT_MESSAGE,
+        validators=[InputRequired(message=AMOUNT_MESSAGE)],
+        description=f"{AMOUNT_RANGES[0].upper()}{AMOUNT_RANGES[1:]}. 40 answers is about {40 * daily.SECONDS_PER_ANSWER // 60} minutes. You may always study more.",
+        render_kw={"inputmode": "numeric", "min": 5, "max": 200},
+    )
+    daily_unit = SelectField(
+        "Counted in",
+        choices=UNIT_CHOICES,
+        validators=[InputRequired(message=UNIT_MESSAGE), AnyOf([u.value for u in daily.Unit], message=UNIT_MESSAGE)],
+        validate_choice=False,
+    )
     submit = SubmitField("Save settings")
+
+    def validate_daily_amount(self, field: WholeNumberField) -> None:
+        if problem := amount_problem(field.data, self.daily_unit.data):
+            raise ValidationError(problem)
 
     def validate_desired_retention(self, field: DecimalField) -> None:
         if field.data is not None and field.data != field.data.to_integral_value():

@@ -14,7 +14,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Row
 from werkzeug.wrappers import Response
 
-from trainer import srs
+from trainer import daily, srs
 from trainer.facts import (
     Facet,
     Fact,
@@ -40,6 +40,7 @@ from ..memory import (
     record,
     settings_for,
     summary,
+    weights_for,
 )
 from ..models import ReviewLog, StudyRound, User, utcnow
 from ..progress import my_assignments
@@ -63,7 +64,8 @@ def _student() -> User:
 @bp.get("/")
 @student_required
 def home() -> str:
-    """Due now, new today, done today, the streak, the next review, and a start button."""
+    """Today's amount and how far it is done; what is due, what is worth doing now and what comes
+    back when; and a start button (P-D3)."""
     student = _student()
     return _render_home(student, StartForm())
 
@@ -93,6 +95,8 @@ def _render_home(student: User, form: StartForm) -> str:
         leeches=[Fact.from_key(key) for key in stats.leeches],
         srs_leech_lapses=srs.LEECH_LAPSES,
         settings=settings,
+        progress=stats.progress,
+        minutes=stats.progress.amount.unit is daily.Unit.MINUTES,
     )
 
 
@@ -112,7 +116,8 @@ def _practice_offer(student: User, stats: StudySummary, now: dt.datetime, time_z
     if stats.due_now or stats.new_today or not stats.introduced:
         return None
     memories = all_memories(student)
-    at_risk = sum(1 for memory in memories.values() if srs.retrievability(memory, now, time_zone) < AT_RISK)
+    weights = weights_for(student)
+    at_risk = sum(1 for memory in memories.values() if srs.retrievability(memory, now, time_zone, weights) < AT_RISK)
     can_start = bool(queue(student, get_deck(), size=1, now=now, practice=True))
     return PracticeOffer(at_risk=at_risk, can_start=can_start)
 
@@ -388,7 +393,7 @@ def done(token: str) -> str | Response:
 @bp.route("/settings", methods=["GET", "POST"])
 @student_required
 def settings() -> str | Response | tuple[str, int]:
-    """Desired retention, new facts per day, time zone and multiple choice."""
+    """Desired retention, new facts per day, time zone, multiple choice and the daily amount."""
     student = _student()
     form = SettingsForm(
         obj=None,
@@ -399,6 +404,8 @@ def settings() -> str | Response | tuple[str, int]:
             "new_per_day": student.new_per_day,
             "time_zone": student.time_zone or "",
             "multiple_choice": student.multiple_choice,
+            "daily_amount": student.daily_amount,
+            "daily_unit": student.daily_unit,
         },
     )
     if form.validate_on_submit():
@@ -406,6 +413,8 @@ def settings() -> str | Response | tuple[str, int]:
         student.new_per_day = form.new_per_day.data
         student.time_zone = form.time_zone.data or None
         student.multiple_choice = form.multiple_choice.data
+        student.daily_amount = form.daily_amount.data
+        student.daily_unit = form.daily_unit.data
         db.session.commit()
         flash("Settings saved.", "success")
         return redirect(url_for("study.settings"))

@@ -20,7 +20,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
-from trainer import srs
+from trainer import daily, srs
 from trainer.assignments import (
     ACTIVITIES,
     DEFAULT_TARGET,
@@ -32,15 +32,18 @@ from trainer.assignments import (
     Amount,
     Scope,
     scope_problems,
+    test_day_problem,
 )
+from trainer.aim import DEFAULT_TEST_TARGET
 from trainer.cards import Deck
 from trainer.facts import Facet
 from trainer.facts.answers import read_state
 
+from ..assign.forms import target_on_test_day_field
 from ..extensions import db
 from ..guards import FiniteNumber, whole_number
 from ..models import ASSIGNMENT_TITLE_MAX, CLASS_NAME_MAX, JOIN_CODE_LENGTH, SchoolClass
-from ..study.forms import CheckboxListField, StartForm
+from ..study.forms import AMOUNT_MESSAGE, AMOUNT_RANGES, UNIT_CHOICES, UNIT_MESSAGE, CheckboxListField, StartForm, WholeNumberField, amount_problem
 from ..text import TypedName
 
 _AREA_CHOICES = StartForm.area.kwargs["choices"]
@@ -115,6 +118,20 @@ class ClassSettingsForm(ClassNameMixin, FlaskForm):
         description=f"From 0 to {srs.MAX_NEW_PER_DAY}. Empty: each student’s own setting (20 unless they changed it).",
         render_kw={"inputmode": "numeric", "min": 0, "max": srs.MAX_NEW_PER_DAY},
     )
+    daily_amount = WholeNumberField(
+        "How much to study each day",
+        AMOUNT_MESSAGE[:-1] + ", or leave it empty.",
+        validators=[Optional()],
+        description=f"{AMOUNT_RANGES[0].upper()}{AMOUNT_RANGES[1:]}. Empty: each student’s own (40 answers unless they changed it).",
+        render_kw={"inputmode": "numeric", "min": 5, "max": 200},
+    )
+    daily_unit = SelectField(
+        "Counted in",
+        choices=UNIT_CHOICES,
+        default=daily.Unit.ANSWERS.value,
+        validators=[Optional(), AnyOf([u.value for u in daily.Unit], message=UNIT_MESSAGE)],
+        validate_choice=False,
+    )
     submit = SubmitField("Save settings")
 
     def __init__(self, teacher_id: int, class_id: int, **kwargs: object):
@@ -125,6 +142,13 @@ class ClassSettingsForm(ClassNameMixin, FlaskForm):
     def validate_desired_retention(self, field: DecimalField) -> None:
         if field.data is not None and field.data != field.data.to_integral_value():
             raise ValidationError(RETENTION_MESSAGE)
+
+    def validate_daily_amount(self, field: WholeNumberField) -> None:
+        # A posted amount needs its unit posted with it: a missing one is not taken as the default.
+        if field.data is not None and not (self.daily_unit.raw_data and self.daily_unit.data):
+            raise ValidationError(UNIT_MESSAGE)
+        if problem := amount_problem(field.data, self.daily_unit.data):
+            raise ValidationError(problem)
 
 
 class NewStudentsForm(FlaskForm):
@@ -249,6 +273,12 @@ class AssignmentForm(FlaskForm):
     )
     starts_on = DateField("Starts on", validators=[InputRequired(message="Choose the day it starts.")])
     due_on = DateField("Due on", validators=[InputRequired(message="Choose the day it is due.")])
+    test_on = DateField(
+        "Test day (optional)",
+        validators=[Optional()],
+        description="The day the class is tested on these facts. Each student's reviews are timed so the facts are remembered that day.",
+    )
+    test_target = target_on_test_day_field("For a goal, the goal's own percent is aimed at on the test day.")
     who = RadioField(
         "For",
         choices=[
@@ -289,6 +319,7 @@ class AssignmentForm(FlaskForm):
             self.target.errors = [*self.target.errors, f"Type a goal from {low} to {high} (%)."]
             ok = False
         ok = self._check_dates() and ok
+        ok = self._check_test_day() and ok
         ok = self._check_scope() and ok
         if self.who.data == "some":
             self.chosen = list(dict.fromkeys(self.students.data or []))
@@ -311,6 +342,21 @@ class AssignmentForm(FlaskForm):
             self.due_on.errors = [*self.due_on.errors, "An assignment can start and run for up to a year."]
             return False
         return True
+
+    def _check_test_day(self) -> bool:
+        """The optional test day: on or after the start, not past, at most a year ahead (P-A5)."""
+        if self.test_on.data is None:
+            return not self.test_on.errors
+        problem = test_day_problem(self.test_on.data, self.starts_on.data, self.today)
+        if problem:
+            self.test_on.errors = [*self.test_on.errors, problem]
+        return problem is None
+
+    def test_target_value(self) -> float | None:
+        """The stored "remember on test day" (None without a test day, or for a recall goal, P-A5)."""
+        if self.test_on.data is None or self.amount.data == Amount.RECALL.value:
+            return None
+        return int(self.test_target.data or round(DEFAULT_TEST_TARGET * 100)) / 100
 
     def _check_scope(self) -> bool:
         postals, unknown = parse_states(self.states.data or "", self.deck)

@@ -1,0 +1,1 @@
+"""Tests of the daily amount (trainer/daily.py)."""
