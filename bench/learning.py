@@ -104,6 +104,9 @@ TIME_SIGMA = 0.45
 FEEDBACK_S = 4.0
 LEARN_AHEAD = dt.timedelta(minutes=20)
 LEITNER_DAYS = (1, 2, 4, 8, 16)
+#: Issue 19's calibration goal: within this gap in every bin holding at least this share of reviews.
+CALIBRATION_GAP = 0.03
+CALIBRATION_SHARE = 0.05
 #: The app fits a student's weights again after this many new answers (trainer/web/fitting.py).
 FIT_AFTER = 150
 ORACLE_THRESHOLD = 0.9
@@ -790,6 +793,14 @@ def _calibration(name: str, runs: list[dict[str, Any]]) -> list[str]:
             )
     weighted = sum(abs(b[1] - b[2]) for b in bins) / total
     out.append(f"\nAll reviews: mean predicted {sum(b[1] for b in bins) / total:.3f}, mean true {sum(b[2] for b in bins) / total:.3f}, weighted |gap| {weighted:.3f}.")
+    big = [(i, abs(b[1] - b[2]) / b[0]) for i, b in enumerate(bins) if b[0] >= CALIBRATION_SHARE * total]
+    within = [i for i, gap in big if gap <= CALIBRATION_GAP]
+    worst = max(big, key=lambda pair: pair[1], default=None)
+    if worst is not None:
+        out.append(
+            f"Bins holding at least {CALIBRATION_SHARE:.0%} of reviews: {len(within)} of {len(big)} within {CALIBRATION_GAP} "
+            f"(largest gap {worst[1]:.3f}, in {worst[0] / 10:.1f}–{(worst[0] + 1) / 10:.1f})."
+        )
     return out
 
 

@@ -127,3 +127,8 @@ def test_app_stop_leaves_the_budget_unspent_where_app_keeps_practising() -> None
     stop_reviews = sum(b[0] for b in by["app-stop"]["calibration"])
     assert app_reviews > stop_reviews
     assert "| app − app-stop | 5 |" in learning.report(rows, (5,))
+
+
+def test_the_benchmark_fits_as_often_as_the_app() -> None:
+    """The copy fits after as many new answers as the app's background runner (P-M10)."""
+    assert learning.FIT_AFTER == fitting.NEW_ANSWERS_FOR_A_FIT
