@@ -76,7 +76,7 @@ import subprocess
 import sys
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any, Callable
@@ -109,6 +109,9 @@ CALIBRATION_GAP = 0.03
 CALIBRATION_SHARE = 0.05
 #: The app fits a student's weights again after this many new answers (trainer/web/fitting.py).
 FIT_AFTER = 150
+#: Students per simulated class: the app offers each student the pooled fit of their classmates'
+#: answers as a prior (P-M10). ``--class-size 1`` studies everyone alone.
+CLASS_SIZE = 5
 ORACLE_THRESHOLD = 0.9
 UTC = dt.timezone.utc
 
@@ -222,6 +225,8 @@ class AppPath:
         self.logged_at_last_fit = 0
         self.fits_adopted = 0
         self.answers = 0
+        #: The other students of the simulated class (their logs make the class prior).
+        self.classmates: list[AppPath] = []
 
     # memory.queue
     def queue(self, now: dt.datetime, size: int, practice: bool = False) -> list[str]:
@@ -347,7 +352,10 @@ class AppPath:
         if self.fit is None or len(self.log) - self.logged_at_last_fit < FIT_AFTER:
             return
         self.logged_at_last_fit = len(self.log)
-        result = self.fit.fit(self.log, TIME_ZONE, self.weights)
+        # The class's prior: the pooled fit of the classmates' answers so far (fitting._class_priors).
+        pooled = self.fit.fit_pooled([(mate.log, TIME_ZONE) for mate in self.classmates]) if self.classmates else None
+        priors = [("class 1", pooled)] if pooled is not None else []
+        result = self.fit.fit(self.log, TIME_ZONE, self.weights, priors=priors)
         if not result.adopted:
             return
         self.weights = result.weights
@@ -600,52 +608,90 @@ PATHS: dict[str, Callable[[Student, list[str]], Any]] = {
 }
 
 
-def run_one(task: tuple[str, str, int, int, tuple[int, ...], int]) -> dict[str, Any]:
-    """Simulate student ``number`` under ``scheduler`` and memory ``model`` until the last report day."""
-    model, scheduler, number, seed, days, budget = task
-    result = simulate_student(model, PATHS[scheduler], number, seed, days, budget)
-    result["scheduler"] = scheduler
-    if scheduler.startswith("app"):
-        result["trainer"] = str(Path(sys.modules["trainer"].__file__).resolve().parent)
-    return result
+def run_one(task: tuple[str, str, tuple[int, ...], int, tuple[int, ...], int]) -> list[dict[str, Any]]:
+    """Simulate the class of students ``numbers`` under ``scheduler`` and memory ``model`` until the
+    last report day."""
+    model, scheduler, numbers, seed, days, budget = task
+    results = simulate_class(model, PATHS[scheduler], numbers, seed, days, budget)
+    for result in results:
+        result["scheduler"] = scheduler
+        if scheduler.startswith("app"):
+            result["trainer"] = str(Path(sys.modules["trainer"].__file__).resolve().parent)
+    return results
 
 
 def simulate_student(
     model: str, path_class: Callable[[Student, list[str]], Any], number: int, seed: int, days: tuple[int, ...], budget: int
 ) -> dict[str, Any]:
-    """One student of the seeded population studying with ``path_class`` (a scheduler)."""
+    """One student of the seeded population studying with ``path_class`` (a scheduler), alone."""
+    return simulate_class(model, path_class, (number,), seed, days, budget)[0]
+
+
+def simulate_class(
+    model: str, path_class: Callable[[Student, list[str]], Any], numbers: tuple[int, ...], seed: int, days: tuple[int, ...], budget: int
+) -> list[dict[str, Any]]:
+    """Students ``numbers`` of the seeded population, in one class, each studying with ``path_class``.
+
+    Day by day, each student's session runs in the order of their study times, so a student's fit
+    (P-M10) sees the class's answers given before it, and offers the pooled fit of the others as a
+    prior, as ``trainer/web/fitting.py`` does. A student's own answers, study times and memory are
+    the same whatever class they are in: only the app's fit reads the classmates.
+    """
     from learners import make_learner  # bench/ is on sys.path (this script's directory)
 
     keys = fact_keys()
-    learner = make_learner(model, keys, seed, number)
     epoch = _local(0, 0.0)
-    student = Student(learner, random.Random(f"answers:{seed}:{model}:{number}"), epoch)
-    path = path_class(student, keys)
-    when = random.Random(f"sessions:{seed}:{number}")  # the same study times for every scheduler
-    snapshots: dict[int, dict[str, Any]] = {}
-    all_in: int | None = None
+    members = []
+    for number in numbers:
+        learner = make_learner(model, keys, seed, number)
+        student = Student(learner, random.Random(f"answers:{seed}:{model}:{number}"), epoch)
+        when = random.Random(f"sessions:{seed}:{number}")  # the same study times for every scheduler
+        members.append(_Member(number, learner, student, path_class(student, keys), when))
+    paths = [m.path for m in members]
+    for member in members:
+        if isinstance(member.path, AppPath):
+            member.path.classmates = [p for p in paths if p is not member.path]
     for day in range(max(days) + 1):
         if day in days:
-            snapshots[day] = _snapshot(student, keys, _local(day, 12.0), path)
+            for m in members:
+                m.snapshots[day] = _snapshot(m.student, keys, _local(day, 12.0), m.path)
         if day == max(days):
             break
-        start = _local(day, when.uniform(*SESSION_HOURS))
-        learner.session(student.seconds(start))
-        end = path.session(start, budget)
-        learner.end_session(student.seconds(end))
-        if all_in is None and path.introduced() == len(keys):
-            all_in = day + 1
-    result: dict[str, Any] = {
-        "model": model,
-        "student": number,
-        "snapshots": {str(d): s for d, s in snapshots.items()},
-        "days_to_all": all_in,
-        "trainer": None,
-    }
-    if isinstance(path, AppPath):
-        result["calibration"] = _bins(path.calibration)
-        result["fits_adopted"] = path.fits_adopted
-    return result
+        starts = [(_local(day, m.when.uniform(*SESSION_HOURS)), i) for i, m in enumerate(members)]
+        for start, i in sorted(starts):
+            m = members[i]
+            m.learner.session(m.student.seconds(start))
+            end = m.path.session(start, budget)
+            m.learner.end_session(m.student.seconds(end))
+            if m.all_in is None and m.path.introduced() == len(keys):
+                m.all_in = day + 1
+    results = []
+    for m in members:
+        result: dict[str, Any] = {
+            "model": model,
+            "student": m.number,
+            "snapshots": {str(d): s for d, s in m.snapshots.items()},
+            "days_to_all": m.all_in,
+            "trainer": None,
+        }
+        if isinstance(m.path, AppPath):
+            result["calibration"] = _bins(m.path.calibration)
+            result["fits_adopted"] = m.path.fits_adopted
+        results.append(result)
+    return results
+
+
+@dataclass
+class _Member:
+    """One student of a simulated class: their memory, clock, study times and scheduler."""
+
+    number: int
+    learner: Any
+    student: Student
+    path: Any
+    when: random.Random
+    snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)
+    all_in: int | None = None
 
 
 def _snapshot(student: Student, keys: list[str], at: dt.datetime, path: Any) -> dict[str, Any]:
@@ -675,13 +721,25 @@ def _bins(rows: list[tuple[float, float, bool]]) -> list[list[float]]:
 # --- Running and reporting ----------------------------------------------------------------------
 
 
-def simulate(models: list[str], schedulers: list[str], students: int, seed: int, days: tuple[int, ...], jobs: int, budget: int = DAILY_BUDGET) -> list[dict[str, Any]]:
-    """Every (model, scheduler, student), in ``jobs`` processes."""
-    tasks = [(m, s, n, seed, days, budget) for m in models for s in schedulers for n in range(students)]
+def simulate(
+    models: list[str],
+    schedulers: list[str],
+    students: int,
+    seed: int,
+    days: tuple[int, ...],
+    jobs: int,
+    budget: int = DAILY_BUDGET,
+    class_size: int = CLASS_SIZE,
+) -> list[dict[str, Any]]:
+    """Every (model, scheduler, class of ``class_size`` students), in ``jobs`` processes."""
+    classes = [tuple(range(first, min(first + class_size, students))) for first in range(0, students, class_size)]
+    tasks = [(m, s, numbers, seed, days, budget) for m in models for s in schedulers for numbers in classes]
     if jobs <= 1:
-        return [run_one(task) for task in tasks]
-    with Pool(jobs) as pool:
-        return pool.map(run_one, tasks, chunksize=1)
+        done = [run_one(task) for task in tasks]
+    else:
+        with Pool(jobs) as pool:
+            done = pool.map(run_one, tasks, chunksize=1)
+    return [result for results in done for result in results]
 
 
 def simulate_other(repo: str, args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -689,7 +747,8 @@ def simulate_other(repo: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     command = [
         sys.executable, str(Path(__file__).resolve()), "--trainer", repo, "--json", "--schedulers", "app",
         "--students", str(args.students), "--seed", str(args.seed), "--jobs", str(args.jobs),
-        "--budget", str(args.budget), "--model", *args.model, "--days", *map(str, args.days),
+        "--budget", str(args.budget), "--class-size", str(args.class_size), "--model", *args.model,
+        "--days", *map(str, args.days),
     ]  # fmt: skip
     done = subprocess.run(command, check=True, capture_output=True, text=True, cwd=ROOT)
     label = f"app@{Path(repo).name}"
@@ -813,6 +872,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--budget", type=int, default=DAILY_BUDGET, help="answers per day, every scheduler")
+    parser.add_argument("--class-size", type=int, default=CLASS_SIZE, help="students per class (the fit's class prior); 1: alone")
     parser.add_argument("--repo", action="append", default=[], help="also run 'app' with this checkout's trainer package")
     parser.add_argument("--trainer", help=argparse.SUPPRESS)  # internal: the subprocess of --repo
     parser.add_argument("--json", action="store_true", help="print the raw results as JSON")
@@ -821,13 +881,18 @@ def main(argv: list[str] | None = None) -> None:
     sys.path.insert(0, args.trainer or str(ROOT))
     days = tuple(sorted(set(args.days)))
     started = time.perf_counter()
-    rows = simulate(args.model, args.schedulers, args.students, args.seed, days, args.jobs, args.budget)
+    if args.class_size < 1:
+        parser.error("--class-size must be at least 1")
+    rows = simulate(args.model, args.schedulers, args.students, args.seed, days, args.jobs, args.budget, args.class_size)
     for repo in args.repo:
         rows += simulate_other(str(Path(repo).resolve()), args)
     if args.json:
         print(json.dumps(rows))
         return
-    print(f"# Learning benchmark: {args.students} students, days {', '.join(map(str, days))}, budget {args.budget}/day, {NEW_PER_DAY} new/day")
+    print(
+        f"# Learning benchmark: {args.students} students in classes of {args.class_size}, days {', '.join(map(str, days))}, "
+        f"budget {args.budget}/day, {NEW_PER_DAY} new/day"
+    )
     used = sorted({f"`{r['scheduler']}`: {r['trainer']}" for r in rows if r.get("trainer")})
     print(f"\nseed {args.seed}; {time.perf_counter() - started:.0f} s; trainer package of {'; '.join(used) or '-'}.")
     print(report(rows, days))
