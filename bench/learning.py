@@ -360,12 +360,9 @@ class AppPath:
             return
         self.weights = result.weights
         self.fits_adopted += 1
-        for key, steps in self.fit.histories(self.log, TIME_ZONE).items():
-            stability, difficulty = self.fit.replay(steps, self.weights)
-            self.memories[key] = self.srs.reschedule(
-                self.memories[key], stability, difficulty, desired_retention=RETENTION,
-                seed=f"refit:{key}", time_zone=TIME_ZONE, weights=self.weights,
-            )  # fmt: skip
+        self.memories.update(
+            self.fit.rescheduled(self.memories, self.log, self.weights, desired_retention=RETENTION, time_zone=TIME_ZONE)
+        )
 
     def _rate(self, fact: Any, outcome: Any) -> Any:
         """``srs.rate`` called as ``memory._record_once`` calls it, in either policy the core has:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
@@ -202,3 +202,32 @@ def replay(steps: Sequence[tuple[LoggedReview, int]], weights: Sequence[float]) 
     the student's facts when new weights are adopted)."""
     state = FSRS(list(weights)).memory_state(_item(steps))
     return float(state.stability), float(state.difficulty)
+
+
+def rescheduled(
+    memories: Mapping[str, srs.Memory],
+    reviews: Iterable[LoggedReview],
+    weights: srs.Weights,
+    *,
+    desired_retention: float,
+    time_zone: ZoneInfo | str,
+) -> dict[str, srs.Memory]:
+    """Every fact of ``memories`` that has a history in ``reviews``, as newly adopted ``weights``
+    schedule it (P-M10): its history replayed (:func:`replay`) for its stability and difficulty,
+    then :func:`trainer.srs.reschedule` with the seed ``refit:<fact>``."""
+    by_fact = histories(reviews, time_zone)
+    out = {}
+    for key, memory in memories.items():
+        steps = by_fact.get(key)
+        if steps:
+            stability, difficulty = replay(steps, weights)
+            out[key] = srs.reschedule(
+                memory,
+                stability,
+                difficulty,
+                desired_retention=desired_retention,
+                seed=f"refit:{key}",
+                time_zone=time_zone,
+                weights=weights,
+            )
+    return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from typing import Any
 
 from trainer import srs
 from trainer.fit import LoggedReview
@@ -29,21 +30,10 @@ def forgetful_weights() -> srs.Weights:
     return srs.check_weights(w)
 
 
-def simulate(
-    true_weights: srs.Weights = srs.DEFAULT_WEIGHTS,
-    *,
-    seed: int = 1,
-    days: int = 60,
-    facts: int = 150,
-    new_per_day: int = 10,
-    time_zone: str = "UTC",
-    app_weights: srs.Weights | None = None,
-    keys: list[str] | None = None,
-) -> list[LoggedReview]:
-    """The review log of one simulated student, oldest first."""
-    return simulate_with_memories(
-        true_weights, seed=seed, days=days, facts=facts, new_per_day=new_per_day, time_zone=time_zone, app_weights=app_weights, keys=keys
-    )[0]
+def simulate(true_weights: srs.Weights = srs.DEFAULT_WEIGHTS, **options: Any) -> list[LoggedReview]:
+    """The review log of one simulated student, oldest first (the options of
+    :func:`simulate_with_memories`)."""
+    return simulate_with_memories(true_weights, **options)[0]
 
 
 def simulate_with_memories(

@@ -7,6 +7,7 @@ import datetime as dt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.srs.strategies import memory_strategy
 from trainer import srs
 from trainer.srs import Memory, MemoryState
 
@@ -95,15 +96,6 @@ def test_without_practice_every_introduced_memory_changes_nothing():
     assert srs.build_queue(memories, T0, DAY, teaching_order=["WA:map"], new_allowed=0, size=10) == []
 
 
-memory_strategy = st.builds(
-    Memory,
-    state=st.sampled_from(list(MemoryState)),
-    step=st.one_of(st.none(), st.integers(0, 2)),
-    stability=st.floats(0.1, 400),
-    difficulty=st.floats(1, 10),
-    due=st.integers(-30 * 24 * 60, 30 * 24 * 60).map(lambda m: T0 + dt.timedelta(minutes=m)),
-    last_review=st.integers(1, 400 * 24 * 60).map(lambda m: T0 - dt.timedelta(minutes=m)),
-)
 KEYS = [f"K{i}" for i in range(40)]
 
 

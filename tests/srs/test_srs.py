@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.srs.strategies import memory_strategy
 from trainer import srs
 from trainer.cards import load_deck
 from trainer.facts import Fact, Facet, Form, Verdict, dont_know
@@ -321,15 +322,6 @@ def test_include_focuses_the_queue():
     assert queue == ["WA:map", "OR:map"]
 
 
-memory_strategy = st.builds(
-    Memory,
-    state=st.sampled_from(list(MemoryState)),
-    step=st.one_of(st.none(), st.integers(0, 2)),
-    stability=st.floats(0.1, 400),
-    difficulty=st.floats(1, 10),
-    due=st.integers(-30 * 24 * 60, 30 * 24 * 60).map(lambda m: T0 + dt.timedelta(minutes=m)),
-    last_review=st.integers(1, 400 * 24 * 60).map(lambda m: T0 - dt.timedelta(minutes=m)),
-)
 
 
 @settings(max_examples=200, deadline=None)

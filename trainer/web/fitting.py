@@ -163,23 +163,15 @@ def _adopt(student: User, result: fit.FitResult, replaced_standard: bool, starte
         _note_attempt(row, started, answers, result.reason)
         db.session.flush()
         # Read inside the unit, so a retry replays what is there now.
-        histories = fit.histories(review_logs([student.id])[student.id], settings.time_zone)
-        changes = []
-        for card in memory.student_cards(student):
-            steps = histories.get(card.fact_key)
-            if not steps:
-                continue
-            stability, difficulty = fit.replay(steps, weights)
-            rescheduled = srs.reschedule(
-                memory_from(card),
-                stability,
-                difficulty,
-                desired_retention=settings.desired_retention,
-                seed=f"refit:{card.fact_key}",
-                time_zone=settings.time_zone,
-                weights=weights,
-            )
-            changes.append((card.id, card.reps, rescheduled))
+        cards = memory.student_cards(student)
+        new = fit.rescheduled(
+            {card.fact_key: memory_from(card) for card in cards},
+            review_logs([student.id])[student.id],
+            weights,
+            desired_retention=settings.desired_retention,
+            time_zone=settings.time_zone,
+        )
+        changes = [(card.id, card.reps, new[card.fact_key]) for card in cards if card.fact_key in new]
         memory.write_rescheduled(changes)
         return len(changes)
 
