@@ -64,28 +64,46 @@ def make_accounts(names: int, runs: int, sequential: bool) -> list[float]:
         routes.hash_passwords = lambda passwords: [User.hash_password(p) for p in passwords]  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(
-            {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.db", "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False}
+            {
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.db",
+                "SECRET_KEY": "bench",
+                "WTF_CSRF_ENABLED": False,
+                "RATELIMIT_ENABLED": False,
+            }
         )
         with app.app_context():
             db.create_all()
-            teacher = User(username="bench_teacher", username_key="bench_teacher", role=Role.TEACHER)
+            teacher = User(
+                username="bench_teacher", username_key="bench_teacher", role=Role.TEACHER
+            )
             teacher.set_password("bench horse battery")
             db.session.add(teacher)
             db.session.commit()
             teacher_id = teacher.id
         client = app.test_client()
-        assert client.post("/auth/login", data={"username": "bench_teacher", "password": "bench horse battery"}).status_code == 302
+        assert (
+            client.post(
+                "/auth/login", data={"username": "bench_teacher", "password": "bench horse battery"}
+            ).status_code
+            == 302
+        )
         times = []
         for run in range(runs):
             with app.app_context():
-                klass = SchoolClass(teacher_id=teacher_id, name=f"Room {run}", join_code=f"BENCHXX{'ABCDEFGHJK'[run]}")
+                klass = SchoolClass(
+                    teacher_id=teacher_id,
+                    name=f"Room {run}",
+                    join_code=f"BENCHXX{'ABCDEFGHJK'[run]}",
+                )
                 db.session.add(klass)
                 db.session.commit()
                 url = f"/teach/classes/{klass.id}/students/new"
             html = client.get(url).get_data(as_text=True)
             batch = re.search(r'name="batch" type="hidden" value="([^"]+)"', html).group(1)  # type: ignore[union-attr]
             letters = "abcdefghjk"
-            listed = "\n".join(f"Kid{letters[run]}{letters[n // 10]}{letters[n % 10]} Lee" for n in range(names))
+            listed = "\n".join(
+                f"Kid{letters[run]}{letters[n // 10]}{letters[n % 10]} Lee" for n in range(names)
+            )
             start = time.perf_counter()
             response = client.post(url, data={"batch": batch, "names": listed})
             times.append(time.perf_counter() - start)
@@ -102,10 +120,14 @@ def main() -> None:
     print(f"CPUs: {os.cpu_count()}")
     print("Load average (1 min) before:", f"{os.getloadavg()[0]:.2f}")
     for threads, wall, cpu in gil_check(16):
-        print(f"16 scrypt hashes on {threads} thread{'s' if threads > 1 else ''}: {wall:.2f} s, {cpu:.2f} CPU-s ({cpu / wall:.2f} CPUs busy)")
+        print(
+            f"16 scrypt hashes on {threads} thread{'s' if threads > 1 else ''}: {wall:.2f} s, {cpu:.2f} CPU-s ({cpu / wall:.2f} CPUs busy)"
+        )
     for label, sequential in (("threads", False), ("sequential", True)):
         times = make_accounts(args.names, args.runs, sequential)
-        print(f"{args.names} accounts, {label:>10}: median {statistics.median(times):.2f} s (runs: {', '.join(f'{t:.2f}' for t in times)})")
+        print(
+            f"{args.names} accounts, {label:>10}: median {statistics.median(times):.2f} s (runs: {', '.join(f'{t:.2f}' for t in times)})"
+        )
 
 
 if __name__ == "__main__":

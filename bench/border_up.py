@@ -54,12 +54,18 @@ def main() -> int:
     solvable_share = sum(solvable(h, deck) for h in random_hands) / len(random_hands)
 
     print(f"{args.hands:,} seeded deals of 2 x {HAND} cards")
-    print(f"dealing (with re-deals): {args.hands / dealing:,.0f} deals/s; {tries:,} deals tried, "
-          f"{tries / args.hands:.3f} per round (re-dealt {100 * (tries - args.hands) / tries:.1f}% of the time)")
-    print(f"solver: {args.hands / solving:,.0f} hands/s; brute force (baseline): {args.hands / brute_time:,.0f} hands/s; "
-          f"speed-up {brute_time / solving:.1f}x; same solutions: {agree}")
+    print(
+        f"dealing (with re-deals): {args.hands / dealing:,.0f} deals/s; {tries:,} deals tried, "
+        f"{tries / args.hands:.3f} per round (re-dealt {100 * (tries - args.hands) / tries:.1f}% of the time)"
+    )
+    print(
+        f"solver: {args.hands / solving:,.0f} hands/s; brute force (baseline): {args.hands / brute_time:,.0f} hands/s; "
+        f"speed-up {brute_time / solving:.1f}x; same solutions: {agree}"
+    )
     print(f"random 18-card hands that are solvable: {100 * solvable_share:.1f}%")
-    print(f"solutions per dealt hand: mean {sum(map(len, ours)) / len(ours):.1f}, min {min(map(len, ours))}, max {max(map(len, ours))}")
+    print(
+        f"solutions per dealt hand: mean {sum(map(len, ours)) / len(ours):.1f}, min {min(map(len, ours))}, max {max(map(len, ours))}"
+    )
     return 0 if agree else 1
 
 

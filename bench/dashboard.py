@@ -46,14 +46,34 @@ PASSWORD = "bench horse battery"
 
 def flask(url: str, *args: str) -> str:
     env = {**os.environ, "DATABASE_URL": url, "FLASK_APP": "app"}
-    done = subprocess.run([sys.executable, "-m", "flask", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "flask", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return done.stdout
 
 
 def seed(url: str, students: int, days: int) -> float:
     start = time.perf_counter()
     flask(url, "db", "upgrade")
-    print(flask(url, "seed-demo", "--students", str(students), "--days", str(days), "--teacher", TEACHER, "--seed", "7").strip())
+    print(
+        flask(
+            url,
+            "seed-demo",
+            "--students",
+            str(students),
+            "--days",
+            str(days),
+            "--teacher",
+            TEACHER,
+            "--seed",
+            "7",
+        ).strip()
+    )
     return time.perf_counter() - start
 
 
@@ -80,18 +100,39 @@ def measure(name: str, url: str, repeat: int) -> None:
     from trainer.web.models import ClassMembership, ReviewLog, SchoolClass, User, utcnow
     from trainer.web.progress import class_assignments
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SECRET_KEY": "bench",
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
     with app.app_context():
         db.session.execute(text("ANALYZE"))
         db.session.commit()
         reviews = db.session.execute(select(func.count()).select_from(ReviewLog)).scalar_one()
-        students = db.session.execute(select(func.count()).select_from(User).where(User.role == "student")).scalar_one()
+        students = db.session.execute(
+            select(func.count()).select_from(User).where(User.role == "student")
+        ).scalar_one()
         teacher = db.session.execute(select(User).where(User.username == TEACHER)).scalar_one()
         teacher.set_password(PASSWORD)
         db.session.commit()
-        klass = db.session.execute(select(SchoolClass).where(SchoolClass.teacher_id == teacher.id).order_by(SchoolClass.id)).scalars().first()
+        klass = (
+            db.session.execute(
+                select(SchoolClass)
+                .where(SchoolClass.teacher_id == teacher.id)
+                .order_by(SchoolClass.id)
+            )
+            .scalars()
+            .first()
+        )
         class_id = klass.id
-        ids = list(db.session.execute(select(ClassMembership.student_id).where(ClassMembership.class_id == class_id)).scalars())
+        ids = list(
+            db.session.execute(
+                select(ClassMembership.student_id).where(ClassMembership.class_id == class_id)
+            ).scalars()
+        )
         everyone = list(db.session.execute(select(User.id).where(User.role == "student")).scalars())
         student = db.session.get(User, ids[0])
         student.set_password(PASSWORD)
@@ -101,9 +142,19 @@ def measure(name: str, url: str, repeat: int) -> None:
         target = klass.desired_retention or 0.9
 
     teacher_client = app.test_client()
-    assert teacher_client.post("/auth/login", data={"username": TEACHER, "password": PASSWORD}).status_code == 302
+    assert (
+        teacher_client.post(
+            "/auth/login", data={"username": TEACHER, "password": PASSWORD}
+        ).status_code
+        == 302
+    )
     student_client = app.test_client()
-    assert student_client.post("/auth/login", data={"username": student_name, "password": PASSWORD}).status_code == 302
+    assert (
+        student_client.post(
+            "/auth/login", data={"username": student_name, "password": PASSWORD}
+        ).status_code
+        == 302
+    )
 
     def page(client, path: str) -> Callable[[], object]:  # type: ignore[no-untyped-def]
         def run() -> None:
@@ -122,11 +173,28 @@ def measure(name: str, url: str, repeat: int) -> None:
 
     now = utcnow()
     cases = [
-        (f"teacher: class of {len(ids)}", page(teacher_client, f"/progress/classes/{class_id}"),
-         raw(lambda: dashboards.raw_teacher_queries(ids, now, target, class_assignments(db.session.get(SchoolClass, class_id)), now)), 300.0),
-        ("student", page(student_client, "/progress/"), raw(lambda: dashboards.raw_student_queries(student_id, now, zone)), 100.0),
-        (f"district as one class ({len(everyone)}), raw queries only", None,
-         raw(lambda: dashboards.raw_teacher_queries(everyone, now, target)), None),
+        (
+            f"teacher: class of {len(ids)}",
+            page(teacher_client, f"/progress/classes/{class_id}"),
+            raw(
+                lambda: dashboards.raw_teacher_queries(
+                    ids, now, target, class_assignments(db.session.get(SchoolClass, class_id)), now
+                )
+            ),
+            300.0,
+        ),
+        (
+            "student",
+            page(student_client, "/progress/"),
+            raw(lambda: dashboards.raw_student_queries(student_id, now, zone)),
+            100.0,
+        ),
+        (
+            f"district as one class ({len(everyone)}), raw queries only",
+            None,
+            raw(lambda: dashboards.raw_teacher_queries(everyone, now, target)),
+            None,
+        ),
     ]
     print(f"\n{name}: {students} students, {reviews:,} review log rows")
     print("| dashboard | page mean ms | page p95 ms | raw SQL mean ms | page / raw | goal |")
@@ -140,7 +208,9 @@ def measure(name: str, url: str, repeat: int) -> None:
         ratio = page_mean / raw_mean
         goal_text = f"< {goal:.0f} ms" + (" and < 3x raw" if label.startswith("teacher") else "")
         met = page_mean < goal and (ratio < 3 or not label.startswith("teacher"))
-        print(f"| {label} | {page_mean:.1f} | {page_p95:.1f} | {raw_mean:.1f} | {ratio:.2f} | {goal_text}: {'met' if met else 'MISSED'} |")
+        print(
+            f"| {label} | {page_mean:.1f} | {page_p95:.1f} | {raw_mean:.1f} | {ratio:.2f} | {goal_text}: {'met' if met else 'MISSED'} |"
+        )
     with app.app_context():
         db.engine.dispose()
 

@@ -136,18 +136,38 @@ def p95(values: list[float]) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=1000, help="seeded 2-player games per pairing and game (default 1000)")
-    parser.add_argument("--table-games", type=int, default=300,
-                        help="seeded 4-player games per pairing (longer games; default 300)")
-    parser.add_argument("--playouts", type=int, default=2000, help="random play-outs per game for (a) (default 2000)")
-    parser.add_argument("--quick", action="store_true", help="100 games per pairing and 300 play-outs")
-    parser.add_argument("--processes", type=int, default=2, help="worker processes for the ladder (default 2)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=1000,
+        help="seeded 2-player games per pairing and game (default 1000)",
+    )
+    parser.add_argument(
+        "--table-games",
+        type=int,
+        default=300,
+        help="seeded 4-player games per pairing (longer games; default 300)",
+    )
+    parser.add_argument(
+        "--playouts",
+        type=int,
+        default=2000,
+        help="random play-outs per game for (a) (default 2000)",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="100 games per pairing and 300 play-outs"
+    )
+    parser.add_argument(
+        "--processes", type=int, default=2, help="worker processes for the ladder (default 2)"
+    )
     args = parser.parse_args()
     if args.quick:
         args.games, args.table_games, args.playouts = 100, 40, 300
     began = time.perf_counter()
-    print(f"# Card games: {args.games} ladder games per pairing, {args.playouts} random play-outs per game, "
-          f"{args.processes} process(es)\n")
+    print(
+        f"# Card games: {args.games} ladder games per pairing, {args.playouts} random play-outs per game, "
+        f"{args.processes} process(es)\n"
+    )
 
     # (a)
     print("## Random play-outs (one process)\n")
@@ -162,8 +182,10 @@ def main() -> int:
         game = game_for(slug, params)
         seconds, actions = playouts(game, args.playouts)
         teams = f", teams of {params.team_size}" if params.team_size > 1 else ""
-        print(f"| {game.title} | {params.players} players{teams} | {args.playouts / seconds:,.0f} | "
-              f"{actions / seconds:,.0f} | {actions / args.playouts:.1f} |")
+        print(
+            f"| {game.title} | {params.players} players{teams} | {args.playouts / seconds:,.0f} | "
+            f"{actions / seconds:,.0f} | {actions / args.playouts:.1f} |"
+        )
 
     # (b) and (c)
     tasks = [
@@ -185,8 +207,12 @@ def main() -> int:
         scores.setdefault((index, first, second), []).append(score)
         search_times[index].extend(times)
 
-    print(f"\n## Ladder ({args.games} games per pairing, seats alternating; draws count half; {ladder_seconds:.0f} s)\n")
-    print("| game | pairing | games | wins | draws | losses | first-named win rate | 95% Wilson interval | even share |")
+    print(
+        f"\n## Ladder ({args.games} games per pairing, seats alternating; draws count half; {ladder_seconds:.0f} s)\n"
+    )
+    print(
+        "| game | pairing | games | wins | draws | losses | first-named win rate | 95% Wilson interval | even share |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|---|---:|")
     for index, (label, _, params) in enumerate(LADDER_GAMES):
         for first, second in PAIRINGS:
@@ -194,8 +220,10 @@ def main() -> int:
             n, score = len(outcomes), sum(outcomes)
             wins, draws = outcomes.count(1.0), outcomes.count(0.5)
             low, high = wilson(score, n)
-            print(f"| {label} | {LABELS[first]} vs {LABELS[second]} | {n} | {wins} | {draws} | {n - wins - draws} | "
-                  f"{100 * score / n:.1f}% | {100 * low:.1f}%-{100 * high:.1f}% | {100 / params.players:.0f}% |")
+            print(
+                f"| {label} | {LABELS[first]} vs {LABELS[second]} | {n} | {wins} | {draws} | {n - wins - draws} | "
+                f"{100 * score / n:.1f}% | {100 * low:.1f}%-{100 * high:.1f}% | {100 / params.players:.0f}% |"
+            )
 
     print("\n## Search player: time per move with a choice (in the ladder's games)\n")
     print("| game | worlds per move | moves | mean ms | p95 ms |")
@@ -204,7 +232,9 @@ def main() -> int:
         times = search_times[index]
         worlds = game_for(slug, params).search_worlds
         if times:
-            print(f"| {label} | {worlds} | {len(times)} | {1000 * statistics.fmean(times):.1f} | {1000 * p95(times):.1f} |")
+            print(
+                f"| {label} | {worlds} | {len(times)} | {1000 * statistics.fmean(times):.1f} | {1000 * p95(times):.1f} |"
+            )
     print(f"\nTotal {time.perf_counter() - began:.0f} s.")
     return 0
 

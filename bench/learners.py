@@ -45,8 +45,8 @@ from __future__ import annotations
 import math
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 DAY_S = 86_400.0
 
@@ -100,7 +100,9 @@ def difficulties(keys: Sequence[str], seed: int, student: int) -> tuple[dict[str
     """
     population = random.Random(f"facts:{seed}")
     personal = random.Random(f"student:{seed}:{student}")
-    base = {key: FACET_DIFFICULTY[key.split(":")[1]] + population.gauss(0.0, ITEM_SD) for key in keys}
+    base = {
+        key: FACET_DIFFICULTY[key.split(":")[1]] + population.gauss(0.0, ITEM_SD) for key in keys
+    }
     per_student = {key: d + personal.gauss(0.0, ITEM_SD / 2) for key, d in base.items()}
     return per_student, personal.gauss(0.0, STUDENT_SD)
 
@@ -116,10 +118,10 @@ class Learner(ABC):
     def study(self, key: str, at: float, recalled: bool) -> None:
         """Strengthen the memory of ``key``: it was asked (and its answer shown) at ``at``."""
 
-    def session(self, start: float) -> None:
+    def session(self, start: float) -> None:  # noqa: B027 (most learners need no sessions)
         """A study session starts at ``start`` (ACT-R's psychological time needs it)."""
 
-    def end_session(self, end: float) -> None:
+    def end_session(self, end: float) -> None:  # noqa: B027
         """The session ended at ``end``."""
 
 
@@ -191,12 +193,12 @@ class ActrLearner(Learner):
         rate = 1.0 if self.in_session else ACTR_H
         return self.psych_mark + rate * max(0.0, at - self.wall_mark)
 
-    def session(self, start: float) -> None:
+    def session(self, start: float) -> None:  # noqa: B027 (most learners need no sessions)
         self.psych_mark = self.psych(start)
         self.wall_mark = start
         self.in_session = True
 
-    def end_session(self, end: float) -> None:
+    def end_session(self, end: float) -> None:  # noqa: B027
         self.psych_mark = self.psych(end)
         self.wall_mark = end
         self.in_session = False

@@ -76,10 +76,11 @@ import subprocess
 import sys
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,7 +114,7 @@ FIT_AFTER = 150
 #: answers as a prior (P-M10). ``--class-size 1`` studies everyone alone.
 CLASS_SIZE = 5
 ORACLE_THRESHOLD = 0.9
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 # --- Shared by every scheduler ----------------------------------------------------------------
@@ -130,7 +131,7 @@ class Student:
     def seconds(self, at: dt.datetime) -> float:
         return (at - self.epoch).total_seconds()
 
-    def answer(self, key: str, at: dt.datetime, form: str, options: tuple[str, ...] = ()) -> "Answer":
+    def answer(self, key: str, at: dt.datetime, form: str, options: tuple[str, ...] = ()) -> Answer:
         """The student answers ``key`` at ``at`` in ``form``; also a study event for their memory.
 
         For multiple choice, ``options`` are the question's real options: a fact not recalled is
@@ -198,7 +199,7 @@ class AppPath:
     def __init__(self, student: Student, keys: list[str]) -> None:
         from trainer import review, srs
         from trainer.cards import load_deck
-        from trainer.facts import Fact, Facet, Form, Verdict, judge, teaching_order
+        from trainer.facts import Facet, Fact, Form, Verdict, judge, teaching_order
 
         self.srs, self.review, self.judge = srs, review, judge
         self.speed_matters = _speed_matters_of(srs)
@@ -277,7 +278,12 @@ class AppPath:
             memories = {k: self.memories[k] for k in keys if k in self.memories}
             recheck = self._recheck(keys)
             items = self.review.deal(
-                keys, memories, self.deck, seed, multiple_choice=True, **_optional(self.review.deal, recheck=recheck)
+                keys,
+                memories,
+                self.deck,
+                seed,
+                multiple_choice=True,
+                **_optional(self.review.deal, recheck=recheck),
             )
             token = f"review:s{self.rounds}"
             for index, item in enumerate(items, start=1):
@@ -294,9 +300,13 @@ class AppPath:
         srs, Form, Verdict = self.srs, self.Form, self.Verdict
         asked = self.review.question(item, self.deck, seed, index)
         key = item.fact.key
-        answer = self.student.answer(key, now, item.form.value, asked.choices if item.form is Form.CHOICE else ())
+        answer = self.student.answer(
+            key, now, item.form.value, asked.choices if item.form is Form.CHOICE else ()
+        )
         if item.form is Form.CHOICE:
-            picked = asked.choices[answer.pick] if answer.pick is not None else self._right_choice(asked)
+            picked = (
+                asked.choices[answer.pick] if answer.pick is not None else self._right_choice(asked)
+            )
             verdict = self.judge(asked, picked, self.deck).verdict
         else:
             verdict = Verdict(answer.verdict)
@@ -312,7 +322,11 @@ class AppPath:
         )
         before = self.memories.get(key)
         if before is not None and before.last_review is not None:
-            predicted = srs.retrievability(before, now, **_optional(srs.retrievability, time_zone=TIME_ZONE, weights=self.weights))
+            predicted = srs.retrievability(
+                before,
+                now,
+                **_optional(srs.retrievability, time_zone=TIME_ZONE, weights=self.weights),
+            )
             self.calibration.append((predicted, answer.true_recall, verdict is not Verdict.WRONG))
         self._record(item.fact, outcome, before, now)
         return answer.next_at
@@ -342,7 +356,9 @@ class AppPath:
         self.memories[fact.key] = after
         self._log(fact, outcome)
         if self.fit is not None:
-            self.log.append(self.fit.LoggedReview(fact.key, now, int(rating), self.is_strong(outcome.form)))
+            self.log.append(
+                self.fit.LoggedReview(fact.key, now, int(rating), self.is_strong(outcome.form))
+            )
 
     # trainer/web/fitting.py: fit_student, run in the background after FIT_AFTER new answers
     def _maybe_fit(self, now: dt.datetime) -> None:
@@ -353,7 +369,11 @@ class AppPath:
             return
         self.logged_at_last_fit = len(self.log)
         # The class's prior: the pooled fit of the classmates' answers so far (fitting._class_priors).
-        pooled = self.fit.fit_pooled([(mate.log, TIME_ZONE) for mate in self.classmates]) if self.classmates else None
+        pooled = (
+            self.fit.fit_pooled([(mate.log, TIME_ZONE) for mate in self.classmates])
+            if self.classmates
+            else None
+        )
         priors = [("class 1", pooled)] if pooled is not None else []
         result = self.fit.fit(self.log, TIME_ZONE, self.weights, priors=priors)
         if not result.adopted:
@@ -361,7 +381,13 @@ class AppPath:
         self.weights = result.weights
         self.fits_adopted += 1
         self.memories.update(
-            self.fit.rescheduled(self.memories, self.log, self.weights, desired_retention=RETENTION, time_zone=TIME_ZONE)
+            self.fit.rescheduled(
+                self.memories,
+                self.log,
+                self.weights,
+                desired_retention=RETENTION,
+                time_zone=TIME_ZONE,
+            )
         )
 
     def _rate(self, fact: Any, outcome: Any) -> Any:
@@ -461,14 +487,22 @@ class FsrsPassFail:
 
     def _next(self, now: dt.datetime, day_end: dt.datetime, new_allowed: int) -> str | None:
         review = self.State.Review
-        due = [(c.due, k) for k, c in self.cards.items() if (c.due < day_end if c.state == review else c.due <= now)]
+        due = [
+            (c.due, k)
+            for k, c in self.cards.items()
+            if (c.due < day_end if c.state == review else c.due <= now)
+        ]
         if due:
             return min(due)[1]
         if new_allowed > 0:
             for key in self.order:
                 if key not in self.cards:
                     return key
-        soon = [(c.due, k) for k, c in self.cards.items() if c.state != review and c.due <= now + LEARN_AHEAD]
+        soon = [
+            (c.due, k)
+            for k, c in self.cards.items()
+            if c.state != review and c.due <= now + LEARN_AHEAD
+        ]
         return min(soon)[1] if soon else None
 
     def session(self, start: dt.datetime, budget: int) -> dt.datetime:
@@ -514,13 +548,19 @@ class Leitner:
         today = (_study_day(start)[0].astimezone(ZoneInfo(TIME_ZONE)).date() - START).days
         due = sorted((box, day, key) for key, (box, day) in self.boxes.items() if day <= today)
         keys = [key for *_, key in due][:budget]
-        keys += [k for k in self.order if k not in self.boxes][: min(NEW_PER_DAY, budget - len(keys))]
+        keys += [k for k in self.order if k not in self.boxes][
+            : min(NEW_PER_DAY, budget - len(keys))
+        ]
         now = start
         for key in keys:
             if key not in self.boxes:
                 self.introduced_at[key] = now
             answer = self.student.answer(key, now, "typed")
-            box = min(self.boxes[key][0] + 1, len(LEITNER_DAYS) - 1) if answer.verdict != "wrong" and key in self.boxes else 0
+            box = (
+                min(self.boxes[key][0] + 1, len(LEITNER_DAYS) - 1)
+                if answer.verdict != "wrong" and key in self.boxes
+                else 0
+            )
             if key not in self.boxes and answer.verdict != "wrong":
                 box = 1
             self.boxes[key] = (box, today + LEITNER_DAYS[box])
@@ -605,7 +645,9 @@ PATHS: dict[str, Callable[[Student, list[str]], Any]] = {
 }
 
 
-def run_one(task: tuple[str, str, tuple[int, ...], int, tuple[int, ...], int]) -> list[dict[str, Any]]:
+def run_one(
+    task: tuple[str, str, tuple[int, ...], int, tuple[int, ...], int],
+) -> list[dict[str, Any]]:
     """Simulate the class of students ``numbers`` under ``scheduler`` and memory ``model`` until the
     last report day."""
     model, scheduler, numbers, seed, days, budget = task
@@ -618,14 +660,24 @@ def run_one(task: tuple[str, str, tuple[int, ...], int, tuple[int, ...], int]) -
 
 
 def simulate_student(
-    model: str, path_class: Callable[[Student, list[str]], Any], number: int, seed: int, days: tuple[int, ...], budget: int
+    model: str,
+    path_class: Callable[[Student, list[str]], Any],
+    number: int,
+    seed: int,
+    days: tuple[int, ...],
+    budget: int,
 ) -> dict[str, Any]:
     """One student of the seeded population studying with ``path_class`` (a scheduler), alone."""
     return simulate_class(model, path_class, (number,), seed, days, budget)[0]
 
 
 def simulate_class(
-    model: str, path_class: Callable[[Student, list[str]], Any], numbers: tuple[int, ...], seed: int, days: tuple[int, ...], budget: int
+    model: str,
+    path_class: Callable[[Student, list[str]], Any],
+    numbers: tuple[int, ...],
+    seed: int,
+    days: tuple[int, ...],
+    budget: int,
 ) -> list[dict[str, Any]]:
     """Students ``numbers`` of the seeded population, in one class, each studying with ``path_class``.
 
@@ -642,7 +694,9 @@ def simulate_class(
     for number in numbers:
         learner = make_learner(model, keys, seed, number)
         student = Student(learner, random.Random(f"answers:{seed}:{model}:{number}"), epoch)
-        when = random.Random(f"sessions:{seed}:{number}")  # the same study times for every scheduler
+        when = random.Random(
+            f"sessions:{seed}:{number}"
+        )  # the same study times for every scheduler
         members.append(_Member(number, learner, student, path_class(student, keys), when))
     paths = [m.path for m in members]
     for member in members:
@@ -729,8 +783,16 @@ def simulate(
     class_size: int = CLASS_SIZE,
 ) -> list[dict[str, Any]]:
     """Every (model, scheduler, class of ``class_size`` students), in ``jobs`` processes."""
-    classes = [tuple(range(first, min(first + class_size, students))) for first in range(0, students, class_size)]
-    tasks = [(m, s, numbers, seed, days, budget) for m in models for s in schedulers for numbers in classes]
+    classes = [
+        tuple(range(first, min(first + class_size, students)))
+        for first in range(0, students, class_size)
+    ]
+    tasks = [
+        (m, s, numbers, seed, days, budget)
+        for m in models
+        for s in schedulers
+        for numbers in classes
+    ]
     if jobs <= 1:
         done = [run_one(task) for task in tasks]
     else:
@@ -810,7 +872,9 @@ def _mean(rows: list[dict[str, Any]], scheduler: str, day: int, measure: str) ->
 
 def _days_to_all(runs: list[dict[str, Any]], day: int) -> str:
     """Mean days to introduce all 400 facts, over the students who had by ``day`` (and how many did)."""
-    done = [r["days_to_all"] for r in runs if r["days_to_all"] is not None and r["days_to_all"] <= day]
+    done = [
+        r["days_to_all"] for r in runs if r["days_to_all"] is not None and r["days_to_all"] <= day
+    ]
     if not done:
         return "not yet"
     mean = f"{statistics.fmean(done):.0f}"
@@ -819,18 +883,39 @@ def _days_to_all(runs: list[dict[str, Any]], day: int) -> str:
 
 def _paired(rows: list[dict[str, Any]], schedulers: list[str], days: tuple[int, ...]) -> list[str]:
     apps = [s for s in schedulers if s.startswith("app")]
-    pairs = [(a, b) for a in apps for b in schedulers if b != a and (b in ("leitner", "fsrs-passfail", "oracle") or (a == "app" and (b in ("app-stop", "app-nofit") or b.startswith("app@"))))]
+    pairs = [
+        (a, b)
+        for a in apps
+        for b in schedulers
+        if b != a
+        and (
+            b in ("leitner", "fsrs-passfail", "oracle")
+            or (a == "app" and (b in ("app-stop", "app-nofit") or b.startswith("app@")))
+        )
+    ]
     if not pairs:
         return []
     by = {(r["scheduler"], r["student"]): r for r in rows}
-    out = ["", "Paired differences (mean ± 1.96 SE over students), facts at recall ≥ 0.9 / ≥ 0.8:", ""]
+    out = [
+        "",
+        "Paired differences (mean ± 1.96 SE over students), facts at recall ≥ 0.9 / ≥ 0.8:",
+        "",
+    ]
     out.append("| difference | day | facts ≥ 0.9 | facts ≥ 0.8 |")
     out.append("|---|---:|---:|---:|")
     for a, b in pairs:
-        students = sorted({s for (name, s) in by if name == a} & {s for (name, s) in by if name == b})
+        students = sorted(
+            {s for (name, s) in by if name == a} & {s for (name, s) in by if name == b}
+        )
         for day in days:
-            d90 = [by[a, s]["snapshots"][str(day)]["at90"] - by[b, s]["snapshots"][str(day)]["at90"] for s in students]
-            d80 = [by[a, s]["snapshots"][str(day)]["at80"] - by[b, s]["snapshots"][str(day)]["at80"] for s in students]
+            d90 = [
+                by[a, s]["snapshots"][str(day)]["at90"] - by[b, s]["snapshots"][str(day)]["at90"]
+                for s in students
+            ]
+            d80 = [
+                by[a, s]["snapshots"][str(day)]["at80"] - by[b, s]["snapshots"][str(day)]["at80"]
+                for s in students
+            ]
             out.append(f"| {a} − {b} | {day} | {_ci(d90)} | {_ci(d80)} |")
     return out
 
@@ -838,7 +923,11 @@ def _paired(rows: list[dict[str, Any]], schedulers: list[str], days: tuple[int, 
 def _calibration(name: str, runs: list[dict[str, Any]]) -> list[str]:
     bins = [[sum(r["calibration"][i][j] for r in runs) for j in range(4)] for i in range(10)]
     total = sum(b[0] for b in bins) or 1
-    out = ["", f"Calibration of `{name}` over all its reviews (predicted recall at review time vs true):", ""]
+    out = [
+        "",
+        f"Calibration of `{name}` over all its reviews (predicted recall at review time vs true):",
+        "",
+    ]
     out.append("| predicted | reviews | share | mean predicted | mean true | answered right |")
     out.append("|---|---:|---:|---:|---:|---:|")
     for i, (count, predicted, true, right) in enumerate(bins):
@@ -848,8 +937,14 @@ def _calibration(name: str, runs: list[dict[str, Any]]) -> list[str]:
                 f"| {true / count:.3f} | {right / count:.3f} |"
             )
     weighted = sum(abs(b[1] - b[2]) for b in bins) / total
-    out.append(f"\nAll reviews: mean predicted {sum(b[1] for b in bins) / total:.3f}, mean true {sum(b[2] for b in bins) / total:.3f}, weighted |gap| {weighted:.3f}.")
-    big = [(i, abs(b[1] - b[2]) / b[0]) for i, b in enumerate(bins) if b[0] >= CALIBRATION_SHARE * total]
+    out.append(
+        f"\nAll reviews: mean predicted {sum(b[1] for b in bins) / total:.3f}, mean true {sum(b[2] for b in bins) / total:.3f}, weighted |gap| {weighted:.3f}."
+    )
+    big = [
+        (i, abs(b[1] - b[2]) / b[0])
+        for i, b in enumerate(bins)
+        if b[0] >= CALIBRATION_SHARE * total
+    ]
     within = [i for i, gap in big if gap <= CALIBRATION_GAP]
     worst = max(big, key=lambda pair: pair[1], default=None)
     if worst is not None:
@@ -863,14 +958,32 @@ def _calibration(name: str, runs: list[dict[str, Any]]) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, default=20)
-    parser.add_argument("--days", type=int, nargs="+", default=[90, 180], help="report days; the run lasts until the last")
+    parser.add_argument(
+        "--days",
+        type=int,
+        nargs="+",
+        default=[90, 180],
+        help="report days; the run lasts until the last",
+    )
     parser.add_argument("--model", nargs="+", default=["hlr", "actr"], choices=["hlr", "actr"])
     parser.add_argument("--schedulers", nargs="+", default=list(SCHEDULERS), choices=SCHEDULERS)
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--budget", type=int, default=DAILY_BUDGET, help="answers per day, every scheduler")
-    parser.add_argument("--class-size", type=int, default=CLASS_SIZE, help="students per class (the fit's class prior); 1: alone")
-    parser.add_argument("--repo", action="append", default=[], help="also run 'app' with this checkout's trainer package")
+    parser.add_argument(
+        "--budget", type=int, default=DAILY_BUDGET, help="answers per day, every scheduler"
+    )
+    parser.add_argument(
+        "--class-size",
+        type=int,
+        default=CLASS_SIZE,
+        help="students per class (the fit's class prior); 1: alone",
+    )
+    parser.add_argument(
+        "--repo",
+        action="append",
+        default=[],
+        help="also run 'app' with this checkout's trainer package",
+    )
     parser.add_argument("--trainer", help=argparse.SUPPRESS)  # internal: the subprocess of --repo
     parser.add_argument("--json", action="store_true", help="print the raw results as JSON")
     args = parser.parse_args(argv)
@@ -880,7 +993,16 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     if args.class_size < 1:
         parser.error("--class-size must be at least 1")
-    rows = simulate(args.model, args.schedulers, args.students, args.seed, days, args.jobs, args.budget, args.class_size)
+    rows = simulate(
+        args.model,
+        args.schedulers,
+        args.students,
+        args.seed,
+        days,
+        args.jobs,
+        args.budget,
+        args.class_size,
+    )
     for repo in args.repo:
         rows += simulate_other(str(Path(repo).resolve()), args)
     if args.json:
@@ -891,7 +1013,9 @@ def main(argv: list[str] | None = None) -> None:
         f"budget {args.budget}/day, {NEW_PER_DAY} new/day"
     )
     used = sorted({f"`{r['scheduler']}`: {r['trainer']}" for r in rows if r.get("trainer")})
-    print(f"\nseed {args.seed}; {time.perf_counter() - started:.0f} s; trainer package of {'; '.join(used) or '-'}.")
+    print(
+        f"\nseed {args.seed}; {time.perf_counter() - started:.0f} s; trainer package of {'; '.join(used) or '-'}."
+    )
     print(report(rows, days))
 
 

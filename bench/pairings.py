@@ -44,7 +44,9 @@ def tournament(n: int, seed: int) -> tuple[int | None, list[float]]:
         if pairs & met and first_repeat is None and number <= horizon:
             first_repeat = number
         met |= pairs
-        outcomes += [MatchOutcome.from_pairing(p, results.choice([Side.A, Side.B, None])) for p in pairings]
+        outcomes += [
+            MatchOutcome.from_pairing(p, results.choice([Side.A, Side.B, None])) for p in pairings
+        ]
     return first_repeat, times
 
 
@@ -52,7 +54,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=500)
     parser.add_argument("--teams", type=int, nargs=2, default=(3, 16), metavar=("FEWEST", "MOST"))
-    parser.add_argument("--repo", default=str(ROOT), help="the checkout whose trainer package is measured")
+    parser.add_argument(
+        "--repo", default=str(ROOT), help="the checkout whose trainer package is measured"
+    )
     args = parser.parse_args()
     sys.path.insert(0, args.repo)
     print("| teams | repeat-free tournaments | pair_round median ms | p99 ms | max ms |")

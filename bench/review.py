@@ -82,8 +82,13 @@ def drop_database(kind: str) -> None:
 
 
 def migrate(env: dict[str, str]) -> None:
-    done = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if done.returncode:
         sys.exit(f"flask db upgrade failed:\n{done.stdout}{done.stderr}")
 
@@ -100,7 +105,11 @@ def make_plans(students: int, answers_each: int, seed: int) -> list[dict]:
     app = create_app()
     deck = app.extensions["deck"]
     # Capitals and postal codes of all 50 states: 100 facts, each answered about twice per student.
-    facts = [Fact(s.postal, facet) for s in deck.sorted_by(None) for facet in (Facet.CAPITAL, Facet.POSTAL)]
+    facts = [
+        Fact(s.postal, facet)
+        for s in deck.sorted_by(None)
+        for facet in (Facet.CAPITAL, Facet.POSTAL)
+    ]
     plans = []
     with app.app_context():
         for s in range(students):
@@ -111,11 +120,18 @@ def make_plans(students: int, answers_each: int, seed: int) -> list[dict]:
             answers = []
             for r in range(math.ceil(answers_each / ROUND_SIZE)):
                 start = (s * 37 + r) * ROUND_SIZE
-                items = [Item(facts[(start + i) % len(facts)], rng.choice([Form.TYPED, Form.CHOICE]))
-                         for i in range(ROUND_SIZE)]
-                round_ = StudyRound(token=secrets.token_urlsafe(18), student_id=user.id, seed=rng.getrandbits(62),
-                                    items=[[it.fact.key, it.form.value] for it in items],
-                                    focus={"facets": [], "zone": ""}, created_at=utcnow())
+                items = [
+                    Item(facts[(start + i) % len(facts)], rng.choice([Form.TYPED, Form.CHOICE]))
+                    for i in range(ROUND_SIZE)
+                ]
+                round_ = StudyRound(
+                    token=secrets.token_urlsafe(18),
+                    student_id=user.id,
+                    seed=rng.getrandbits(62),
+                    items=[[it.fact.key, it.form.value] for it in items],
+                    focus={"facets": [], "zone": ""},
+                    created_at=utcnow(),
+                )
                 db.session.add(round_)
                 for index, item in enumerate(items, start=1):
                     asked = question(item, deck, round_.seed, index)
@@ -158,11 +174,25 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_gunicorn(env: dict[str, str], port: int, workers: int, threads: int, log: Path) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "gunicorn", "--chdir", str(ROOT), "-w", str(workers), "-b", f"127.0.0.1:{port}"]
+def start_gunicorn(
+    env: dict[str, str], port: int, workers: int, threads: int, log: Path
+) -> subprocess.Popen:
+    cmd = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--chdir",
+        str(ROOT),
+        "-w",
+        str(workers),
+        "-b",
+        f"127.0.0.1:{port}",
+    ]
     if threads:
         cmd += ["-k", "gthread", "--threads", str(threads)]
-    server = subprocess.Popen([*cmd, "bench._wsgi:app"], cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        [*cmd, "bench._wsgi:app"], cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -243,8 +273,15 @@ def client_run(port: int, plan: dict, quota: int, barriers: list, out: dict) -> 
     out.update(review_ms=[], floor_ms=[], bare_ms=[], submitted=0)
     try:
         _, page, _ = client.send("GET", "/auth/login")
-        status, _, _ = client.send("POST", "/auth/login", {"username": plan["username"], "password": PASSWORD,
-                                                          "csrf_token": CSRF.search(page).group(1)})
+        status, _, _ = client.send(
+            "POST",
+            "/auth/login",
+            {
+                "username": plan["username"],
+                "password": PASSWORD,
+                "csrf_token": CSRF.search(page).group(1),
+            },
+        )
         assert status == 302, f"login of {plan['username']} answered {status}"
         _, page, _ = client.send("GET", plan["answers"][0][0])
         token = CSRF.search(page).group(1)  # valid for the whole session
@@ -290,14 +327,22 @@ def drive(port: int, server_pid: int, plans: list[dict], requests: int, results)
     marks: dict[str, float] = {}
 
     def mark(name: str) -> Callable[[], None]:
-        return lambda: marks.update({name: time.perf_counter(), name + "_cpu": server_cpu_seconds(server_pid),
-                                     name + "_driver_cpu": time.process_time()})
+        return lambda: marks.update(
+            {
+                name: time.perf_counter(),
+                name + "_cpu": server_cpu_seconds(server_pid),
+                name + "_driver_cpu": time.process_time(),
+            }
+        )
 
     names = [f"{key[:-3]}{edge}" for edge in (0, 1) for key in PHASES]
     barriers = [threading.Barrier(n, action=mark(name), timeout=600) for name in names]
     outs = [{} for _ in plans]
     quotas = [requests // n + (i < requests % n) for i in range(n)]
-    threads = [threading.Thread(target=client_run, args=(port, p, q, barriers, o)) for p, q, o in zip(plans, quotas, outs)]
+    threads = [
+        threading.Thread(target=client_run, args=(port, p, q, barriers, o))
+        for p, q, o in zip(plans, quotas, outs)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -314,11 +359,19 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def bench(kind: str, args: argparse.Namespace) -> bool:
-    worker = f"gthread, {args.workers} workers x {args.threads} threads" if args.threads else f"sync, {args.workers} workers"
+    worker = (
+        f"gthread, {args.workers} workers x {args.threads} threads"
+        if args.threads
+        else f"sync, {args.workers} workers"
+    )
     print(f"\n== {kind} (gunicorn {worker}) ==", flush=True)
     with tempfile.TemporaryDirectory(prefix="geoplunge-bench-") as tmpdir:
         tmp = Path(tmpdir)
-        env = {**os.environ, "DATABASE_URL": fresh_database(kind, tmp), "SECRET_KEY": secrets.token_hex(32)}
+        env = {
+            **os.environ,
+            "DATABASE_URL": fresh_database(kind, tmp),
+            "SECRET_KEY": secrets.token_hex(32),
+        }
         env.pop("REDIS_URL", None)
         os.environ.update(env)  # make_plans and count_reviews build the app from the environment
         server = None
@@ -330,7 +383,9 @@ def bench(kind: str, args: argparse.Namespace) -> bool:
             server = start_gunicorn(env, port, args.workers, args.threads, tmp / "gunicorn.log")
             context = multiprocessing.get_context("spawn")
             results = context.Queue()
-            driver = context.Process(target=drive, args=(port, server.pid, plans, args.requests, results), daemon=True)
+            driver = context.Process(
+                target=drive, args=(port, server.pid, plans, args.requests, results), daemon=True
+            )
             driver.start()
             while True:  # the driver may die (then nothing ever comes)
                 try:
@@ -351,12 +406,16 @@ def bench(kind: str, args: argparse.Namespace) -> bool:
 
 def report(result: dict, rows: int, log: str) -> bool:
     marks, clients = result["marks"], result["clients"]
-    errors = [c["error"] for c in clients if "error" in c] + [f for c in clients for f in c.get("failures", [])]
+    errors = [c["error"] for c in clients if "error" in c] + [
+        f for c in clients for f in c.get("failures", [])
+    ]
     if len(marks) < 6 * len(PHASES):
         print("FAILED: the run did not complete:\n  " + "\n  ".join(errors[:10]))
         return False
-    print(f"{'endpoint':<14}{'requests':>9}{'wall s':>9}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}"
-          f"{'srv CPU ms/req':>16}{'drv CPU ms/req':>16}")
+    print(
+        f"{'endpoint':<14}{'requests':>9}{'wall s':>9}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}"
+        f"{'srv CPU ms/req':>16}{'drv CPU ms/req':>16}"
+    )
     rates = {}
     labels = {"review": "POST review", "floor": "POST signed-in", "bare": "GET /healthz"}
     for key in PHASES:
@@ -364,19 +423,33 @@ def report(result: dict, rows: int, log: str) -> bool:
         times = [ms for c in clients for ms in c[key]]
         wall = marks[name + "1"] - marks[name + "0"]
         server_cpu = (marks[name + "1_cpu"] - marks[name + "0_cpu"]) * 1000 / max(1, len(times))
-        driver_cpu = (marks[name + "1_driver_cpu"] - marks[name + "0_driver_cpu"]) * 1000 / max(1, len(times))
+        driver_cpu = (
+            (marks[name + "1_driver_cpu"] - marks[name + "0_driver_cpu"])
+            * 1000
+            / max(1, len(times))
+        )
         rates[name] = len(times) / wall
         rates[name + "_p99"] = percentile(times, 99)
-        print(f"{label:<14}{len(times):>9}{wall:>9.2f}{rates[name]:>9.0f}{percentile(times, 50):>9.1f}"
-              f"{rates[name + '_p99']:>9.1f}{server_cpu:>16.2f}{driver_cpu:>16.2f}")
+        print(
+            f"{label:<14}{len(times):>9}{wall:>9.2f}{rates[name]:>9.0f}{percentile(times, 50):>9.1f}"
+            f"{rates[name + '_p99']:>9.1f}{server_cpu:>16.2f}{driver_cpu:>16.2f}"
+        )
     ratio = rates["review"] / rates["bare"]
     print(f"ratio review/bare: {ratio:.2f}  goal >= 0.50: {'met' if ratio >= 0.5 else 'MISSED'}")
-    print(f"ratio signed-in/bare: {rates['floor'] / rates['bare']:.2f}  (an empty student POST: the most any student POST can reach)")
-    print(f"review p99: {rates['review_p99']:.1f} ms  goal < 50 ms: {'met' if rates['review_p99'] < 50 else 'MISSED'}")
+    print(
+        f"ratio signed-in/bare: {rates['floor'] / rates['bare']:.2f}  (an empty student POST: the most any student POST can reach)"
+    )
+    print(
+        f"review p99: {rates['review_p99']:.1f} ms  goal < 50 ms: {'met' if rates['review_p99'] < 50 else 'MISSED'}"
+    )
     submitted = sum(c["submitted"] for c in clients)
-    accepted = submitted - sum(1 for c in clients for f in c.get("failures", []) if f.startswith("review"))
-    print(f"check: {rows} review_log rows for {accepted} answers accepted (302) of {submitted} posted"
-          f" (warm-up included)")
+    accepted = submitted - sum(
+        1 for c in clients for f in c.get("failures", []) if f.startswith("review")
+    )
+    print(
+        f"check: {rows} review_log rows for {accepted} answers accepted (302) of {submitted} posted"
+        f" (warm-up included)"
+    )
     if rows != accepted:
         errors.append(f"review_log has {rows} rows, but {accepted} answers were accepted")
     if errors:
@@ -390,19 +463,28 @@ def report(result: dict, rows: int, log: str) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requests", type=int, default=4000, help="measured requests per endpoint (default 4000)")
-    parser.add_argument("--concurrency", type=int, default=20, help="concurrent clients (default 20)")
+    parser.add_argument(
+        "--requests", type=int, default=4000, help="measured requests per endpoint (default 4000)"
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=20, help="concurrent clients (default 20)"
+    )
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
-    parser.add_argument("--threads", type=int, default=0, help="use gunicorn's gthread workers with N threads each")
+    parser.add_argument(
+        "--threads", type=int, default=0, help="use gunicorn's gthread workers with N threads each"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the rounds and answers")
     args = parser.parse_args()
     if args.requests < args.concurrency:
         parser.error("--requests must be at least --concurrency")
-    print(f"requests {args.requests} per endpoint, {args.concurrency} concurrent clients, "
-          f"gunicorn {args.workers} workers" + (f" x {args.threads} threads (gthread)" if args.threads else " (sync)")
-          + f", warm-up {WARMUP} per client\n{os.cpu_count()} CPUs shared by server and driver; load average "
-          + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print(
+        f"requests {args.requests} per endpoint, {args.concurrency} concurrent clients, "
+        f"gunicorn {args.workers} workers"
+        + (f" x {args.threads} threads (gthread)" if args.threads else " (sync)")
+        + f", warm-up {WARMUP} per client\n{os.cpu_count()} CPUs shared by server and driver; load average "
+        + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    )
     kinds = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
     ok = [bench(kind, args) for kind in kinds]
     return 0 if all(ok) else 1

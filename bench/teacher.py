@@ -47,9 +47,24 @@ def build(url: str, students: int, days: int, per_day: int, seed: int):  # type:
     from trainer.web import create_app, get_deck
     from trainer.web.extensions import db
     from trainer.web.memory import record
-    from trainer.web.models import Assignment, ClassMembership, Role, SchoolClass, StateIqGame, User, utcnow
+    from trainer.web.models import (
+        Assignment,
+        ClassMembership,
+        Role,
+        SchoolClass,
+        StateIqGame,
+        User,
+        utcnow,
+    )
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SECRET_KEY": "bench",
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
     rng = random.Random(seed)
     now = utcnow()
     with app.app_context():
@@ -65,7 +80,12 @@ def build(url: str, students: int, days: int, per_day: int, seed: int):  # type:
         hashed = teacher.password_hash
         ids = []
         for n in range(students):
-            student = User(username=f"student{n:02d}", username_key=f"student{n:02d}", role=Role.STUDENT, password_hash=hashed)
+            student = User(
+                username=f"student{n:02d}",
+                username_key=f"student{n:02d}",
+                role=Role.STUDENT,
+                password_hash=hashed,
+            )
             db.session.add(student)
             db.session.flush()
             ids.append(student.id)
@@ -78,31 +98,106 @@ def build(url: str, students: int, days: int, per_day: int, seed: int):  # type:
             learned = facts[: rng.randint(120, 400)]
             for day in range(days, 0, -1):
                 start = now - dt.timedelta(days=day, hours=-rng.randint(0, 6))
-                for k in range(rng.randint(per_day // 2, per_day * 3 // 2) if rng.random() > 0.15 else 0):
+                for k in range(
+                    rng.randint(per_day // 2, per_day * 3 // 2) if rng.random() > 0.15 else 0
+                ):
                     fact = rng.choice(learned)
                     mode = "review" if k % 3 else "state_iq"
                     verdict = Verdict.RIGHT if rng.random() < skill else Verdict.WRONG
-                    outcome = srs.Outcome(fact_key=fact.key, verdict=verdict, mode=mode, form=Form.TYPED,
-                                          round_token=f"{mode}:bench{sid}-{day}", item=str(k), answer="x")
+                    outcome = srs.Outcome(
+                        fact_key=fact.key,
+                        verdict=verdict,
+                        mode=mode,
+                        form=Form.TYPED,
+                        round_token=f"{mode}:bench{sid}-{day}",
+                        item=str(k),
+                        answer="x",
+                    )
                     record(student, outcome, now=start + dt.timedelta(seconds=20 * k))
             games = [
-                {"token": f"g{sid}-{g}", "student_id": sid, "level": "easy", "power_card": 1, "student_card": "CO",
-                 "computer_card": "UT", "first_guesser": "student", "seed": g, "moves": [], "move_count": 0,
-                 "recorded": [], "result": "won", "created_at": now - dt.timedelta(days=g % days, minutes=5),
-                 "finished_at": now - dt.timedelta(days=g % days)} for g in range(rng.randint(0, 40))
+                {
+                    "token": f"g{sid}-{g}",
+                    "student_id": sid,
+                    "level": "easy",
+                    "power_card": 1,
+                    "student_card": "CO",
+                    "computer_card": "UT",
+                    "first_guesser": "student",
+                    "seed": g,
+                    "moves": [],
+                    "move_count": 0,
+                    "recorded": [],
+                    "result": "won",
+                    "created_at": now - dt.timedelta(days=g % days, minutes=5),
+                    "finished_at": now - dt.timedelta(days=g % days),
+                }
+                for g in range(rng.randint(0, 40))
             ]
             if games:
                 db.session.execute(insert(StateIqGame), games)
             db.session.commit()
-        window = {"starts_at": now - dt.timedelta(days=14), "due_at": now + dt.timedelta(days=7), "time_zone": "UTC", "everyone": True}
+        window = {
+            "starts_at": now - dt.timedelta(days=14),
+            "due_at": now + dt.timedelta(days=7),
+            "time_zone": "UTC",
+            "everyone": True,
+        }
         everything = {"facets": [], "area": "", "states": []}
         assignments = [
-            Assignment(class_id=klass.id, title="10 rounds of State IQ", activities=["state-iq"], scope=everything, amount="rounds", quantity=10, **window),
-            Assignment(class_id=klass.id, title="West, State IQ", activities=["state-iq", "review"], scope={"facets": [], "area": "region:west", "states": []}, amount="rounds", quantity=5, **window),
-            Assignment(class_id=klass.id, title="300 answers", activities=["review", "state-iq"], scope=everything, amount="reviews", quantity=300, **window),
-            Assignment(class_id=klass.id, title="Capitals at 90%", activities=["review"], scope={"facets": [Facet.CAPITAL.value], "area": "", "states": []}, amount="recall", target=0.9, **window),
-            Assignment(class_id=klass.id, title="The South at 85%", activities=["review"], scope={"facets": [], "area": "region:south", "states": []}, amount="recall", target=0.85, **window),
-            Assignment(class_id=klass.id, title="Everything at 90%", activities=["review"], scope=everything, amount="recall", target=0.9, **window),
+            Assignment(
+                class_id=klass.id,
+                title="10 rounds of State IQ",
+                activities=["state-iq"],
+                scope=everything,
+                amount="rounds",
+                quantity=10,
+                **window,
+            ),
+            Assignment(
+                class_id=klass.id,
+                title="West, State IQ",
+                activities=["state-iq", "review"],
+                scope={"facets": [], "area": "region:west", "states": []},
+                amount="rounds",
+                quantity=5,
+                **window,
+            ),
+            Assignment(
+                class_id=klass.id,
+                title="300 answers",
+                activities=["review", "state-iq"],
+                scope=everything,
+                amount="reviews",
+                quantity=300,
+                **window,
+            ),
+            Assignment(
+                class_id=klass.id,
+                title="Capitals at 90%",
+                activities=["review"],
+                scope={"facets": [Facet.CAPITAL.value], "area": "", "states": []},
+                amount="recall",
+                target=0.9,
+                **window,
+            ),
+            Assignment(
+                class_id=klass.id,
+                title="The South at 85%",
+                activities=["review"],
+                scope={"facets": [], "area": "region:south", "states": []},
+                amount="recall",
+                target=0.85,
+                **window,
+            ),
+            Assignment(
+                class_id=klass.id,
+                title="Everything at 90%",
+                activities=["review"],
+                scope=everything,
+                amount="recall",
+                target=0.9,
+                **window,
+            ),
         ]
         db.session.add_all(assignments)
         db.session.commit()
@@ -134,7 +229,9 @@ def run(name: str, url: str, args: argparse.Namespace) -> None:
     start = time.perf_counter()
     app, class_id, big_id, reviews = build(url, args.students, args.days, args.per_day, args.seed)
     built = time.perf_counter() - start
-    print(f"\n{name}: {args.students} students, {reviews:,} review log rows, 6 assignments (built in {built:.0f} s)")
+    print(
+        f"\n{name}: {args.students} students, {reviews:,} review log rows, 6 assignments (built in {built:.0f} s)"
+    )
     teacher = app.test_client()
     login(teacher, "bench_teacher")
     student = app.test_client()
@@ -142,11 +239,15 @@ def run(name: str, url: str, args: argparse.Namespace) -> None:
     pages = [
         ("class list (baseline)", teacher, "/teach/"),
         ("class overview", teacher, f"/teach/classes/{class_id}"),
-        ("assignment: every fact at 90%", teacher, f"/teach/classes/{class_id}/assignments/{big_id}"),
+        (
+            "assignment: every fact at 90%",
+            teacher,
+            f"/teach/classes/{class_id}/assignments/{big_id}",
+        ),
         ("progress CSV", teacher, f"/teach/classes/{class_id}/progress.csv"),
         ("student's Study page", student, "/study/"),
     ]
-    print(f"| page | mean ms | p95 ms | x baseline |\n|---|---:|---:|---:|")
+    print("| page | mean ms | p95 ms | x baseline |\n|---|---:|---:|---:|")
     baseline = None
     for label, client, path in pages:
         times = sorted(timed(client, path, args.repeat))

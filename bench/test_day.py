@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from trainer import srs  # noqa: E402
 from trainer.aim import TEST_TARGETS, TestAim, aim, day_start, workloads  # noqa: E402
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 ZONE = "America/Chicago"
 NOW = dt.datetime(2026, 3, 2, 15, 0, tzinfo=UTC)  # 9 a.m. in Chicago
 TODAY = srs.study_day(NOW, ZONE).date
@@ -63,11 +63,15 @@ def studied_student(seed: int, days: int = 40) -> dict[str, srs.Memory]:
         for n, key in enumerate(due + new):
             when = at + dt.timedelta(seconds=20 * n)
             memory = memories.get(key) or srs.new_memory(when)
-            recalled = memory.last_review is not None and rng.random() < srs.retrievability(memory, when, ZONE)
+            recalled = memory.last_review is not None and rng.random() < srs.retrievability(
+                memory, when, ZONE
+            )
             if memory.last_review is None:
                 recalled = rng.random() < 0.6  # a new fact: right the first time or not
             rating = srs.Rating.GOOD if recalled else srs.Rating.AGAIN
-            memories[key] = srs.schedule(memory, rating, when, seed=f"{seed}:{key}:{day}", time_zone=ZONE)
+            memories[key] = srs.schedule(
+                memory, rating, when, seed=f"{seed}:{key}:{day}", time_zone=ZONE
+            )
     return memories
 
 
@@ -77,11 +81,22 @@ def stress_student(seed: int) -> dict[str, srs.Memory]:
     for key in KEYS:
         stability = rng.lognormvariate(1.5, 1.2)
         last = NOW - dt.timedelta(days=rng.randint(0, 30))
-        out[key] = srs.Memory(srs.MemoryState.REVIEW, None, stability, rng.uniform(2, 9), last + dt.timedelta(days=max(1, round(stability))), last, 0, 5)
+        out[key] = srs.Memory(
+            srs.MemoryState.REVIEW,
+            None,
+            stability,
+            rng.uniform(2, 9),
+            last + dt.timedelta(days=max(1, round(stability))),
+            last,
+            0,
+            5,
+        )
     return out
 
 
-def time_class(students: list[dict[str, srs.Memory]], test_days: int, runs: int) -> tuple[float, list[float]]:
+def time_class(
+    students: list[dict[str, srs.Memory]], test_days: int, runs: int
+) -> tuple[float, list[float]]:
     """The median seconds for the whole class's preview, and the class's mean reviews a day per goal."""
     test_on = TODAY + dt.timedelta(days=test_days)
     seconds = []
@@ -90,13 +105,17 @@ def time_class(students: list[dict[str, srs.Memory]], test_days: int, runs: int)
         started = time.perf_counter()
         per_day = [0.0] * len(TEST_TARGETS)
         for memories in students:
-            for i, work in enumerate(workloads(memories, KEYS, TODAY, test_on, TEST_TARGETS, ZONE, NEW_PER_DAY)):
+            for i, work in enumerate(
+                workloads(memories, KEYS, TODAY, test_on, TEST_TARGETS, ZONE, NEW_PER_DAY)
+            ):
                 per_day[i] += work.per_day / len(students)
         seconds.append(time.perf_counter() - started)
     return statistics.median(seconds), per_day
 
 
-def monte_carlo(memories: dict[str, srs.Memory], target: float, test_days: int, trials: int, seed: int) -> float:
+def monte_carlo(
+    memories: dict[str, srs.Memory], target: float, test_days: int, trials: int, seed: int
+) -> float:
     """Mean answers a day over the run-up, when the real schedule plus the aim is followed and
     each review is recalled at random with its predicted probability, one answer (new facts as the
     preview assumes them: one answer on their first day, missed)."""
@@ -117,10 +136,24 @@ def monte_carlo(memories: dict[str, srs.Memory], target: float, test_days: int, 
                 memory = state.get(key)
                 seed_ = f"{trial}:{key}:{day}"
                 if memory is None:
-                    memory = srs.schedule(srs.new_memory(at), srs.Rating.AGAIN, at, desired_retention=OWN, seed=seed_, time_zone=ZONE)
+                    memory = srs.schedule(
+                        srs.new_memory(at),
+                        srs.Rating.AGAIN,
+                        at,
+                        desired_retention=OWN,
+                        seed=seed_,
+                        time_zone=ZONE,
+                    )
                 else:
                     recalled = rng.random() < srs.retrievability(memory, at, ZONE)
-                    memory = srs.schedule(memory, srs.Rating.GOOD if recalled else srs.Rating.AGAIN, at, desired_retention=OWN, seed=seed_, time_zone=ZONE)
+                    memory = srs.schedule(
+                        memory,
+                        srs.Rating.GOOD if recalled else srs.Rating.AGAIN,
+                        at,
+                        desired_retention=OWN,
+                        seed=seed_,
+                        time_zone=ZONE,
+                    )
                 answers += 1
                 state[key] = aim(memory, [test], memory.last_review or at, ZONE)
         total += answers
@@ -128,9 +161,13 @@ def monte_carlo(memories: dict[str, srs.Memory], target: float, test_days: int, 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--check", action="store_true", help="compare with a Monte Carlo run of the real schedule")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with a Monte Carlo run of the real schedule"
+    )
     args = parser.parse_args()
 
     started = time.perf_counter()
@@ -138,22 +175,38 @@ def main() -> None:
         "studied": [studied_student(seed) for seed in range(STUDENTS)],
         "stress": [stress_student(seed) for seed in range(STUDENTS)],
     }
-    print(f"classes built in {time.perf_counter() - started:.1f} s ({STUDENTS} students x {len(KEYS)} facts each)")
+    print(
+        f"classes built in {time.perf_counter() - started:.1f} s ({STUDENTS} students x {len(KEYS)} facts each)"
+    )
     met = statistics.mean(len(m) for m in classes["studied"])
     print(f"studied: {met:.0f} facts met per student on average; stress: all 400\n")
-    print("| class | test in | seconds for the class (4 goals) | " + " | ".join(f"{round(t * 100)}%/day" for t in TEST_TARGETS) + " |")
+    print(
+        "| class | test in | seconds for the class (4 goals) | "
+        + " | ".join(f"{round(t * 100)}%/day" for t in TEST_TARGETS)
+        + " |"
+    )
     print("|---|---|---|" + "---|" * len(TEST_TARGETS))
     for name, students in classes.items():
         for days in (7, 30, 90, 365):
             seconds, per_day = time_class(students, days, args.runs)
-            print(f"| {name} | {days} d | {seconds:.3f} | " + " | ".join(f"{x:.1f}" for x in per_day) + " |")
+            print(
+                f"| {name} | {days} d | {seconds:.3f} | "
+                + " | ".join(f"{x:.1f}" for x in per_day)
+                + " |"
+            )
     if args.check:
-        print("\nExpected value (preview) against Monte Carlo of srs.schedule + aim, one studied student, test in 21 days:")
+        print(
+            "\nExpected value (preview) against Monte Carlo of srs.schedule + aim, one studied student, test in 21 days:"
+        )
         memories = classes["studied"][0]
         for target in TEST_TARGETS:
-            [work] = workloads(memories, KEYS, TODAY, TODAY + dt.timedelta(days=21), (target,), ZONE, NEW_PER_DAY)
+            [work] = workloads(
+                memories, KEYS, TODAY, TODAY + dt.timedelta(days=21), (target,), ZONE, NEW_PER_DAY
+            )
             mc = monte_carlo(memories, target, 21, trials=20, seed=7)
-            print(f"  {round(target * 100)}%: preview {work.per_day:.1f} a day, Monte Carlo {mc:.1f} a day")
+            print(
+                f"  {round(target * 100)}%: preview {work.per_day:.1f} a day, Monte Carlo {mc:.1f} a day"
+            )
 
 
 if __name__ == "__main__":

@@ -47,7 +47,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     problems = [f"skipped: {nodeid}" for nodeid in _SKIPPED]
     problems += [f"no {kind} test ran" for kind, count in _RAN.items() if count == 0]
     if problems:
-        print("\nThe full suite is required here (GEOPLUNGE_REQUIRE_FULL_SUITE=1):\n  " + "\n  ".join(problems))
+        print(
+            "\nThe full suite is required here (GEOPLUNGE_REQUIRE_FULL_SUITE=1):\n  "
+            + "\n  ".join(problems)
+        )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
@@ -106,7 +109,9 @@ def runner(app: Flask):
     return app.test_cli_runner()
 
 
-CSRF_INPUT = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
+CSRF_INPUT = re.compile(
+    r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"'
+)
 
 
 def csrf_token(client: FlaskClient, url: str) -> str:
@@ -138,7 +143,14 @@ def make_user(
     (give it ``role=Role.TEACHER``); ``managed_by_id`` is the teacher who made the account from a
     list of names (None: the student signed up themselves)."""
     with app.app_context():
-        user = User(username=username, username_key=User.key_for(username), role=role, email=email, is_admin=is_admin, managed_by_id=managed_by_id)
+        user = User(
+            username=username,
+            username_key=User.key_for(username),
+            role=role,
+            email=email,
+            is_admin=is_admin,
+            managed_by_id=managed_by_id,
+        )
         if fast_hash:
             user.password_hash = generate_password_hash(password, method="pbkdf2:sha256:1")
         else:
@@ -156,16 +168,30 @@ class AuthActions:
 
     client: FlaskClient
 
-    def login(self, username: str = "student1", password: str = "correct horse", next_url: str | None = None):
+    def login(
+        self,
+        username: str = "student1",
+        password: str = "correct horse",
+        next_url: str | None = None,
+    ):
         url = "/auth/login" + (f"?next={next_url}" if next_url else "")
         token = csrf_token(self.client, url)
-        return self.client.post(url, data={"username": username, "password": password, "csrf_token": token})
+        return self.client.post(
+            url, data={"username": username, "password": password, "csrf_token": token}
+        )
 
     def logout(self):
         token = csrf_token(self.client, "/")
         return self.client.post("/auth/logout", data={"csrf_token": token})
 
-    def signup(self, username: str, password: str = "correct horse", role: str = "student", email: str = "", confirm: str | None = None):
+    def signup(
+        self,
+        username: str,
+        password: str = "correct horse",
+        role: str = "student",
+        email: str = "",
+        confirm: str | None = None,
+    ):
         token = csrf_token(self.client, "/auth/signup")
         return self.client.post(
             "/auth/signup",

@@ -51,7 +51,9 @@ def _weights(weights: Sequence[float] | None) -> srs.Weights | None:
     return None if weights is None else tuple(weights)
 
 
-def days_at_or_above(stability: float, target: float, weights: Sequence[float] | None = None) -> int:
+def days_at_or_above(
+    stability: float, target: float, weights: Sequence[float] | None = None
+) -> int:
     """The most whole study days after a review at which predicted recall is still >= ``target``
     (0 when even one day drops it below), by ``srs.recall_after`` in ``weights``."""
     weights = _weights(weights)
@@ -74,12 +76,14 @@ def _zone(time_zone: ZoneInfo | str) -> ZoneInfo:
 def _study_date(when: dt.datetime, tz: ZoneInfo) -> dt.date:
     """``srs.study_day(when, tz).date`` without the day's bounds (the preview asks it per fact)."""
     local = when.astimezone(tz)
-    return local.date() if local.time() >= srs.DAY_STARTS_AT else local.date() - dt.timedelta(days=1)
+    return (
+        local.date() if local.time() >= srs.DAY_STARTS_AT else local.date() - dt.timedelta(days=1)
+    )
 
 
 def day_start(date: dt.date, time_zone: ZoneInfo | str) -> dt.datetime:
     """The start (4 a.m. local, P-M2) of the study day ``date``, in UTC."""
-    return dt.datetime.combine(date, srs.DAY_STARTS_AT, tzinfo=_zone(time_zone)).astimezone(dt.timezone.utc)
+    return dt.datetime.combine(date, srs.DAY_STARTS_AT, tzinfo=_zone(time_zone)).astimezone(dt.UTC)
 
 
 # --- The aim (P-M9) ------------------------------------------------------------------------------
@@ -116,7 +120,11 @@ def aim(
     Returns:
         ``memory`` itself when nothing changes, else a copy with an earlier ``due``.
     """
-    if memory.state is not srs.MemoryState.REVIEW or memory.stability is None or memory.last_review is None:
+    if (
+        memory.state is not srs.MemoryState.REVIEW
+        or memory.stability is None
+        or memory.last_review is None
+    ):
         return memory
     weights = _weights(weights)
     tz = _zone(time_zone)
@@ -129,8 +137,12 @@ def aim(
         elapsed = (target.test_on - reviewed_on).days
         if elapsed <= 0 or srs.recall_after(memory.stability, elapsed, weights) >= target.target:
             continue
-        day = reviewed_on + dt.timedelta(days=max(1, days_at_or_above(memory.stability, target.target, weights)))
-        day = max(min(day, target.test_on - dt.timedelta(days=1)), reviewed_on + dt.timedelta(days=1))
+        day = reviewed_on + dt.timedelta(
+            days=max(1, days_at_or_above(memory.stability, target.target, weights))
+        )
+        day = max(
+            min(day, target.test_on - dt.timedelta(days=1)), reviewed_on + dt.timedelta(days=1)
+        )
         day = min(day, target.test_on)
         due = min(due, day_start(day, tz))
     return memory if due == memory.due else replace(memory, due=due)
@@ -208,7 +220,10 @@ class _Model:
         """Stability and difficulty after a review at recall ``r`` rated Again: FSRS-6's lapse
         (post-forgetting) stability, the fact staying in review (no relearning step, P-M12)."""
         w = self.w
-        s_lapse = min(w[11] * d ** -w[12] * ((s + 1) ** w[13] - 1) * math.exp((1 - r) * w[14]), s / self.forget_cap)
+        s_lapse = min(
+            w[11] * d ** -w[12] * ((s + 1) ** w[13] - 1) * math.exp((1 - r) * w[14]),
+            s / self.forget_cap,
+        )
         return max(s_lapse, srs_min_stability()), self.difficulty(d, 1)
 
     def review(self, s: float, d: float, r: float) -> tuple[float, float, float]:
@@ -236,7 +251,14 @@ def _params(weights: Sequence[float] | None) -> Sequence[float]:
 
 
 def _run_up(
-    model: _Model, stability: float, difficulty: float, last: int, due: int, test: int, target: float, own: float
+    model: _Model,
+    stability: float,
+    difficulty: float,
+    last: int,
+    due: int,
+    test: int,
+    target: float,
+    own: float,
 ) -> tuple[float, bool]:
     """Expected answers from today to the day before ``test`` for a fact in review, last reviewed
     on day ``last`` and due on day ``due`` (days counted from today; ``due`` may be past: today).
@@ -275,11 +297,22 @@ def _run_up(
             return answers, aimed
         r = (1 + factor * (due - last) / stability) ** decay if due > last else 1.0
         # Recalled, rated Good.
-        s_good = max(stability * (1 + e_w8 * (11 - difficulty) * stability**-w9 * (exp((1 - r) * w10) - 1)), lowest)
+        s_good = max(
+            stability * (1 + e_w8 * (11 - difficulty) * stability**-w9 * (exp((1 - r) * w10) - 1)),
+            lowest,
+        )
         d_good = min(max(easy + (1 - w7) * difficulty, 1.0), 10.0)
         # Forgotten: Again, FSRS's lapse stability; the fact stays in review (no step, P-M12).
-        s_lapse = max(min(w11 * difficulty**-w12 * ((stability + 1) ** w13 - 1) * exp((1 - r) * w14), stability / forget_cap), lowest)
-        d_lapse = min(max(easy + (1 - w7) * (difficulty + (10.0 - difficulty) * 2 * w6_9), 1.0), 10.0)
+        s_lapse = max(
+            min(
+                w11 * difficulty**-w12 * ((stability + 1) ** w13 - 1) * exp((1 - r) * w14),
+                stability / forget_cap,
+            ),
+            lowest,
+        )
+        d_lapse = min(
+            max(easy + (1 - w7) * (difficulty + (10.0 - difficulty) * 2 * w6_9), 1.0), 10.0
+        )
         stability = exp(r * log(s_good) + (1 - r) * log(s_lapse))
         difficulty = r * d_good + (1 - r) * d_lapse
         answers += 1.0
@@ -328,7 +361,17 @@ def daily_work(
         weights: the student's FSRS weights, if they have their own.
         desired_retention: the student's own retention (their setting, or their class's).
     """
-    return workloads(memories, fact_keys, today, test_on, (target,), time_zone, new_per_day, weights, desired_retention)[0]
+    return workloads(
+        memories,
+        fact_keys,
+        today,
+        test_on,
+        (target,),
+        time_zone,
+        new_per_day,
+        weights,
+        desired_retention,
+    )[0]
 
 
 def workloads(
@@ -361,7 +404,9 @@ def workloads(
 
     descending = goals[::-1]
 
-    def add(extra: float, stability: float, difficulty: float, last: int, due: int, times: int = 1) -> None:
+    def add(
+        extra: float, stability: float, difficulty: float, last: int, due: int, times: int = 1
+    ) -> None:
         # From the highest goal down: a goal's work is the least of its own and the higher ones'
         # (P-M11); once a goal's run never needed the aim, every lower goal's run is the same.
         least = math.inf
@@ -376,7 +421,12 @@ def workloads(
     new_keys = 0
     for key in fact_keys:
         memory = memories.get(key)
-        if memory is None or memory.stability is None or memory.last_review is None or memory.difficulty is None:
+        if (
+            memory is None
+            or memory.stability is None
+            or memory.last_review is None
+            or memory.difficulty is None
+        ):
             new_keys += 1
             continue
         s0, d0 = memory.stability, memory.difficulty
@@ -405,5 +455,12 @@ def workloads(
             learnable += count
             day += 1
     return tuple(
-        Workload(target=t, days=days, reviews=totals[t], new_facts=new_keys, too_late=new_keys - learnable) for t in targets
+        Workload(
+            target=t,
+            days=days,
+            reviews=totals[t],
+            new_facts=new_keys,
+            too_late=new_keys - learnable,
+        )
+        for t in targets
     )

@@ -46,7 +46,17 @@ def _card_game_activities() -> list[Activity]:
     out = []
     for slug, game in REGISTRY.games.items():
         facets = RANKINGS | ({Facet.ZONE} if slug == "geopower-toss" else set())
-        out.append(Activity(slug, f"{game.title} (drill)", slug.replace("-", "_"), frozenset(facets), False, "game", True))
+        out.append(
+            Activity(
+                slug,
+                f"{game.title} (drill)",
+                slug.replace("-", "_"),
+                frozenset(facets),
+                False,
+                "game",
+                True,
+            )
+        )
     return out
 
 
@@ -55,8 +65,21 @@ ACTIVITIES: dict[str, Activity] = {
     activity.slug: activity
     for activity in [
         Activity("review", "Flashcard review", "review", frozenset(Facet), True),
-        Activity("state-iq", "State IQ", "state_iq", frozenset({Facet.POSTAL, Facet.BORDERS, Facet.CAPITAL}), True, "game"),
-        Activity("dashing-states", "Dashing States", "dashing_states", frozenset({Facet.MAP, Facet.CAPITAL}), True),
+        Activity(
+            "state-iq",
+            "State IQ",
+            "state_iq",
+            frozenset({Facet.POSTAL, Facet.BORDERS, Facet.CAPITAL}),
+            True,
+            "game",
+        ),
+        Activity(
+            "dashing-states",
+            "Dashing States",
+            "dashing_states",
+            frozenset({Facet.MAP, Facet.CAPITAL}),
+            True,
+        ),
         Activity("border-up", "Border-Up", "border_up", frozenset({Facet.BORDERS}), True),
         *_card_game_activities(),
     ]
@@ -100,7 +123,11 @@ class Scope:
         )
 
     def to_json(self) -> dict[str, object]:
-        return {"facets": sorted(f.value for f in self.facets), "area": self.area, "states": sorted(self.states)}
+        return {
+            "facets": sorted(f.value for f in self.facets),
+            "area": self.area,
+            "states": sorted(self.states),
+        }
 
     @property
     def limits_states(self) -> bool:
@@ -127,7 +154,11 @@ class Scope:
 
     def describe(self, deck: Deck) -> str:
         """The scope in a few words: "Capitals of the West and Texas", "Everything about all 50 states"."""
-        what = _and([f.label for f in Facet if f in self.facets]) + " of" if self.facets else "Everything about"
+        what = (
+            _and([f.label for f in Facet if f in self.facets]) + " of"
+            if self.facets
+            else "Everything about"
+        )
         where = []
         if self.area:
             where.append(area_label(self.area))
@@ -169,7 +200,9 @@ def scope_problems(activities: Sequence[Activity], scope: Scope, deck: Deck) -> 
         for activity in activities:
             if not activity.facets & scope.facets:
                 asks = _and([f.label for f in Facet if f in activity.facets])
-                problems.append(f"{activity.title} does not ask about {_and([f.label for f in Facet if f in scope.facets])}: it asks about {asks}.")
+                problems.append(
+                    f"{activity.title} does not ask about {_and([f.label for f in Facet if f in scope.facets])}: it asks about {asks}."
+                )
     if scope.limits_states and not (scope.postals(deck) or frozenset()):
         problems.append("The scope has no states: choose a part of the country or some states.")
     if not problems and not scope.facts(deck, activities):
@@ -183,12 +216,16 @@ def scope_problems(activities: Sequence[Activity], scope: Scope, deck: Deck) -> 
 def window(starts_on: dt.date, due_on: dt.date, time_zone: str) -> tuple[dt.datetime, dt.datetime]:
     """The assignment's time in UTC: from the start of its first day to the end of its due day."""
     tz = ZoneInfo(time_zone)
-    start = dt.datetime.combine(starts_on, dt.time(0), tzinfo=tz).astimezone(dt.timezone.utc)
-    end = dt.datetime.combine(due_on + dt.timedelta(days=1), dt.time(0), tzinfo=tz).astimezone(dt.timezone.utc)
+    start = dt.datetime.combine(starts_on, dt.time(0), tzinfo=tz).astimezone(dt.UTC)
+    end = dt.datetime.combine(due_on + dt.timedelta(days=1), dt.time(0), tzinfo=tz).astimezone(
+        dt.UTC
+    )
     return start, end
 
 
-def local_dates(starts_at: dt.datetime, due_at: dt.datetime, time_zone: str) -> tuple[dt.date, dt.date]:
+def local_dates(
+    starts_at: dt.datetime, due_at: dt.datetime, time_zone: str
+) -> tuple[dt.date, dt.date]:
     """The start and due dates a teacher chose (the inverse of :func:`window`)."""
     tz = ZoneInfo(time_zone)
     return starts_at.astimezone(tz).date(), (due_at.astimezone(tz) - dt.timedelta(days=1)).date()
@@ -266,7 +303,11 @@ class Progress:
 
 
 def count_progress(
-    times: Iterable[dt.datetime], needed: int, starts_at: dt.datetime, due_at: dt.datetime, now: dt.datetime
+    times: Iterable[dt.datetime],
+    needed: int,
+    starts_at: dt.datetime,
+    due_at: dt.datetime,
+    now: dt.datetime,
 ) -> Progress:
     """Progress of an amount (rounds or reviews) from the times each was finished.
 
@@ -297,7 +338,11 @@ class Review:
 
 
 def recall_at(
-    reviews: Sequence[Review], cutoff: dt.datetime, at: dt.datetime, time_zone: str, weights: srs.Weights | None = None
+    reviews: Sequence[Review],
+    cutoff: dt.datetime,
+    at: dt.datetime,
+    time_zone: str,
+    weights: srs.Weights | None = None,
 ) -> float:
     """Predicted recall at ``at`` from the last review up to ``cutoff`` (0 when never reviewed),
     counting the student's study days in ``time_zone`` (P-M1), under the student's own FSRS
@@ -329,7 +374,9 @@ def recall_progress(
     now from every review tells whether it was reached late (P-A3).
     """
     cutoff = min(now, due_at)
-    on_due = {key: recall_at(reviews.get(key, ()), cutoff, due_at, time_zone, weights) for key in facts}
+    on_due = {
+        key: recall_at(reviews.get(key, ()), cutoff, due_at, time_zone, weights) for key in facts
+    }
     met = [key for key in facts if on_due[key] >= target]
     missing = [key for key in facts if on_due[key] < target]
     weakest = tuple(sorted(missing, key=lambda k: on_due[k])[:5])
@@ -345,7 +392,13 @@ def recall_progress(
         return Progress(status, len(met), len(facts), 0, None, weakest)
     if not missing:
         return Progress(Status.DONE, len(met), len(facts), 0, None, ())
-    late_met = [key for key in facts if recall_at(reviews.get(key, ()), now, now, time_zone, weights) >= target]
+    late_met = [
+        key
+        for key in facts
+        if recall_at(reviews.get(key, ()), now, now, time_zone, weights) >= target
+    ]
     if len(late_met) == len(facts):
-        return Progress(Status.DONE_LATE, len(late_met), len(facts), len(late_met) - len(met), None, ())
+        return Progress(
+            Status.DONE_LATE, len(late_met), len(facts), len(late_met) - len(met), None, ()
+        )
     return Progress(Status.OVERDUE, len(met), len(facts), 0, None, weakest)

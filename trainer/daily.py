@@ -39,7 +39,9 @@ class DailyAmount:
     def __post_init__(self) -> None:
         low, high = BOUNDS[Unit(self.unit)]
         if not low <= self.amount <= high:
-            raise ValueError(f"a daily amount in {self.unit} is from {low} to {high}, not {self.amount}")
+            raise ValueError(
+                f"a daily amount in {self.unit} is from {low} to {high}, not {self.amount}"
+            )
 
     @property
     def seconds(self) -> int:
@@ -47,7 +49,7 @@ class DailyAmount:
         return self.amount * (60 if self.unit is Unit.MINUTES else SECONDS_PER_ANSWER)
 
     def text(self) -> str:
-        """"40 answers", "1 minute"."""
+        """ "40 answers", "1 minute"."""
         word = self.unit.value if self.amount != 1 else self.unit.value[:-1]
         return f"{self.amount} {word}"
 
@@ -79,7 +81,9 @@ def highest(amounts: Iterable[DailyAmount]) -> DailyAmount | None:
 def answer_seconds(duration_ms: int | None) -> float:
     """The study time one answer counts (P-D1): its measured time or, when unknown, an estimate,
     at most :data:`MAX_ANSWER_SECONDS`, plus the time to read its card."""
-    seconds = UNTIMED_ANSWER_SECONDS if duration_ms is None or duration_ms <= 0 else duration_ms / 1000
+    seconds = (
+        UNTIMED_ANSWER_SECONDS if duration_ms is None or duration_ms <= 0 else duration_ms / 1000
+    )
     return min(seconds, MAX_ANSWER_SECONDS) + FEEDBACK_SECONDS
 
 
@@ -117,4 +121,6 @@ class Progress:
 def progress(amount: DailyAmount, durations_ms: Iterable[int | None]) -> Progress:
     """Today's progress from the durations of today's answers (one per review-log row)."""
     durations = list(durations_ms)
-    return Progress(amount=amount, answers=len(durations), seconds=sum(answer_seconds(d) for d in durations))
+    return Progress(
+        amount=amount, answers=len(durations), seconds=sum(answer_seconds(d) for d in durations)
+    )

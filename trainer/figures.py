@@ -102,7 +102,11 @@ def chart_json(chart: Chart) -> str:
     # ``Figure.to_json`` makes first (a tenth of a class dashboard's time); the tests check that the
     # result is what ``to_json`` gives.
     figure = chart.figure
-    return json.dumps({"data": figure._data, "layout": figure._layout}, cls=PlotlyJSONEncoder, separators=(",", ":"))
+    return json.dumps(
+        {"data": figure._data, "layout": figure._layout},
+        cls=PlotlyJSONEncoder,
+        separators=(",", ":"),
+    )
 
 
 # --- Colours -----------------------------------------------------------------------------------
@@ -169,13 +173,17 @@ CHECK_TRACES = False
 HEIGHT = 320
 
 
-def _figure(traces: Iterable[go.BaseTraceType], *, height: int = HEIGHT, **layout: object) -> go.Figure:
+def _figure(
+    traces: Iterable[go.BaseTraceType], *, height: int = HEIGHT, **layout: object
+) -> go.Figure:
     """A figure with the shared layout: autosized to the page's width, ``height`` px high."""
     # The traces were checked as they were made; the layout is this module's own and is checked by
     # the tests (every figure's JSON must load back into plotly with validation), not again on every
     # page view: plotly's property-by-property checks made up most of a dashboard's time.
     # ``layout`` is merged into the shared layout: margin={"t": 0} keeps the other margins.
-    return go.Figure(data=list(traces), layout=_merged(LAYOUT, {"height": height, **layout}), _validate=False)
+    return go.Figure(
+        data=list(traces), layout=_merged(LAYOUT, {"height": height, **layout}), _validate=False
+    )
 
 
 def _merged(base: dict[str, object], extra: dict[str, object]) -> dict[str, object]:
@@ -192,7 +200,15 @@ def _merged(base: dict[str, object], extra: dict[str, object]) -> dict[str, obje
 def _empty(message: str, caption: str, headers: Sequence[str], *, height: int = 160) -> Chart:
     """A chart with nothing to draw: the message in place of the plot, an empty table."""
     hidden = {"visible": False}
-    note = {"text": message, "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper", "showarrow": False, "font": {"size": 15, "color": "#555555"}}
+    note = {
+        "text": message,
+        "x": 0.5,
+        "y": 0.5,
+        "xref": "paper",
+        "yref": "paper",
+        "showarrow": False,
+        "font": {"size": 15, "color": "#555555"},
+    }
     figure = _figure([], height=height, xaxis=hidden, yaxis=hidden, annotations=[note])
     return Chart(figure, message, Table(caption, tuple(headers), ()))
 
@@ -202,12 +218,35 @@ def _target_line(axis: str, value: float, text: str) -> dict[str, object]:
     its end (as plotly's add_hline / add_vline draw it, without their per-call checks)."""
     line = {"dash": "dash", "color": BLACK, "width": 1.5}
     if axis == "y":
-        shape = {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": value, "y1": value, "yref": "y", "line": line}
+        shape = {
+            "type": "line",
+            "x0": 0,
+            "x1": 1,
+            "xref": "x domain",
+            "y0": value,
+            "y1": value,
+            "yref": "y",
+            "line": line,
+        }
         note = {"x": 1, "xref": "x domain", "y": value, "yref": "y"}
     else:
-        shape = {"type": "line", "x0": value, "x1": value, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain", "line": line}
+        shape = {
+            "type": "line",
+            "x0": value,
+            "x1": value,
+            "xref": "x",
+            "y0": 0,
+            "y1": 1,
+            "yref": "y domain",
+            "line": line,
+        }
         note = {"x": value, "xref": "x", "y": 1, "yref": "y domain"}
-    return {"shapes": [shape], "annotations": [{"showarrow": False, "text": text, "xanchor": "right", "yanchor": "top", **note}]}
+    return {
+        "shapes": [shape],
+        "annotations": [
+            {"showarrow": False, "text": text, "xanchor": "right", "yanchor": "top", **note}
+        ],
+    }
 
 
 def _colorbar(title: str, tickformat: str, **more: object) -> dict[str, object]:
@@ -307,7 +346,12 @@ def facet_stages(counts: Sequence[FacetCounts]) -> Chart:
             x=[getattr(c, field) for c in counts],
             orientation="h",
             marker_color=colour,
-            **_hover([f"{c.facet.label}: {getattr(c, field)} of {_sum(c)} {name.lower()}" for c in counts]),
+            **_hover(
+                [
+                    f"{c.facet.label}: {getattr(c, field)} of {_sum(c)} {name.lower()}"
+                    for c in counts
+                ]
+            ),
         )
         for field, name, colour in STAGES
     ]
@@ -326,11 +370,15 @@ def facet_stages(counts: Sequence[FacetCounts]) -> Chart:
             f"your strongest topic is {best.facet.label} ({best.mastered} mastered)."
         )
     elif started := total - sum(c.new for c in counts):
-        summary = f"You have not mastered any of the {total:,} facts yet; you have started {started:,}."
+        summary = (
+            f"You have not mastered any of the {total:,} facts yet; you have started {started:,}."
+        )
     else:
         summary = f"You have not started any of the {total:,} facts yet."
     rows = [(c.facet.label, *(_num(getattr(c, field)) for field, _, _ in STAGES)) for c in counts]
-    rows.append(("All topics", *(_num(sum(getattr(c, field) for c in counts)) for field, _, _ in STAGES)))
+    rows.append(
+        ("All topics", *(_num(sum(getattr(c, field) for c in counts)) for field, _, _ in STAGES))
+    )
     return Chart(figure, summary, Table(caption, headers, tuple(rows)))
 
 
@@ -363,7 +411,9 @@ def forecast(days: Sequence[DayCount], today: dt.date | None = None, horizon: in
     span = [first + dt.timedelta(days=i) for i in range((last - first).days + 1)]
     total = sum(due[day] for day in span)
     if total == 0:
-        return _empty(f"No reviews are due in the next {_count(len(span), 'day')}.", caption, headers)
+        return _empty(
+            f"No reviews are due in the next {_count(len(span), 'day')}.", caption, headers
+        )
     counts = [due[day] for day in span]
     figure = _figure(
         [
@@ -373,7 +423,12 @@ def forecast(days: Sequence[DayCount], today: dt.date | None = None, horizon: in
                 y=counts,
                 marker_color=BLUE,
                 name="Reviews due",
-                **_hover([f"{_date(day)}: {_count(n, 'review')} due" for day, n in zip(span, counts, strict=True)]),
+                **_hover(
+                    [
+                        f"{_date(day)}: {_count(n, 'review')} due"
+                        for day, n in zip(span, counts, strict=True)
+                    ]
+                ),
             )
         ],
         xaxis=_date_axis(span),
@@ -402,7 +457,9 @@ def review_calendar(days: Sequence[DayCount], today: dt.date) -> Chart:
             given[d.day] += d.count
     total = sum(given.values())
     if total == 0:
-        message = "No reviews in the past year." if any(d.count for d in days) else "No reviews yet."
+        message = (
+            "No reviews in the past year." if any(d.count for d in days) else "No reviews yet."
+        )
         return _empty(message, caption, headers)
     first_monday = start - dt.timedelta(days=start.weekday())
     weeks = (today - first_monday).days // 7 + 1
@@ -432,7 +489,13 @@ def review_calendar(days: Sequence[DayCount], today: dt.date) -> Chart:
             )
         ],
         height=250,
-        xaxis={"type": "date", "tickformat": "%b", "showgrid": False, "ticklabelmode": "period", "side": "top"},
+        xaxis={
+            "type": "date",
+            "tickformat": "%b",
+            "showgrid": False,
+            "ticklabelmode": "period",
+            "side": "top",
+        },
         yaxis={"autorange": "reversed", "showgrid": False},
     )
     busiest = max(sorted(given), key=given.__getitem__)  # the earliest of equals
@@ -450,7 +513,9 @@ def calendar_scale(most: int) -> list[tuple[float, str]]:
     if most <= 0:
         return [(0.0, LIGHT_GREY), (1.0, LIGHT_GREY)]
     edge = 0.5 / most  # halfway between 0 and 1 review
-    return [(0.0, LIGHT_GREY), (edge, LIGHT_GREY)] + [(edge + (1 - edge) * at, colour) for at, colour in VIRIDIS_SCALE]
+    return [(0.0, LIGHT_GREY), (edge, LIGHT_GREY)] + [
+        (edge + (1 - edge) * at, colour) for at, colour in VIRIDIS_SCALE
+    ]
 
 
 def _weekly_share(
@@ -472,7 +537,12 @@ def _weekly_share(
                 line_color=BLUE,
                 name=name,
                 connectgaps=False,
-                **_hover([hover(w) if whole else "" for w, (_part, whole) in zip(weeks, parts, strict=True)]),
+                **_hover(
+                    [
+                        hover(w) if whole else ""
+                        for w, (_part, whole) in zip(weeks, parts, strict=True)
+                    ]
+                ),
             )
         ],
         xaxis=_date_axis([w.week_start for w in weeks], step=7),
@@ -493,7 +563,9 @@ def accuracy(weeks: Sequence[WeekAccuracy]) -> Chart:
         weeks,
         lambda w: (w.right, w.answered),
         "Right",
-        lambda w: f"Week of {_date(w.week_start)}: {_pct(w.right / w.answered)} right ({w.right:,} of {_count(w.answered, 'answer')})",
+        lambda w: (
+            f"Week of {_date(w.week_start)}: {_pct(w.right / w.answered)} right ({w.right:,} of {_count(w.answered, 'answer')})"
+        ),
     )
     latest = answered[-1]
     summary = (
@@ -504,7 +576,8 @@ def accuracy(weeks: Sequence[WeekAccuracy]) -> Chart:
         right, total = sum(w.right for w in answered), sum(w.answered for w in answered)
         summary += f"; over the {len(weeks)} weeks shown, {_pct(right / total)} ({right:,} of {_count(total, 'answer')})"
     rows = tuple(
-        (_date(w.week_start), _pct(w.right / w.answered) if w.answered else "–", _num(w.answered)) for w in weeks
+        (_date(w.week_start), _pct(w.right / w.answered) if w.answered else "–", _num(w.answered))
+        for w in weeks
     )
     return Chart(figure, summary + ".", Table(caption, headers, rows))
 
@@ -522,7 +595,9 @@ def retention(weeks: Sequence[WeekAccuracy], desired: float) -> Chart:
         weeks,
         lambda w: (w.recalled, w.recall_answers),
         "Remembered",
-        lambda w: f"Week of {_date(w.week_start)}: remembered {_pct(w.recalled / w.recall_answers)} ({w.recalled:,} of {w.recall_answers:,})",
+        lambda w: (
+            f"Week of {_date(w.week_start)}: remembered {_pct(w.recalled / w.recall_answers)} ({w.recalled:,} of {w.recall_answers:,})"
+        ),
         **_target_line("y", desired, f"Goal {_pct(desired)}"),
     )
     latest = counted[-1]
@@ -535,7 +610,11 @@ def retention(weeks: Sequence[WeekAccuracy], desired: float) -> Chart:
         f"{verdict} the {_pct(desired)} goal."
     )
     rows = tuple(
-        (_date(w.week_start), _pct(w.recalled / w.recall_answers) if w.recall_answers else "–", _num(w.recall_answers))
+        (
+            _date(w.week_start),
+            _pct(w.recalled / w.recall_answers) if w.recall_answers else "–",
+            _num(w.recall_answers),
+        )
         for w in weeks
     )
     return Chart(figure, summary, Table(caption, headers, rows))
@@ -563,7 +642,10 @@ def game_records(records: Sequence[GameRecord]) -> Chart:
             orientation="h",
             marker_color=colour,
             **_hover(
-                [f"{label}: {getattr(r, field)} {name.lower()}" for label, r in zip(labels, records, strict=True)]
+                [
+                    f"{label}: {getattr(r, field)} {name.lower()}"
+                    for label, r in zip(labels, records, strict=True)
+                ]
             ),
         )
         for field, name, colour in OUTCOMES
@@ -654,7 +736,9 @@ def class_heatmap(cells: Sequence[CellRecall], target: float, test_date: dt.date
                 xgap=1,
                 ygap=1,
                 hoverongaps=True,
-                colorbar=_colorbar("Mean predicted recall", ".0%", tickvals=[0, 0.25, 0.5, 0.75, 1]),
+                colorbar=_colorbar(
+                    "Mean predicted recall", ".0%", tickvals=[0, 0.25, 0.5, 0.75, 1]
+                ),
                 customdata=started_by,
                 **_hover(text),
             )
@@ -683,7 +767,9 @@ def class_heatmap(cells: Sequence[CellRecall], target: float, test_date: dt.date
     )
     rows = []
     for facet in facets:
-        ranked = sorted((c for c in started if c.facet is facet), key=lambda c: (c.mean_recall, c.name))
+        ranked = sorted(
+            (c for c in started if c.facet is facet), key=lambda c: (c.mean_recall, c.name)
+        )
         listed = ", ".join(f"{c.name} {_pct(c.mean_recall or 0)}" for c in ranked[:WEAKEST_LISTED])
         rows.append((facet.label, listed or "–", _num(len(names) - len(ranked))))
     return Chart(figure, summary, Table(caption, headers, tuple(rows)))
@@ -706,7 +792,9 @@ def confused_pairs(confusions: Confusions, limit: int = 10) -> Chart:
     pairs = confusions.pairs
     if not any(p.count for p in pairs):
         return _empty("No mix-ups yet.", caption, headers)
-    ranked = sorted((p for p in pairs if p.count), key=lambda p: (-p.count, p.asked_name, p.answered_name))
+    ranked = sorted(
+        (p for p in pairs if p.count), key=lambda p: (-p.count, p.asked_name, p.answered_name)
+    )
     shown = ranked[: max(limit, 1)]
     labels = [_esc(f"{p.answered_name} for {p.asked_name}") for p in shown]
     figure = _figure(
@@ -718,7 +806,12 @@ def confused_pairs(confusions: Confusions, limit: int = 10) -> Chart:
                 orientation="h",
                 marker_color=ORANGE,
                 name="Mix-ups",
-                **_hover([f"{label}: {_count(p.count, 'time')}" for label, p in zip(labels, shown, strict=True)]),
+                **_hover(
+                    [
+                        f"{label}: {_count(p.count, 'time')}"
+                        for label, p in zip(labels, shown, strict=True)
+                    ]
+                ),
             )
         ],
         height=100 + 28 * len(shown),
@@ -734,7 +827,11 @@ def confused_pairs(confusions: Confusions, limit: int = 10) -> Chart:
         f"{top.answered_name} for {top.asked_name} ({_count(top.count, 'time')}); "
     )
     if drawn == total:
-        summary += "every one of them is shown." if len(shown) > 1 or top.count > 1 else "it is the only one."
+        summary += (
+            "every one of them is shown."
+            if len(shown) > 1 or top.count > 1
+            else "it is the only one."
+        )
     else:
         summary += f"the {_count(len(shown), 'mix-up')} shown account{'s' if len(shown) == 1 else ''} for {drawn:,} of them."
     rows = tuple((p.asked_name, p.answered_name, _num(p.count)) for p in shown)
@@ -779,7 +876,11 @@ def at_risk(students: Sequence[StudentRisk], target: float, test_date: dt.date) 
     if below:
         start = f"{len(below)} of {_count(len(ranked), 'student')} {'is' if len(below) == 1 else 'are'} below"
     else:
-        start = "the student is at or above" if len(ranked) == 1 else f"all {len(ranked)} students are at or above"
+        start = (
+            "the student is at or above"
+            if len(ranked) == 1
+            else f"all {len(ranked)} students are at or above"
+        )
     sizes = {s.facts for s in ranked}
     over = f"all {_count(sizes.pop(), 'fact')}" if len(sizes) == 1 else "all their facts"
     # The denominator differs from the map's and the heatmap's (facts started only): say it.
@@ -787,7 +888,9 @@ def at_risk(students: Sequence[StudentRisk], target: float, test_date: dt.date) 
         f"Each bar is a student's mean predicted recall on {_date(test_date)} over {over}, facts not started "
         f"counting as 0: {start} the {_pct(target)} target; the lowest is {lowest.username} ({_pct(lowest.mean_recall)})."
     )
-    rows = tuple((s.username, _pct(s.mean_recall), f"{s.below_target:,} of {s.facts:,}") for s in ranked)
+    rows = tuple(
+        (s.username, _pct(s.mean_recall), f"{s.below_target:,} of {s.facts:,}") for s in ranked
+    )
     return Chart(figure, summary, Table(caption, headers, rows))
 
 
@@ -815,7 +918,12 @@ def completion(points: Sequence[CompletionPoint]) -> Chart:
             mode="lines+markers",
             line={"shape": "hv", "color": CATEGORY_COLOURS[i % len(CATEGORY_COLOURS)]},
             customdata=[
-                [p.assigned, p.late, -1 if p.on_track is None else p.on_track, "" if p.due is None else p.due.isoformat()]
+                [
+                    p.assigned,
+                    p.late,
+                    -1 if p.on_track is None else p.on_track,
+                    "" if p.due is None else p.due.isoformat(),
+                ]
                 for p in line
             ],
             **_hover([f"{_esc(title)}: {_finished(p)} by {_date(p.day)}" for p in line]),
@@ -834,7 +942,9 @@ def completion(points: Sequence[CompletionPoint]) -> Chart:
         summary = f"{_finished_sentence(p)} {title}{_finished_notes(p)}."
     else:
         done = sum(1 for p in latest.values() if p.finished >= p.assigned)
-        behind = min(latest.values(), key=lambda p: p.finished / p.assigned if p.assigned else 1.0)  # the first of equals
+        behind = min(
+            latest.values(), key=lambda p: p.finished / p.assigned if p.assigned else 1.0
+        )  # the first of equals
         if done == len(latest):
             summary = f"All {len(latest)} assignments shown have been finished by every student they were set for."
         else:
@@ -848,15 +958,17 @@ def completion(points: Sequence[CompletionPoint]) -> Chart:
 
 
 def _finished(p: CompletionPoint) -> str:
-    """"12 of 25 finished (3 late)", "0 of 25 finished (9 on track)"."""
+    """ "12 of 25 finished (3 late)", "0 of 25 finished (9 on track)"."""
     notes = [f"{p.late:,} late"] if p.late else []
     if p.on_track is not None:
         notes.append(f"{p.on_track:,} on track")
-    return f"{p.finished:,} of {p.assigned:,} finished" + (f" ({', '.join(notes)})" if notes else "")
+    return f"{p.finished:,} of {p.assigned:,} finished" + (
+        f" ({', '.join(notes)})" if notes else ""
+    )
 
 
 def _finished_sentence(p: CompletionPoint) -> str:
-    """"12 of 25 students have finished"."""
+    """ "12 of 25 students have finished"."""
     return f"{p.finished:,} of {_count(p.assigned, 'student')} {'has' if p.finished == 1 else 'have'} finished"
 
 
@@ -937,7 +1049,9 @@ def mastery_map(
                 f"{state.name}: {_pct(state.recall)} mean predicted recall "
                 f"({state.facts:,} of {students * len(Facet):,} facts started by the students)"
             )
-        shown.append(MapState(state.postal, state.name, state.recall, recall_colour(state.recall), label))
+        shown.append(
+            MapState(state.postal, state.name, state.recall, recall_colour(state.recall), label)
+        )
     started = [s for s in shown if s.recall is not None]
     when = "today" if on is None else f"on {_date(on)}"
     if not started:
@@ -945,13 +1059,19 @@ def mastery_map(
     else:
         best = max(started, key=lambda s: (s.recall, s.name))
         worst = min(started, key=lambda s: (s.recall, s.name))
-        over = "Over the facts you have started" if you else "Over the facts its students have started"
+        over = (
+            "Over the facts you have started" if you else "Over the facts its students have started"
+        )
         summary = (
             f"{over}, {who.lower() if you else who[0].lower() + who[1:]} {'are' if you else 'is'} most likely to remember "
             f"{best.name} ({_pct(best.recall or 0)}) and least likely {worst.name} ({_pct(worst.recall or 0)}) {when}"
         )
         missing = len(shown) - len(started)
-        summary += f"; {_count(missing, 'state')} not started {'yet' if you else 'by any student yet'}" if missing else ""
+        summary += (
+            f"; {_count(missing, 'state')} not started {'yet' if you else 'by any student yet'}"
+            if missing
+            else ""
+        )
         if not you:
             begun, possible = sum(facts.values()), students * len(Facet) * len(shown)
             summary += (
@@ -959,12 +1079,21 @@ def mastery_map(
                 f"({_pct(begun / possible if possible else 0)}), and facts not started are left out here"
             )
         summary += "."
-    legend = tuple((_pct(step / 4), recall_colour(step / 4)) for step in range(5)) + (("Not started", LIGHT_GREY),)
+    legend = tuple((_pct(step / 4), recall_colour(step / 4)) for step in range(5)) + (
+        ("Not started", LIGHT_GREY),
+    )
     mean = "Likely remembered" if you else "Mean predicted recall of the facts started"
-    begun_header = "Facts started" if you else f"Facts started (of {students * len(Facet):,}: {len(Facet)} per student)"
+    begun_header = (
+        "Facts started"
+        if you
+        else f"Facts started (of {students * len(Facet):,}: {len(Facet)} per student)"
+    )
     table = Table(
         f"Predicted recall {when}, state by state",
         ("State", mean, begun_header),
-        tuple((s.name, "—" if s.recall is None else _pct(s.recall), _num(facts[s.postal])) for s in shown),
+        tuple(
+            (s.name, "—" if s.recall is None else _pct(s.recall), _num(facts[s.postal]))
+            for s in shown
+        ),
     )
     return MasteryMap(tuple(shown), legend, summary, table)

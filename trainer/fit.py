@@ -86,7 +86,9 @@ class _Target:
     item: FSRSItem
 
 
-def histories(reviews: Iterable[LoggedReview], time_zone: ZoneInfo | str) -> dict[str, list[tuple[LoggedReview, int]]]:
+def histories(
+    reviews: Iterable[LoggedReview], time_zone: ZoneInfo | str
+) -> dict[str, list[tuple[LoggedReview, int]]]:
     """Each fact's answers in time order, each with the study days since the fact's previous answer."""
     by_fact: dict[str, list[LoggedReview]] = {}
     for review in reviews:
@@ -97,7 +99,9 @@ def histories(reviews: Iterable[LoggedReview], time_zone: ZoneInfo | str) -> dic
         steps: list[tuple[LoggedReview, int]] = []
         previous: dt.datetime | None = None
         for answer in answers:
-            gap = 0 if previous is None else srs.elapsed_days(previous, answer.reviewed_at, time_zone)
+            gap = (
+                0 if previous is None else srs.elapsed_days(previous, answer.reviewed_at, time_zone)
+            )
             steps.append((answer, gap))
             previous = answer.reviewed_at
         out[key] = steps
@@ -129,7 +133,9 @@ def score(weights: Sequence[float], items: Sequence[FSRSItem]) -> Score:
 def _fitted(items: Sequence[FSRSItem]) -> srs.Weights | None:
     """The optimiser's weights for ``items``, or None when it had too little to move off its defaults."""
     try:
-        weights = tuple(float(w) for w in FSRS(list(srs.DEFAULT_WEIGHTS)).compute_parameters(list(items)))
+        weights = tuple(
+            float(w) for w in FSRS(list(srs.DEFAULT_WEIGHTS)).compute_parameters(list(items))
+        )
     except ValueError:  # the optimiser's "NotEnoughData": too few answers that tell it anything
         return None
     if all(math.isclose(a, b, rel_tol=1e-6) for a, b in zip(weights, srs.DEFAULT_WEIGHTS)):
@@ -178,26 +184,57 @@ def fit(
     train = [t.item for t in all_targets[: max(split, 0)]]
     test = [t.item for t in all_targets[max(split, 0) :]]
     if split <= 0 or len(test) < MIN_TEST:
-        return FitResult(in_use, False, f"too few answers to judge a fit ({len(all_targets)} usable)", 0, len(all_targets))
+        return FitResult(
+            in_use,
+            False,
+            f"too few answers to judge a fit ({len(all_targets)} usable)",
+            0,
+            len(all_targets),
+        )
     candidates: list[tuple[str, srs.Weights]] = []
     own = _fitted(train) if len(train) >= MIN_TRAIN else None
     if own is not None:
         candidates.append(("own", own))
     candidates += [(name, srs.check_weights(w)) for name, w in priors if tuple(w) != in_use]
     if not candidates:
-        return FitResult(in_use, False, f"too few answers to fit ({len(train)} to learn from)", len(train), len(test))
+        return FitResult(
+            in_use,
+            False,
+            f"too few answers to fit ({len(train)} to learn from)",
+            len(train),
+            len(test),
+        )
     now_score = score(in_use, test)
     tried = tuple((name, score(w, test)) for name, w in candidates)
     best_name, best_score = min(tried, key=lambda pair: pair[1].log_loss)
     if not best_score.beats(now_score):
-        return FitResult(in_use, False, "no candidate predicted the newer answers better", len(train), len(test), now_score, best_score, tried)
+        return FitResult(
+            in_use,
+            False,
+            "no candidate predicted the newer answers better",
+            len(train),
+            len(test),
+            now_score,
+            best_score,
+            tried,
+        )
     weights = dict(candidates)[best_name]
     return FitResult(
-        weights, True, f"{best_name} predicted the newer answers better", len(train), len(test), now_score, best_score, tried, best_name
+        weights,
+        True,
+        f"{best_name} predicted the newer answers better",
+        len(train),
+        len(test),
+        now_score,
+        best_score,
+        tried,
+        best_name,
     )
 
 
-def replay(steps: Sequence[tuple[LoggedReview, int]], weights: Sequence[float]) -> tuple[float, float]:
+def replay(
+    steps: Sequence[tuple[LoggedReview, int]], weights: Sequence[float]
+) -> tuple[float, float]:
     """The stability and difficulty a fact's whole history gives under ``weights`` (to reschedule
     the student's facts when new weights are adopted)."""
     state = FSRS(list(weights)).memory_state(_item(steps))

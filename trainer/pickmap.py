@@ -108,14 +108,23 @@ def build(deck: Deck, rng: random.Random) -> PickMap:
             postal=postal,
             outline=deck.geometry.shapes[postal].path,
             stretch=stretch,
-            moves=tuple((direction, number_of[moves[postal][direction]]) for direction, _ in COMPASS if direction in moves[postal]),
+            moves=tuple(
+                (direction, number_of[moves[postal][direction]])
+                for direction, _ in COMPASS
+                if direction in moves[postal]
+            ),
             borders=len(deck.neighbours(postal)),
             where=_where(deck)[postal],
         )
         for postal in postals
     ]
     spots.sort(key=lambda spot: spot.number)
-    return PickMap(spots=tuple(spots), stretch=stretch, transform=stretch.svg_inverse(), start=number_of[_middle(deck)])
+    return PickMap(
+        spots=tuple(spots),
+        stretch=stretch,
+        transform=stretch.svg_inverse(),
+        start=number_of[_middle(deck)],
+    )
 
 
 @cache

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Collection, Mapping, Sequence
 
 from trainer import pickmap, srs
 from trainer.cards import Deck
@@ -47,7 +47,9 @@ def choose_form(
     luck, so it is asked in a strong form now, shaky or not (ruling P-M6).
     """
     forms = forms_for(fact, deck)
-    shaky = memory is None or memory.in_steps or (memory.stability or 0.0) < CHOICE_UNTIL_STABILITY_DAYS
+    shaky = (
+        memory is None or memory.in_steps or (memory.stability or 0.0) < CHOICE_UNTIL_STABILITY_DAYS
+    )
     if multiple_choice and shaky and not recheck and Form.CHOICE in forms:
         return Form.CHOICE
     recall = [form for form in forms if form is not Form.CHOICE]
@@ -72,7 +74,12 @@ def deal(
         Item(
             Fact.from_key(key),
             choose_form(
-                Fact.from_key(key), memories.get(key), deck, rng, multiple_choice=multiple_choice, recheck=key in recheck
+                Fact.from_key(key),
+                memories.get(key),
+                deck,
+                rng,
+                multiple_choice=multiple_choice,
+                recheck=key in recheck,
             ),
         )
         for key in keys
@@ -103,6 +110,6 @@ def bounded_duration(page_ms: int | None, served_ms: int | None) -> int | None:
     if served_ms is None or served_ms < 0:
         return None
     duration = served_ms
-    if page_ms is not None and 0 < page_ms and page_ms >= served_ms - LOAD_ALLOWANCE_MS:
+    if page_ms is not None and page_ms > 0 and page_ms >= served_ms - LOAD_ALLOWANCE_MS:
         duration = min(page_ms, served_ms)
     return duration if 0 < duration <= MAX_DURATION_MS else None

@@ -99,11 +99,22 @@ STATE_IQ_FACETS = frozenset({Facet.POSTAL, Facet.BORDERS, Facet.CAPITAL})
 DASHING_FACETS = frozenset({Facet.MAP, Facet.CAPITAL})
 
 #: The kinds of learner, with how likely each is, and their chance of studying on a weekday.
-KINDS = (("keen", 0.2, 0.85), ("regular", 0.4, 0.6), ("occasional", 0.28, 0.32), ("rare", 0.12, 0.1))
+KINDS = (
+    ("keen", 0.2, 0.85),
+    ("regular", 0.4, 0.6),
+    ("occasional", 0.28, 0.32),
+    ("rare", 0.12, 0.1),
+)
 #: Study on a weekend is this much less likely than on a weekday.
 WEEKEND_FACTOR = 0.45
 #: The usual mix of activities in a session (each learner's own mix varies around it).
-ACTIVITY_MIX = ((REVIEW, 0.72), (STATE_IQ, 0.08), (DASHING, 0.07), (BORDER_UP, 0.06), (CARD_GAME, 0.07))
+ACTIVITY_MIX = (
+    (REVIEW, 0.72),
+    (STATE_IQ, 0.08),
+    (DASHING, 0.07),
+    (BORDER_UP, 0.06),
+    (CARD_GAME, 0.07),
+)
 
 #: A new fact's chance of being known already, as a log-odds, by facet (before ability and difficulty).
 _PRIOR = {
@@ -176,10 +187,18 @@ def make_learner(seed: int, index: int, days: int, time_zone: str = "America/Chi
     ability = rng.gauss(0.3, 0.8) + (0.3 if kind == "keen" else 0.0)
     speed = math.exp(rng.gauss(0.0, 0.25) - 0.1 * ability)
     starts_after = 0 if rng.random() < 0.6 else rng.randint(0, max(0, days // 8))
-    stops_after = rng.randint(days // 3, max(days // 3, days - 8)) if rng.random() < 0.1 and days >= 12 else None
+    stops_after = (
+        rng.randint(days // 3, max(days // 3, days - 8))
+        if rng.random() < 0.1 and days >= 12
+        else None
+    )
     mix = tuple((activity, weight * rng.uniform(0.5, 1.6)) for activity, weight in ACTIVITY_MIX)
     strong = ability + rng.gauss(0, 0.4)
-    race_level = "practice" if rng.random() < 0.15 else ("hard" if strong > 1.3 else "medium" if strong > 0.5 else "easy")
+    race_level = (
+        "practice"
+        if rng.random() < 0.15
+        else ("hard" if strong > 1.3 else "medium" if strong > 0.5 else "easy")
+    )
     return Learner(
         index=index,
         kind=kind,
@@ -306,7 +325,10 @@ def _deck_info(deck: Deck) -> _DeckInfo:
     near = {}
     for state in deck:
         x0, y0 = shapes[state.postal].centroid
-        others = sorted((s.postal for s in deck if s != state), key=lambda p: (math.dist((x0, y0), shapes[p].centroid), p))
+        others = sorted(
+            (s.postal for s in deck if s != state),
+            key=lambda p: (math.dist((x0, y0), shapes[p].centroid), p),
+        )
         near[state.postal] = tuple(others)
     difficulty: dict[str, float] = {}
     for state in deck:
@@ -320,7 +342,10 @@ def _deck_info(deck: Deck) -> _DeckInfo:
         near=near,
         teaching=teaching,
         facet_of={key: Fact.from_key(key).facet for key in teaching},
-        same_letter={s.postal: tuple(o.postal for o in deck if o.postal[0] == s.postal[0] and o != s) for s in deck},
+        same_letter={
+            s.postal: tuple(o.postal for o in deck if o.postal[0] == s.postal[0] and o != s)
+            for s in deck
+        },
         cards={s.postal: s for s in deck},
         neighbours={s.postal: tuple(n.postal for n in deck.neighbours(s)) for s in deck},
     )
@@ -330,7 +355,11 @@ def _difficulty(deck: Deck, state: StateCard, facet: Facet) -> float:
     """How much harder than usual a fact is, in log-odds: small, crowded or middling states are harder."""
     famous = state.population_rank <= 8 or state.size_rank <= 5
     if facet is Facet.MAP:
-        return (0.9 if deck.map_card(state.postal).needs_callout else 0.0) + (0.5 if state.size_rank > 40 else 0.0) - (0.6 if famous else 0.0)
+        return (
+            (0.9 if deck.map_card(state.postal).needs_callout else 0.0)
+            + (0.5 if state.size_rank > 40 else 0.0)
+            - (0.6 if famous else 0.0)
+        )
     if facet is Facet.CAPITAL:
         return 0.2 - (0.4 if famous else 0.0)
     if facet is Facet.POSTAL:
@@ -374,7 +403,14 @@ def _slip(text: str, rng: random.Random) -> str:
 
 class _Simulation:
     def __init__(
-        self, deck: Deck, learner: Learner, seed: int, days: int, end: dt.datetime, namespace: str, tasks: tuple[Task, ...]
+        self,
+        deck: Deck,
+        learner: Learner,
+        seed: int,
+        days: int,
+        end: dt.datetime,
+        namespace: str,
+        tasks: tuple[Task, ...],
     ) -> None:
         self.deck = deck
         self.info = _deck_info(deck)
@@ -414,7 +450,9 @@ class _Simulation:
         studied_yesterday = False
         for n in range(self.days):
             date = first_day + dt.timedelta(days=n)
-            if n < learner.starts_after or (learner.stops_after is not None and n > learner.stops_after):
+            if n < learner.starts_after or (
+                learner.stops_after is not None and n > learner.stops_after
+            ):
                 studied_yesterday = False
                 continue
             weekend = date.weekday() >= 5
@@ -437,7 +475,11 @@ class _Simulation:
     def _session_starts(self, date: dt.date, weekend: bool) -> list[dt.datetime]:
         """When the learner sits down to study on ``date``: one to three sessions, in UTC."""
         rng = self.rng
-        count = 1 + (rng.random() < (0.45 if self.learner.kind == "keen" else 0.2)) + (rng.random() < 0.08)
+        count = (
+            1
+            + (rng.random() < (0.45 if self.learner.kind == "keen" else 0.2))
+            + (rng.random() < 0.08)
+        )
         if weekend:
             hour = rng.uniform(9.0, 17.0)
         elif rng.random() < 0.25:
@@ -465,7 +507,9 @@ class _Simulation:
         activities, weights = zip(*self.learner.mix)
         activity = REVIEW if len(self.memory) < 15 else rng.choices(activities, weights)[0]
         if activity == REVIEW:
-            rounds = rng.choice((1, 1, 2, 2, 3, 3, 4, 5) if self.learner.kind == "keen" else (1, 1, 2, 2, 3, 4))
+            rounds = rng.choice(
+                (1, 1, 2, 2, 3, 3, 4, 5) if self.learner.kind == "keen" else (1, 1, 2, 2, 3, 4)
+            )
             self._review_session(start, rounds)
             return
         at = start
@@ -488,7 +532,8 @@ class _Simulation:
         open_tasks = [
             i
             for i, task in enumerate(self.tasks)
-            if task.starts_at <= start < task.due_at + dt.timedelta(days=LATE_DAYS) and self.task_rounds[i] < task.rounds
+            if task.starts_at <= start < task.due_at + dt.timedelta(days=LATE_DAYS)
+            and self.task_rounds[i] < task.rounds
         ]
         if not open_tasks or len(self.memory) < 15:
             return None
@@ -513,7 +558,12 @@ class _Simulation:
                     return
                 round_token = f"{REVIEW}:{token}"
             elif slug == "state-iq":
-                at = self._state_iq(at, (STATE_IQ_FACETS & task.facets) if task.facets else None, postals, show_aid=False)
+                at = self._state_iq(
+                    at,
+                    (STATE_IQ_FACETS & task.facets) if task.facets else None,
+                    postals,
+                    show_aid=False,
+                )
                 round_token = f"{STATE_IQ}:{self.history.state_iq_games[-1]['token']}"
             elif slug == "dashing-states":
                 at = self._dashing(at, task.facets, postals)
@@ -521,14 +571,18 @@ class _Simulation:
             else:
                 at = self._border_up(at, postals)
                 round_token = f"{BORDER_UP}:{self.history.border_up_rounds[-1]['token']}"
-            self.history.assignment_rounds.append({"task": i, "activity": slug, "round_token": round_token, "created_at": began})
+            self.history.assignment_rounds.append(
+                {"task": i, "activity": slug, "round_token": round_token, "created_at": began}
+            )
             self.task_rounds[i] += 1
             at += dt.timedelta(seconds=self.rng.uniform(10, 60))
 
     def _enter_day(self, now: dt.datetime) -> None:
         if self.day is None or not self.day.start <= now < self.day.end:
             self.day = srs.study_day(now, self.tz)
-            self.introduced_today = sum(1 for at in self.introduced_at.values() if at >= self.day.start)
+            self.introduced_today = sum(
+                1 for at in self.introduced_at.values() if at >= self.day.start
+            )
 
     def _count(self, kind: str) -> int:
         self.counters[kind] = self.counters.get(kind, 0) + 1
@@ -561,7 +615,9 @@ class _Simulation:
             self._enter_day(now)
         assert self.day is not None
         facet = self.info.facet_of[key]
-        outcome = srs.Outcome(key, verdict, mode, form, round_token, item, answer, duration_ms, help, answered_postal)
+        outcome = srs.Outcome(
+            key, verdict, mode, form, round_token, item, answer, duration_ms, help, answered_postal
+        )
         rating = srs.rate(outcome, strong_before=key in self.proven)
         before = self.memory.get(key)
         after = srs.schedule(
@@ -628,7 +684,11 @@ class _Simulation:
             }
 
     def _queue(
-        self, now: dt.datetime, size: int, facets: frozenset[Facet] | None = None, postals: frozenset[str] | None = None
+        self,
+        now: dt.datetime,
+        size: int,
+        facets: frozenset[Facet] | None = None,
+        postals: frozenset[str] | None = None,
     ) -> list[str]:
         """The app's queue (memory.queue): due facts and steps due soon, then new ones, within the focus."""
         assert self.day is not None
@@ -646,7 +706,12 @@ class _Simulation:
         facet_of = self.info.facet_of
         include = None
         if facets is not None or postals is not None:
-            include = lambda key: (facets is None or facet_of[key] in facets) and (postals is None or key[:2] in postals)
+
+            def include(key: str) -> bool:
+                return (facets is None or facet_of[key] in facets) and (
+                    postals is None or key[:2] in postals
+                )
+
         return srs.build_queue(
             due,
             now,
@@ -670,7 +735,9 @@ class _Simulation:
             # Still in (re)learning steps: seen minutes or hours ago.
             logit = 0.6 + 0.35 * min(memory.reps, 4) + 0.7 * ability - 0.6 * difficulty
         else:
-            r = min(0.995, max(0.02, srs.recall(memory.stability, memory.last_review, now, self.tz)))
+            r = min(
+                0.995, max(0.02, srs.recall(memory.stability, memory.last_review, now, self.tz))
+            )
             logit = math.log(r / (1.0 - r)) + 0.5 * (ability - difficulty)
         if form is Form.CHOICE:
             logit += _CHOICE_BONUS
@@ -702,7 +769,11 @@ class _Simulation:
         if knows:
             slip = form is Form.TYPED and rng.random() < 0.07
             if facet is Facet.MAP:
-                return state.postal if form is Form.MAP_CLICK else (_slip(state.name, rng) if slip else state.name)
+                return (
+                    state.postal
+                    if form is Form.MAP_CLICK
+                    else (_slip(state.name, rng) if slip else state.name)
+                )
             if facet is Facet.CAPITAL:
                 return _slip(state.capital, rng) if slip else state.capital
             if facet is Facet.POSTAL:
@@ -734,7 +805,9 @@ class _Simulation:
         near = self.info.near[state.postal]
         neighbours = self.info.neighbours[state.postal]
         # The likeliest mix-up: a neighbouring state (or, for an island, the nearest ones).
-        mixed_up = cards[rng.choice(neighbours) if neighbours and rng.random() < 0.8 else rng.choice(near[:4])]
+        mixed_up = cards[
+            rng.choice(neighbours) if neighbours and rng.random() < 0.8 else rng.choice(near[:4])
+        ]
         if facet is Facet.MAP:
             return mixed_up.postal if form is Form.MAP_CLICK else mixed_up.name
         if facet is Facet.CAPITAL:
@@ -794,21 +867,36 @@ class _Simulation:
         if not keys and (facets or postals):
             # An assignment's round with nothing due or new: its answered facts, weakest first.
             keys = sorted(
-                (k for k in self.memory if (facets is None or self.info.facet_of[k] in facets) and (postals is None or k[:2] in postals)),
+                (
+                    k
+                    for k in self.memory
+                    if (facets is None or self.info.facet_of[k] in facets)
+                    and (postals is None or k[:2] in postals)
+                ),
                 key=lambda k: (srs.retrievability(self.memory[k], now, self.tz), k),
             )[:ROUND_SIZE]
         if not keys:
             return now, None
         seed = rng.getrandbits(62)
         memories = {key: self.memory[key] for key in keys if key in self.memory}
-        items = deal(keys, memories, self.deck, seed, multiple_choice=self.learner.multiple_choice, recheck=self.picked)
+        items = deal(
+            keys,
+            memories,
+            self.deck,
+            seed,
+            multiple_choice=self.learner.multiple_choice,
+            recheck=self.picked,
+        )
         token = self._new_token("review")
         self.history.study_rounds.append(
             {
                 "token": token,
                 "seed": seed,
                 "items": [[item.fact.key, item.form.value] for item in items],
-                "focus": {"facets": sorted(f.value for f in facets) if facets else [], "area": area},
+                "focus": {
+                    "facets": sorted(f.value for f in facets) if facets else [],
+                    "area": area,
+                },
                 "created_at": now,
             }
         )
@@ -856,7 +944,9 @@ class _Simulation:
         if keys:
             computer_card = Fact.from_key(keys[0]).postal
         else:
-            computer_card = deal_rng.choice(sorted(postals) if postals else [s.postal for s in deck])
+            computer_card = deal_rng.choice(
+                sorted(postals) if postals else [s.postal for s in deck]
+            )
         student_card = deal_rng.choice([s.postal for s in deck if s.postal != computer_card])
         first, _, _ = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"))
         power = deal_rng.choice(deck.power_cards)
@@ -887,7 +977,10 @@ class _Simulation:
                     s.postal
                     for s in by_name
                     if s.postal not in half.guesses
-                    and all(not knows(s.postal, CLUE_FACETS[c.slot.kind]) or c.fits(s, deck) for c in half.clues)
+                    and all(
+                        not knows(s.postal, CLUE_FACETS[c.slot.kind]) or c.fits(s, deck)
+                        for c in half.clues
+                    )
                 ] or [s.postal for s in by_name if s.postal not in half.guesses]
                 postal = rng.choice(options)
                 game.guess(postal)
@@ -896,7 +989,14 @@ class _Simulation:
                 own = game.student_card
                 given = {c.value for c in half.clues}
                 unused = [n.postal for n in deck.neighbours(own) if n.postal not in given]
-                wrong = [p for p in self.info.near[own][:6] if p not in unused and p not in given and p not in half.border_mistakes and not deck.borders_between(own, p)]
+                wrong = [
+                    p
+                    for p in self.info.near[own][:6]
+                    if p not in unused
+                    and p not in given
+                    and p not in half.border_mistakes
+                    and not deck.borders_between(own, p)
+                ]
                 if knows(own, Facet.BORDERS) or mistakes >= 2 or not wrong:
                     postal = rng.choice(unused)
                 else:
@@ -938,7 +1038,9 @@ class _Simulation:
                 "moves": moves,
                 "move_count": len(moves),
                 "recorded": sorted(a.item for a in answers),
-                "result": "tied" if winner is None else ("won" if winner is Side.STUDENT else "lost"),
+                "result": "tied"
+                if winner is None
+                else ("won" if winner is Side.STUDENT else "lost"),
                 "student_guesses": student_half.guesses_needed,
                 "show_aid": rng.random() < 0.3 if show_aid is None else show_aid,
                 "created_at": start,
@@ -949,7 +1051,12 @@ class _Simulation:
 
     # --- Dashing States -------------------------------------------------------------------------
 
-    def _dashing(self, start: dt.datetime, facets: frozenset[Facet] | None = None, postals: frozenset[str] | None = None) -> dt.datetime:
+    def _dashing(
+        self,
+        start: dt.datetime,
+        facets: frozenset[Facet] | None = None,
+        postals: frozenset[str] | None = None,
+    ) -> dt.datetime:
         rng = self.rng
         deck = self.deck
         seed = rng.getrandbits(62)
@@ -968,15 +1075,25 @@ class _Simulation:
             p_name = self._chance(Fact(postal, Facet.MAP).key, start)
             p_capital = self._chance(Fact(postal, Facet.CAPITAL).key, start)
             knows_name, knows_capital = rng.random() < p_name, rng.random() < p_capital
-            names[i] = self._answer_text(Fact(postal, Facet.MAP), Form.TYPED, knows_name) or self._wrong_text(Fact(postal, Facet.MAP), Form.TYPED, deck[postal])
-            capitals[i] = self._answer_text(Fact(postal, Facet.CAPITAL), Form.TYPED, knows_capital) or self._wrong_text(Fact(postal, Facet.CAPITAL), Form.TYPED, deck[postal])
+            names[i] = self._answer_text(
+                Fact(postal, Facet.MAP), Form.TYPED, knows_name
+            ) or self._wrong_text(Fact(postal, Facet.MAP), Form.TYPED, deck[postal])
+            capitals[i] = self._answer_text(
+                Fact(postal, Facet.CAPITAL), Form.TYPED, knows_capital
+            ) or self._wrong_text(Fact(postal, Facet.CAPITAL), Form.TYPED, deck[postal])
             sure[i] = p_name + p_capital
-            seconds += rng.lognormvariate(math.log(8.0 * self.learner.speed), 0.3) * (1.0 if knows_name and knows_capital else 1.5)
+            seconds += rng.lognormvariate(math.log(8.0 * self.learner.speed), 0.3) * (
+                1.0 if knows_name and knows_capital else 1.5
+            )
         aside = min(sure, key=lambda i: (sure[i], rng.random()))
         names[aside] = capitals[aside] = ""
-        order = tuple(sorted((i for i in range(len(cards)) if i != aside), key=lambda i: names[i].casefold()))
+        order = tuple(
+            sorted((i for i in range(len(cards)) if i != aside), key=lambda i: names[i].casefold())
+        )
         token = self._new_token(DASHING)
-        computer = None if level == "practice" else dashing_states.ComputerRun.draw(RaceLevel(level), seed)
+        computer = (
+            None if level == "practice" else dashing_states.ComputerRun.draw(RaceLevel(level), seed)
+        )
         row: dict[str, Any] = {
             "token": token,
             "level": level,
@@ -1034,7 +1151,10 @@ class _Simulation:
         rng = self.rng
         deck = self.deck
         seed = rng.getrandbits(62)
-        weak = [Fact.from_key(key).postal for key in self._queue(start, 10, frozenset({Facet.BORDERS}), postals)]
+        weak = [
+            Fact.from_key(key).postal
+            for key in self._queue(start, 10, frozenset({Facet.BORDERS}), postals)
+        ]
         if postals:
             weak += random.Random(f"lean:{seed}").sample(sorted(postals), len(postals))
         dealt = border_up.deal(deck, random.Random(f"border-up:{seed}"), lean_on=weak)
@@ -1052,11 +1172,15 @@ class _Simulation:
         if not success:
             # One group is right; in the other a card that does not border its centre slipped in.
             centre = centres[1]
-            swap = [c for c in hand if c not in first | second and not deck.borders_between(c, centre)]
+            swap = [
+                c for c in hand if c not in first | second and not deck.borders_between(c, centre)
+            ]
             if swap:
                 kept = sorted(c for c in second if c != centre)
                 called[1] = sorted([centre, kept[0], rng.choice(swap)])
-        seconds = rng.lognormvariate(math.log(40.0 * self.learner.speed), 0.35) * (1.3 if not success else 1.0)
+        seconds = rng.lognormvariate(math.log(40.0 * self.learner.speed), 0.35) * (
+            1.3 if not success else 1.0
+        )
         token = self._new_token(BORDER_UP, 18)
         row: dict[str, Any] = {
             "token": token,
@@ -1079,7 +1203,12 @@ class _Simulation:
         results = border_up.judge_call(hand, called, deck)
         ok = border_up.call_succeeds(results)
         called_at = revealed_at + dt.timedelta(seconds=seconds)
-        row.update(call=called, called_at=called_at, result=race(seconds, ok, computer)[0].value, seconds=seconds if ok else None)
+        row.update(
+            call=called,
+            called_at=called_at,
+            result=race(seconds, ok, computer)[0].value,
+            seconds=seconds if ok else None,
+        )
         now = called_at
         for review in border_up.reviews(results, helped=helped):
             now += dt.timedelta(milliseconds=rng.randint(20, 200))
@@ -1146,7 +1275,9 @@ class _Simulation:
                 "seed": seed,
                 "actions": list(state.history),
                 "ply": len(state.history),
-                "result": "drawn" if len(set(returns)) == 1 else ("won" if returns[0] == max(returns) else "lost"),
+                "result": "drawn"
+                if len(set(returns)) == 1
+                else ("won" if returns[0] == max(returns) else "lost"),
                 "drill_answers": answered,
                 "drill_right": right,
                 "created_at": start,
@@ -1173,10 +1304,18 @@ class _Simulation:
             rank = deck[postal].rank(category)
             if self.rng.random() < self._chance(key, now):
                 return str(rank)
-            return str(_near_rank(rank, self.rng, 1, 2) if self.rng.random() < 0.4 else _near_rank(rank, self.rng, 3, 12))
+            return str(
+                _near_rank(rank, self.rng, 1, 2)
+                if self.rng.random() < 0.4
+                else _near_rank(rank, self.rng, 3, 12)
+            )
 
         def says(truth: bool, key: str) -> bool:
-            return truth if self.rng.random() < self._chance(key, now, Form.CHOICE) else self.rng.random() < 0.5
+            return (
+                truth
+                if self.rng.random() < self._chance(key, now, Form.CHOICE)
+                else self.rng.random() < 0.5
+            )
 
         if isinstance(state, FiftyOneState):
             return [judge_announced(deck, postal, move.category, rank_said(move.category))]  # type: ignore[arg-type]

@@ -9,18 +9,19 @@ from __future__ import annotations
 import datetime as dt
 import math
 import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import lru_cache
-from typing import Callable, Iterable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
-from fsrs import Card, Rating as FsrsRating, Scheduler, State
+from fsrs import Card, Scheduler, State
+from fsrs import Rating as FsrsRating
 from fsrs.scheduler import FUZZ_RANGES
 
 from trainer.facts import Form, Verdict
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 DEFAULT_RETENTION = 0.90
 MIN_RETENTION = 0.70
@@ -137,7 +138,11 @@ def evidence_matters(outcome: Outcome) -> bool:
     """True when the rating of ``outcome`` depends on the student's earlier answers (P-M5): only a
     right, unhelped pick is rated by whether the fact was shown known before. Callers look the
     earlier answers up only then."""
-    return outcome.verdict is Verdict.RIGHT and outcome.help is Help.NONE and not is_strong(outcome.form)
+    return (
+        outcome.verdict is Verdict.RIGHT
+        and outcome.help is Help.NONE
+        and not is_strong(outcome.form)
+    )
 
 
 def rate(outcome: Outcome, *, strong_before: bool) -> Rating:
@@ -300,15 +305,39 @@ def reschedule(
     if memory.last_review is None:
         return memory
     if memory.state is not MemoryState.REVIEW:
-        return Memory(memory.state, memory.step, stability, difficulty, memory.due, memory.last_review, memory.lapses, memory.reps)
+        return Memory(
+            memory.state,
+            memory.step,
+            stability,
+            difficulty,
+            memory.due,
+            memory.last_review,
+            memory.lapses,
+            memory.reps,
+        )
     scheduler = _scheduler(check_retention(desired_retention), weights)
-    days = _fuzzed(dt.timedelta(days=scheduler._next_interval(stability=stability)), seed, scheduler.maximum_interval).days
+    days = _fuzzed(
+        dt.timedelta(days=scheduler._next_interval(stability=stability)),
+        seed,
+        scheduler.maximum_interval,
+    ).days
     tz = _zone(time_zone)
     due = _day_start(study_day(memory.last_review, tz).date + dt.timedelta(days=days), tz)
-    return Memory(memory.state, memory.step, stability, difficulty, due, memory.last_review, memory.lapses, memory.reps)
+    return Memory(
+        memory.state,
+        memory.step,
+        stability,
+        difficulty,
+        due,
+        memory.last_review,
+        memory.lapses,
+        memory.reps,
+    )
 
 
-def _as_seen_by_fsrs(last_review: dt.datetime | None, review_at: dt.datetime, time_zone: ZoneInfo | str) -> dt.datetime | None:
+def _as_seen_by_fsrs(
+    last_review: dt.datetime | None, review_at: dt.datetime, time_zone: ZoneInfo | str
+) -> dt.datetime | None:
     """The last review FSRS is shown: whole days before ``review_at``, as many as the study days
     between them, so that py-fsrs's ``.days`` is the study-day gap (P-M1)."""
     if last_review is None:
@@ -323,14 +352,18 @@ def _fuzzed(interval: dt.timedelta, seed: str, maximum_days: int) -> dt.timedelt
         return interval
     delta = 1.0
     for fuzz_range in FUZZ_RANGES:
-        delta += fuzz_range["factor"] * max(min(float(days), fuzz_range["end"]) - fuzz_range["start"], 0.0)
+        delta += fuzz_range["factor"] * max(
+            min(float(days), fuzz_range["end"]) - fuzz_range["start"], 0.0
+        )
     low = max(2, round(days - delta))
     high = min(round(days + delta), maximum_days)
     low = min(low, high)
     return dt.timedelta(days=random.Random(f"fuzz:{seed}").randint(low, high))
 
 
-def retrievability(memory: Memory, at: dt.datetime, time_zone: ZoneInfo | str, weights: Weights | None = None) -> float:
+def retrievability(
+    memory: Memory, at: dt.datetime, time_zone: ZoneInfo | str, weights: Weights | None = None
+) -> float:
     """The predicted probability of recalling the fact at ``at`` (0 for a fact never learned),
     under the student's ``weights`` (the defaults when None)."""
     return recall(memory.stability, memory.last_review, at, time_zone, weights)
@@ -443,15 +476,25 @@ def is_due_soon(memory: Memory, now: dt.datetime) -> bool:
 
 
 def _weakest_first(
-    memories: Iterable[tuple[str, Memory]], now: dt.datetime, day: StudyDay, weights: Weights | None = None
+    memories: Iterable[tuple[str, Memory]],
+    now: dt.datetime,
+    day: StudyDay,
+    weights: Weights | None = None,
 ) -> list[str]:
-    ordered = sorted(memories, key=lambda km: (retrievability(km[1], now, day.time_zone, weights), km[1].due, km[0]))
+    ordered = sorted(
+        memories,
+        key=lambda km: (retrievability(km[1], now, day.time_zone, weights), km[1].due, km[0]),
+    )
     return [key for key, _ in ordered]
 
 
-def due_order(memories: Mapping[str, Memory], now: dt.datetime, day: StudyDay, weights: Weights | None = None) -> list[str]:
+def due_order(
+    memories: Mapping[str, Memory], now: dt.datetime, day: StudyDay, weights: Weights | None = None
+) -> list[str]:
     """The keys of the due facts, least likely to be recalled first (then most overdue first)."""
-    return _weakest_first(((k, m) for k, m in memories.items() if is_due(m, now, day)), now, day, weights)
+    return _weakest_first(
+        ((k, m) for k, m in memories.items() if is_due(m, now, day)), now, day, weights
+    )
 
 
 def practice_order(
@@ -529,10 +572,13 @@ def build_queue(
         queue += [key for key in teaching_order if key not in memories and keep(key)][:room]
     if len(queue) < size:
         # Nothing else left: finish the steps due in the next minutes rather than wait for them.
-        soon = _weakest_first(((k, m) for k, m in memories.items() if is_due_soon(m, now)), now, day, weights)
+        soon = _weakest_first(
+            ((k, m) for k, m in memories.items() if is_due_soon(m, now)), now, day, weights
+        )
         queue += [key for key in soon if keep(key)][: size - len(queue)]
     if practice and len(queue) < size:
         dealt = set(queue)
-        queue += [key for key in practice_order(memories, now, day, keep, weights) if key not in dealt][: size - len(queue)]
+        queue += [
+            key for key in practice_order(memories, now, day, keep, weights) if key not in dealt
+        ][: size - len(queue)]
     return queue
-

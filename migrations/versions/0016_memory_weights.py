@@ -34,7 +34,12 @@ def upgrade() -> None:
         sa.Column("attempted_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("attempt_answers", sa.Integer(), nullable=False),
         sa.Column("attempt_result", sa.String(length=200), nullable=False),
-        sa.ForeignKeyConstraint(["student_id"], ["user.id"], name=op.f("fk_memory_weights_student_id_user"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["student_id"],
+            ["user.id"],
+            name=op.f("fk_memory_weights_student_id_user"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_memory_weights")),
         sa.UniqueConstraint("student_id", name=op.f("uq_memory_weights_student_id")),
     )

@@ -22,8 +22,13 @@ depends_on = None
 def upgrade() -> None:
     # Plain ADD COLUMNs, not a batch (see 0012): on SQLite a batch copies the table and drops the
     # old one, and with foreign keys on, dropping "user" or "school_class" deletes by cascade.
-    op.add_column("user", sa.Column("daily_amount", sa.Integer(), server_default="40", nullable=False))
-    op.add_column("user", sa.Column("daily_unit", sa.String(length=8), server_default="answers", nullable=False))
+    op.add_column(
+        "user", sa.Column("daily_amount", sa.Integer(), server_default="40", nullable=False)
+    )
+    op.add_column(
+        "user",
+        sa.Column("daily_unit", sa.String(length=8), server_default="answers", nullable=False),
+    )
     op.add_column("school_class", sa.Column("daily_amount", sa.Integer(), nullable=True))
     op.add_column("school_class", sa.Column("daily_unit", sa.String(length=8), nullable=True))
 

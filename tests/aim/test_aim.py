@@ -15,10 +15,18 @@ from hypothesis import strategies as st
 
 from trainer import aim as aim_module
 from trainer import srs
-from trainer.aim import TEST_TARGETS, TestAim, aim, aims_covering, daily_work, day_start, days_at_or_above
+from trainer.aim import (
+    TEST_TARGETS,
+    TestAim,
+    aim,
+    aims_covering,
+    daily_work,
+    day_start,
+    days_at_or_above,
+)
 from trainer.srs import Memory, MemoryState, Rating
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 ZONE = "America/Chicago"
 #: 15:00 UTC on Monday 2 March 2026 is 09:00 in Chicago: study day 2 March.
 NOW = dt.datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
@@ -26,14 +34,18 @@ TODAY = dt.date(2026, 3, 2)
 KEY = "CO:capital"
 
 
-def reviewed(stability: float, difficulty: float = 5.0, due_days: int | None = None, at: dt.datetime = NOW) -> Memory:
+def reviewed(
+    stability: float, difficulty: float = 5.0, due_days: int | None = None, at: dt.datetime = NOW
+) -> Memory:
     """A fact in review, just reviewed at ``at``, due (by FSRS) ``due_days`` study days later."""
     days = round(stability) if due_days is None else due_days
     due = day_start(srs.study_day(at, ZONE).date + dt.timedelta(days=days), ZONE)
     return Memory(MemoryState.REVIEW, None, stability, difficulty, due, at, 0, 3)
 
 
-def an_aim(days_ahead: int, target: float = 0.9, keys: frozenset[str] = frozenset({KEY})) -> TestAim:
+def an_aim(
+    days_ahead: int, target: float = 0.9, keys: frozenset[str] = frozenset({KEY})
+) -> TestAim:
     return TestAim(TODAY + dt.timedelta(days=days_ahead), target, keys)
 
 
@@ -57,7 +69,12 @@ def test_a_fact_under_target_falls_due_on_the_last_day_it_is_still_at_the_target
     assert srs.recall_after(5.0, 5) >= 0.9 > srs.recall_after(5.0, 6)
     assert after.due == dt.datetime(2026, 3, 7, 10, 0, tzinfo=UTC)  # 4 a.m. CST on 7 March
     assert after.due == day_start(TODAY + dt.timedelta(days=5), ZONE)
-    assert (after.stability, after.difficulty, after.last_review, after.state) == (5.0, 5.0, NOW, MemoryState.REVIEW)
+    assert (after.stability, after.difficulty, after.last_review, after.state) == (
+        5.0,
+        5.0,
+        NOW,
+        MemoryState.REVIEW,
+    )
 
 
 def test_the_target_sets_the_day():
@@ -113,7 +130,9 @@ def test_a_test_past_since_an_older_review_changes_nothing():
     memory = reviewed(stability=1.0, due_days=9, at=five_days_ago)
     assert srs.recall_after(1.0, 4) < 0.9
     assert aim(memory, [an_aim(-1)], NOW, ZONE) is memory
-    assert aim(memory, [an_aim(0)], NOW, ZONE).due == day_start(TODAY - dt.timedelta(days=4), ZONE)  # due now
+    assert aim(memory, [an_aim(0)], NOW, ZONE).due == day_start(
+        TODAY - dt.timedelta(days=4), ZONE
+    )  # due now
     assert aim(memory, [an_aim(3)], NOW, ZONE).due == day_start(TODAY - dt.timedelta(days=4), ZONE)
 
 
@@ -191,7 +210,9 @@ def test_weights_are_passed_to_srs_recall_after(monkeypatch):
     target=st.sampled_from(TEST_TARGETS + (0.5, 0.97)),
     hour=st.integers(min_value=0, max_value=23),
 )
-def test_aim_never_makes_a_due_later_nor_leaves_it_past_a_test_it_would_miss(stability, due_days, test_days, target, hour):
+def test_aim_never_makes_a_due_later_nor_leaves_it_past_a_test_it_would_miss(
+    stability, due_days, test_days, target, hour
+):
     """P-M9: aim never makes a due later, and never leaves a due past the test day while recall
     on the test day would be under the target; what it changes is only the due, to a study day's
     start after the review."""
@@ -212,14 +233,44 @@ def test_aim_never_makes_a_due_later_nor_leaves_it_past_a_test_it_would_miss(sta
         assert after.due <= day_start(test.test_on, ZONE)
     if after.due != memory.due:
         assert under
-        assert after.due > memory.last_review and after.due == day_start(srs.study_day(after.due, ZONE).date, ZONE)
+        assert after.due > memory.last_review and after.due == day_start(
+            srs.study_day(after.due, ZONE).date, ZONE
+        )
 
 
 # --- P-M11: the daily work ---------------------------------------------------------------------
 
 
 #: A fitted set (P-M10) unlike the defaults, so the model is checked with weights of the student's own.
-FITTED = tuple(w * f for w, f in zip(srs.DEFAULT_WEIGHTS, (1.3, 0.8, 1.1, 0.9, 1.05, 0.9, 1.2, 1.5, 1.1, 0.9, 1.1, 1.2, 0.9, 1.1, 0.9, 1.0, 1.0, 1.1, 0.9, 1.2, 1.4)))
+FITTED = tuple(
+    w * f
+    for w, f in zip(
+        srs.DEFAULT_WEIGHTS,
+        (
+            1.3,
+            0.8,
+            1.1,
+            0.9,
+            1.05,
+            0.9,
+            1.2,
+            1.5,
+            1.1,
+            0.9,
+            1.1,
+            1.2,
+            0.9,
+            1.1,
+            0.9,
+            1.0,
+            1.0,
+            1.1,
+            0.9,
+            1.2,
+            1.4,
+        ),
+    )
+)
 
 
 @pytest.mark.parametrize("weights", [None, FITTED], ids=["standard", "fitted"])
@@ -237,17 +288,29 @@ def test_the_model_is_fsrs_step_for_step(weights):
     assert met.stability == (weights or srs.DEFAULT_WEIGHTS)[0]
     known = met
     for days in (2, 5, 12):  # recalled three times: a stability of weeks
-        known = srs.schedule(known, Rating.GOOD, known.last_review + dt.timedelta(days=days), time_zone=ZONE, weights=weights)
+        known = srs.schedule(
+            known,
+            Rating.GOOD,
+            known.last_review + dt.timedelta(days=days),
+            time_zone=ZONE,
+            weights=weights,
+        )
     assert known.stability > 10
     for memory in (met, known):
         for days in (1, 3, 7, 30):
             at = memory.last_review + dt.timedelta(days=days)
             r = srs.recall_after(memory.stability, days, weights)
             good = srs.schedule(memory, Rating.GOOD, at, time_zone=ZONE, weights=weights)
-            assert (good.stability, good.difficulty) == pytest.approx(model.after_recall(memory.stability, memory.difficulty, r), rel=1e-12)
+            assert (good.stability, good.difficulty) == pytest.approx(
+                model.after_recall(memory.stability, memory.difficulty, r), rel=1e-12
+            )
             missed = srs.schedule(memory, Rating.AGAIN, at, time_zone=ZONE, weights=weights)
-            assert missed.state is MemoryState.REVIEW and missed.due >= day_start(srs.study_day(at, ZONE).date + dt.timedelta(days=1), ZONE)
-            assert (missed.stability, missed.difficulty) == pytest.approx(model.after_lapse(memory.stability, memory.difficulty, r), rel=1e-12)
+            assert missed.state is MemoryState.REVIEW and missed.due >= day_start(
+                srs.study_day(at, ZONE).date + dt.timedelta(days=1), ZONE
+            )
+            assert (missed.stability, missed.difficulty) == pytest.approx(
+                model.after_lapse(memory.stability, memory.difficulty, r), rel=1e-12
+            )
             assert model.review(memory.stability, memory.difficulty, r)[2] == 1
 
 
@@ -257,15 +320,31 @@ def test_a_fact_left_in_steps_is_scheduled_as_a_review(state):
     (recall r, Good or Again, then in review); answered on its own study day, FSRS's short-term
     update (recall 1.0 all day, P-M1). The preview counts both so (P-M11)."""
     model = aim_module._Model(None)
-    old = Memory(state, 0, 2.0, 6.0, NOW - dt.timedelta(days=3) + dt.timedelta(minutes=10), NOW - dt.timedelta(days=3), 0, 2)
+    old = Memory(
+        state,
+        0,
+        2.0,
+        6.0,
+        NOW - dt.timedelta(days=3) + dt.timedelta(minutes=10),
+        NOW - dt.timedelta(days=3),
+        0,
+        2,
+    )
     r = srs.recall_after(2.0, 3)
-    for rating, expected in ((Rating.GOOD, model.after_recall(2.0, 6.0, r)), (Rating.AGAIN, model.after_lapse(2.0, 6.0, r))):
+    for rating, expected in (
+        (Rating.GOOD, model.after_recall(2.0, 6.0, r)),
+        (Rating.AGAIN, model.after_lapse(2.0, 6.0, r)),
+    ):
         after = srs.schedule(old, rating, NOW, time_zone=ZONE)
         assert after.state is MemoryState.REVIEW
         assert (after.stability, after.difficulty) == pytest.approx(expected, rel=1e-12)
-    today = replace(old, due=NOW - dt.timedelta(minutes=50), last_review=NOW - dt.timedelta(hours=1))
+    today = replace(
+        old, due=NOW - dt.timedelta(minutes=50), last_review=NOW - dt.timedelta(hours=1)
+    )
     after = srs.schedule(today, Rating.GOOD, NOW, time_zone=ZONE)
-    assert (after.stability, after.difficulty) == pytest.approx((model.short_term(2.0), model.difficulty(6.0, 3)), rel=1e-12)
+    assert (after.stability, after.difficulty) == pytest.approx(
+        (model.short_term(2.0), model.difficulty(6.0, 3)), rel=1e-12
+    )
 
 
 def _reference_run_up(model, stability, difficulty, last, due, test, target, retention):
@@ -273,7 +352,10 @@ def _reference_run_up(model, stability, difficulty, last, due, test, target, ret
     answers = 0.0
     while True:
         if last < test and model.recall(stability, test - last) < target:
-            aim_day = min(max(min(last + max(1, days_at_or_above(stability, target)), test - 1), last + 1), test)
+            aim_day = min(
+                max(min(last + max(1, days_at_or_above(stability, target)), test - 1), last + 1),
+                test,
+            )
             due = min(due, aim_day)
         due = max(due, 0)
         if due >= test:
@@ -295,21 +377,32 @@ def _reference_run_up(model, stability, difficulty, last, due, test, target, ret
     target=st.sampled_from(TEST_TARGETS),
     retention=st.sampled_from([0.7, 0.85, 0.9, 0.97]),
 )
-def test_the_written_out_run_up_is_the_model_step_for_step(stability, difficulty, last, due_after, test, target, retention):
+def test_the_written_out_run_up_is_the_model_step_for_step(
+    stability, difficulty, last, due_after, test, target, retention
+):
     model = aim_module._Model(None)
     own = model.own_per_stability(retention)
-    fast, _aimed = aim_module._run_up(model, stability, difficulty, last, last + due_after, test, target, own)
-    slow = _reference_run_up(model, stability, difficulty, last, last + due_after, test, target, retention)
+    fast, _aimed = aim_module._run_up(
+        model, stability, difficulty, last, last + due_after, test, target, own
+    )
+    slow = _reference_run_up(
+        model, stability, difficulty, last, last + due_after, test, target, retention
+    )
     assert fast == pytest.approx(slow, rel=1e-9, abs=1e-12)
 
 
-@pytest.mark.parametrize(("rating", "retention", "expected"), [(Rating.AGAIN, 0.9, 1), (Rating.AGAIN, 0.7, 2), (Rating.GOOD, 0.9, 2)])
+@pytest.mark.parametrize(
+    ("rating", "retention", "expected"),
+    [(Rating.AGAIN, 0.9, 1), (Rating.AGAIN, 0.7, 2), (Rating.GOOD, 0.9, 2)],
+)
 def test_fsrss_own_interval_is_the_schedulers(rating, retention, expected):
     """The run-up's own interval is py-fsrs's (through srs.schedule, no fuzz under 2.5 days): a
     new fact missed at first (stability w0, about 0.2 days) comes back the next study day at 90%
     (2 at 70%), not minutes later (P-M12); typed right at once (w2, about 2.3 days) in 2 at 90%."""
     model = aim_module._Model(None)
-    first = srs.schedule(srs.new_memory(NOW), rating, NOW, desired_retention=retention, time_zone=ZONE)
+    first = srs.schedule(
+        srs.new_memory(NOW), rating, NOW, desired_retention=retention, time_zone=ZONE
+    )
     days = (srs.study_day(first.due, ZONE).date - TODAY).days
     assert days == max(1, round(first.stability * model.own_per_stability(retention))) == expected
 
@@ -321,7 +414,13 @@ def memories(*stabilities: float, days_ago: int = 0) -> dict[str, Memory]:
 
 def test_no_facts_cost_no_work():
     work = daily_work({}, [], TODAY, TODAY + dt.timedelta(days=10), 0.9, ZONE, 20)
-    assert (work.reviews, work.per_day, work.new_facts, work.too_late, work.days) == (0, 0, 0, 0, 10)
+    assert (work.reviews, work.per_day, work.new_facts, work.too_late, work.days) == (
+        0,
+        0,
+        0,
+        0,
+        10,
+    )
 
 
 def test_facts_remembered_well_enough_cost_nothing():
@@ -359,7 +458,9 @@ def test_a_test_today_leaves_no_run_up():
 def test_a_fact_left_in_steps_today_is_one_same_day_review():
     """P-M12: a row in steps from before it, answered today: one review today (same day), then
     in review at FSRS's interval."""
-    step = {KEY: Memory(MemoryState.LEARNING, 1, 2.3, 5.0, NOW + dt.timedelta(minutes=10), NOW, 0, 1)}
+    step = {
+        KEY: Memory(MemoryState.LEARNING, 1, 2.3, 5.0, NOW + dt.timedelta(minutes=10), NOW, 0, 1)
+    }
     work = daily_work(step, [KEY], TODAY, TODAY + dt.timedelta(days=1), 0.9, ZONE, 20)
     assert work.reviews == 1 and work.new_facts == 0
 
@@ -406,7 +507,9 @@ def test_a_higher_goal_never_costs_less_work(stabilities, new, days_ago, test_da
     known = memories(*stabilities, days_ago=days_ago)
     keys = list(known) + [f"N{i}" for i in range(new)]
     test = TODAY + dt.timedelta(days=test_days)
-    costs = [daily_work(known, keys, TODAY, test, t, ZONE, new_per_day).reviews for t in TEST_TARGETS]
+    costs = [
+        daily_work(known, keys, TODAY, test, t, ZONE, new_per_day).reviews for t in TEST_TARGETS
+    ]
     assert all(a <= b + 1e-9 for a, b in zip(costs, costs[1:])), costs
     assert all(math.isfinite(c) and c >= 0 for c in costs)
 
@@ -432,7 +535,10 @@ def test_a_goal_costs_no_more_than_a_higher_one_even_where_fsrs_work_dips():
     assert (alone[0.8], alone[0.85]) == (8, 7)
     known = {KEY: reviewed(1.0, 4.0, due_days=4, at=NOW - dt.timedelta(days=2))}
     test = TODAY + dt.timedelta(days=37)
-    work = {t: daily_work(known, [KEY], TODAY, test, t, ZONE, 20, desired_retention=0.97).reviews for t in (0.8, 0.85)}
+    work = {
+        t: daily_work(known, [KEY], TODAY, test, t, ZONE, 20, desired_retention=0.97).reviews
+        for t in (0.8, 0.85)
+    }
     assert work[0.8] == work[0.85] == alone[0.85] == 7
 
 

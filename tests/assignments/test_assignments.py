@@ -25,7 +25,7 @@ from trainer.cards import load_deck
 from trainer.facts import Facet
 from trainer.games import REGISTRY
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 START = dt.datetime(2026, 11, 2, 5, tzinfo=UTC)
 DUE = dt.datetime(2026, 11, 9, 5, tzinfo=UTC)
 #: The student's time zone: recall counts their study days (P-M1).
@@ -45,7 +45,10 @@ def test_every_mode_and_every_card_game_can_be_assigned():
         assert activity.mode == slug.replace("-", "_")
     assert ACTIVITIES["review"].facets == frozenset(Facet)
     assert ACTIVITIES["dashing-states"].facets == {Facet.MAP, Facet.CAPITAL}
-    assert Facet.ZONE in ACTIVITIES["geopower-toss"].facets and Facet.ZONE not in ACTIVITIES["geoplunge-51"].facets
+    assert (
+        Facet.ZONE in ACTIVITIES["geopower-toss"].facets
+        and Facet.ZONE not in ACTIVITIES["geoplunge-51"].facets
+    )
 
 
 def test_a_scope_adds_an_area_and_hand_picked_states(deck):
@@ -65,12 +68,20 @@ def test_an_empty_scope_means_what_the_activities_ask(deck):
     scope = Scope()
     assert scope.is_everything and scope.postals(deck) is None
     facts = scope.facts(deck, [ACTIVITIES["border-up"], ACTIVITIES["dashing-states"]])
-    assert len(facts) == 150 and {f.facet for f in facts} == {Facet.BORDERS, Facet.MAP, Facet.CAPITAL}
+    assert len(facts) == 150 and {f.facet for f in facts} == {
+        Facet.BORDERS,
+        Facet.MAP,
+        Facet.CAPITAL,
+    }
 
 
 def test_a_scope_an_activity_never_asks_about_is_refused(deck):
-    problems = scope_problems([ACTIVITIES["dashing-states"]], Scope(frozenset({Facet.POSTAL})), deck)
-    assert problems == ["Dashing States does not ask about Postal codes: it asks about Map and Capitals."]
+    problems = scope_problems(
+        [ACTIVITIES["dashing-states"]], Scope(frozenset({Facet.POSTAL})), deck
+    )
+    assert problems == [
+        "Dashing States does not ask about Postal codes: it asks about Map and Capitals."
+    ]
     assert scope_problems([ACTIVITIES["review"]], Scope(frozenset({Facet.POSTAL})), deck) == []
     # One activity that fits is not enough: each named activity must have something to practise.
     mixed = [ACTIVITIES["review"], ACTIVITIES["border-up"]]
@@ -84,10 +95,16 @@ def test_a_window_runs_from_the_first_midnight_to_the_end_of_the_due_day():
     start, due = window(dt.date(2026, 11, 2), dt.date(2026, 11, 6), "America/Chicago")
     assert start == dt.datetime(2026, 11, 2, 6, tzinfo=UTC)  # CST is UTC-6
     assert due == dt.datetime(2026, 11, 7, 6, tzinfo=UTC)
-    assert local_dates(start, due, "America/Chicago") == (dt.date(2026, 11, 2), dt.date(2026, 11, 6))
+    assert local_dates(start, due, "America/Chicago") == (
+        dt.date(2026, 11, 2),
+        dt.date(2026, 11, 6),
+    )
     # Over the end of summer time the dates still read back as chosen.
     start, due = window(dt.date(2026, 10, 30), dt.date(2026, 11, 2), "America/New_York")
-    assert local_dates(start, due, "America/New_York") == (dt.date(2026, 10, 30), dt.date(2026, 11, 2))
+    assert local_dates(start, due, "America/New_York") == (
+        dt.date(2026, 10, 30),
+        dt.date(2026, 11, 2),
+    )
 
 
 def at(days: float) -> dt.datetime:
@@ -99,9 +116,19 @@ def test_rounds_before_the_start_do_not_count_and_late_ones_do():
     progress = count_progress([at(-1), at(1), at(2)], 3, START, DUE, at(10))
     assert (progress.status, progress.done, progress.late) == (Status.OVERDUE, 2, 0)
     progress = count_progress([at(-1), at(1), at(2), at(8)], 3, START, DUE, at(10))
-    assert (progress.status, progress.done, progress.late, progress.completed_at) == (Status.DONE_LATE, 3, 1, at(8))
+    assert (progress.status, progress.done, progress.late, progress.completed_at) == (
+        Status.DONE_LATE,
+        3,
+        1,
+        at(8),
+    )
     progress = count_progress([at(1), at(2), at(3), at(8)], 3, START, DUE, at(10))
-    assert (progress.status, progress.done, progress.late, progress.completed_at) == (Status.DONE, 4, 1, at(3))
+    assert (progress.status, progress.done, progress.late, progress.completed_at) == (
+        Status.DONE,
+        4,
+        1,
+        at(3),
+    )
 
 
 def test_the_status_before_and_during_the_window():
@@ -131,10 +158,14 @@ def test_progress_never_goes_back_as_time_passes(offsets, needed, now):
 
 def test_recall_on_the_due_date_is_the_forgetting_curve_from_the_last_review():
     reviews = [Review(at(0), 1.0), Review(at(2), 30.0)]
-    expected = srs.retrievability(srs.Memory(srs.MemoryState.REVIEW, None, 30.0, None, DUE, at(2)), DUE, ZONE)
+    expected = srs.retrievability(
+        srs.Memory(srs.MemoryState.REVIEW, None, 30.0, None, DUE, at(2)), DUE, ZONE
+    )
     assert recall_at(reviews, at(3), DUE, ZONE) == pytest.approx(expected)
     # Only reviews up to the cutoff count.
-    early = srs.retrievability(srs.Memory(srs.MemoryState.REVIEW, None, 1.0, None, DUE, at(0)), DUE, ZONE)
+    early = srs.retrievability(
+        srs.Memory(srs.MemoryState.REVIEW, None, 1.0, None, DUE, at(0)), DUE, ZONE
+    )
     assert recall_at(reviews, at(1), DUE, ZONE) == pytest.approx(early)
     assert recall_at([], at(3), DUE, ZONE) == 0.0
 
@@ -145,15 +176,34 @@ def test_a_recall_goal_is_judged_on_the_due_date():
     strong = [Review(at(1), 200.0)]
     weak = [Review(at(1), 0.5)]
     # During the window: on track only when every fact is predicted at the target on the due date.
-    progress = recall_progress(facts, {"CO:capital": strong, "UT:capital": weak}, 0.9, START, DUE, at(2), ZONE)
-    assert (progress.status, progress.done, progress.needed, progress.weakest) == (Status.IN_PROGRESS, 1, 2, ("UT:capital",))
-    progress = recall_progress(facts, {"CO:capital": strong, "UT:capital": strong}, 0.9, START, DUE, at(2), ZONE)
+    progress = recall_progress(
+        facts, {"CO:capital": strong, "UT:capital": weak}, 0.9, START, DUE, at(2), ZONE
+    )
+    assert (progress.status, progress.done, progress.needed, progress.weakest) == (
+        Status.IN_PROGRESS,
+        1,
+        2,
+        ("UT:capital",),
+    )
+    progress = recall_progress(
+        facts, {"CO:capital": strong, "UT:capital": strong}, 0.9, START, DUE, at(2), ZONE
+    )
     assert progress.status is Status.ON_TRACK
     assert recall_progress(facts, {}, 0.9, START, DUE, at(2), ZONE).status is Status.NOT_STARTED
     # After the due date: met with the reviews given by then.
-    assert recall_progress(facts, {"CO:capital": strong, "UT:capital": strong}, 0.9, START, DUE, at(20), ZONE).status is Status.DONE
+    assert (
+        recall_progress(
+            facts, {"CO:capital": strong, "UT:capital": strong}, 0.9, START, DUE, at(20), ZONE
+        ).status
+        is Status.DONE
+    )
     # Missed on the due date, then caught up: done late.
     late = {"CO:capital": strong, "UT:capital": [*weak, Review(at(19), 200.0)]}
     progress = recall_progress(facts, late, 0.9, START, DUE, at(20), ZONE)
     assert (progress.status, progress.done, progress.late) == (Status.DONE_LATE, 2, 1)
-    assert recall_progress(facts, {"CO:capital": strong, "UT:capital": weak}, 0.9, START, DUE, at(20), ZONE).status is Status.OVERDUE
+    assert (
+        recall_progress(
+            facts, {"CO:capital": strong, "UT:capital": weak}, 0.9, START, DUE, at(20), ZONE
+        ).status
+        is Status.OVERDUE
+    )

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from trainer.web import fitting, memory
 from trainer import srs
+from trainer.web import fitting, memory
 from trainer.web.extensions import db
 from trainer.web.models import User
 
@@ -21,7 +21,9 @@ import learning  # noqa: E402
 
 
 def test_report_shape_and_oracle_above_leitner() -> None:
-    rows = learning.simulate(["hlr"], ["app", "leitner", "oracle"], students=1, seed=3, days=(5, 10), jobs=1)
+    rows = learning.simulate(
+        ["hlr"], ["app", "leitner", "oracle"], students=1, seed=3, days=(5, 10), jobs=1
+    )
     by = {r["scheduler"]: r for r in rows}
     assert set(by) == {"app", "leitner", "oracle"}
     for row in rows:
@@ -32,7 +34,11 @@ def test_report_shape_and_oracle_above_leitner() -> None:
     assert by["oracle"]["snapshots"]["10"]["at90"] >= by["leitner"]["snapshots"]["10"]["at90"]
     assert sum(b[0] for b in by["app"]["calibration"]) > 0
     text = learning.report(rows, (5, 10))
-    assert "| app | 10 |" in text and "| app − leitner | 10 |" in text and "Calibration of `app`" in text
+    assert (
+        "| app | 10 |" in text
+        and "| app − leitner | 10 |" in text
+        and "Calibration of `app`" in text
+    )
 
 
 def test_same_run_twice_is_identical() -> None:
@@ -91,7 +97,11 @@ def _check_against_the_database(app, days: int, budget: int) -> _Checked:  # typ
     user = make_user(app)
     with app.app_context():
         stored = db.session.get(User, user.id)
-        stored.time_zone, stored.new_per_day, stored.desired_retention = learning.TIME_ZONE, learning.NEW_PER_DAY, 0.9
+        stored.time_zone, stored.new_per_day, stored.desired_retention = (
+            learning.TIME_ZONE,
+            learning.NEW_PER_DAY,
+            0.9,
+        )
         stored.multiple_choice = True
         db.session.commit()
         paths: list[_Checked] = []
@@ -121,7 +131,9 @@ def test_in_memory_practice_rounds_match_the_database(app) -> None:  # type: ign
 
 def test_app_stop_leaves_the_budget_unspent_where_app_keeps_practising() -> None:
     """The two app schedulers differ only once the ordinary queue is empty (P-M8)."""
-    rows = learning.simulate(["hlr"], ["app", "app-stop"], students=1, seed=7, days=(5,), jobs=1, budget=80)
+    rows = learning.simulate(
+        ["hlr"], ["app", "app-stop"], students=1, seed=7, days=(5,), jobs=1, budget=80
+    )
     by = {r["scheduler"]: r for r in rows}
     app_reviews = sum(b[0] for b in by["app"]["calibration"])
     stop_reviews = sum(b[0] for b in by["app-stop"]["calibration"])

@@ -55,7 +55,9 @@ def browser() -> Iterator[object]:
     except ImportError:
         skip_unless_optional("playwright is not installed (pip install -e '.[test]')")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
         yield browser
         browser.close()
 
@@ -69,7 +71,9 @@ def live_app(request: pytest.FixtureRequest, tmp_path: Path) -> Flask:
     """
     marker = request.node.get_closest_marker("app_config")
     overrides = marker.kwargs if marker else {}
-    app = create_app({**make_test_config("sqlite", tmp_path), "OPEN_TEACHER_SIGNUP": True, **overrides})
+    app = create_app(
+        {**make_test_config("sqlite", tmp_path), "OPEN_TEACHER_SIGNUP": True, **overrides}
+    )
     with app.app_context():
         db.create_all()
     return app

@@ -20,7 +20,9 @@ def log_in(page, username: str, password: str = "maps are fun") -> None:
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
-def test_a_teacher_sets_an_assignment_a_student_plays_it_and_the_teacher_sees_it_done(page, browser, live_server, live_app):
+def test_a_teacher_sets_an_assignment_a_student_plays_it_and_the_teacher_sees_it_done(
+    page, browser, live_server, live_app
+):
     # The teacher signs up, creates a class and sets an assignment for it.
     sign_up_teacher(page, "ms_rivera")
     page.get_by_label("Class name").fill("Room 12")
@@ -81,7 +83,9 @@ def test_a_teacher_sets_an_assignment_a_student_plays_it_and_the_teacher_sees_it
     expect(page.get_by_text(re.compile(r"^1 done, 0 done late"))).to_be_visible()
 
     # On a 360 px phone the class page and the assignment page fit the screen.
-    context = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
     try:
         phone = context.new_page()
         log_in(phone, "ms_rivera")

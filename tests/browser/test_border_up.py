@@ -30,7 +30,9 @@ def test_a_full_round_of_border_up(page, live_app):
         first, second = solutions(row.hand, get_deck())[0]
         names = {p: get_deck()[p].name for p in first | second}
     for postal in first:  # group 1 by click (a click puts a card in group 1)
-        page.locator(".bu__card", has=page.locator(f"#group-{postal}")).locator(".bu__postal").click()
+        page.locator(".bu__card", has=page.locator(f"#group-{postal}")).locator(
+            ".bu__postal"
+        ).click()
         expect(page.locator(f"#group-{postal}")).to_have_value("1")
     for postal in second:  # group 2 by keyboard: focus the card's list and press "G" twice
         page.locator(f"#group-{postal}").focus()
@@ -38,6 +40,8 @@ def test_a_full_round_of_border_up(page, live_app):
         page.keyboard.press("G")
         expect(page.locator(f"#group-{postal}")).to_have_value("2")
     page.get_by_role("button", name="GeoPlunge!").click()
-    expect(page.get_by_role("status").first).to_contain_text(re.compile("You win!|The computer wins|tie"))
+    expect(page.get_by_role("status").first).to_contain_text(
+        re.compile("You win!|The computer wins|tie")
+    )
     for postal in first | second:
         expect(page.locator(".bu__groups")).to_contain_text(names[postal])

@@ -47,7 +47,9 @@ def test_a_whole_game_of_geoplunge_51_against_two_computer_players(page, live_ap
             expect(fresh.last).to_be_hidden()
             expect(fresh.last).to_be_visible(timeout=10_000)
             paced = True
-        page.locator("#fresh-all:visible").click() if page.locator("#fresh-all:visible").count() else None
+        page.locator("#fresh-all:visible").click() if page.locator(
+            "#fresh-all:visible"
+        ).count() else None
 
     row = stored(live_app)
     assert row.result in {"won", "lost"}
@@ -60,11 +62,19 @@ def test_a_whole_game_of_geoplunge_51_against_two_computer_players(page, live_ap
 
 
 def test_the_games_fit_a_phone_in_drill_mode(browser, live_server):
-    context = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
     tab = context.new_page()
     try:
         sign_up_student(tab, "phone_games")
-        for label in ("Play the Ranks", "Geography War", "GeoPower Toss", "GeoClash Down Back", "GeoPlunge 51"):
+        for label in (
+            "Play the Ranks",
+            "Geography War",
+            "GeoPower Toss",
+            "GeoClash Down Back",
+            "GeoPlunge 51",
+        ):
             tab.goto("/play/games/")
             assert tab.evaluate("document.documentElement.scrollWidth") <= 360
             tab.get_by_label(label).check()
@@ -105,6 +115,8 @@ def test_a_whole_round_of_geopower_toss_in_teams_of_two(page, live_app):
             page.locator("#fresh-all").click()
 
     # The round's end is shown with the points it scored; the next round deals again.
-    expect(page.locator(".fresh")).to_contain_text(re.compile(r"Round 1 is over\. Scores: Your team \d+, Team 2 \d+"))
+    expect(page.locator(".fresh")).to_contain_text(
+        re.compile(r"Round 1 is over\. Scores: Your team \d+, Team 2 \d+")
+    )
     expect(page.locator(".scores")).to_contain_text("Team 2")
     assert moves >= 8  # at least one card per trick

@@ -30,7 +30,9 @@ def play_border_up(page, app) -> None:
         row = db.session.execute(select(BorderUpRound)).scalar_one()
         first, second = solutions(row.hand, get_deck())[0]
     for postal in first:
-        page.locator(".bu__card", has=page.locator(f"#group-{postal}")).locator(".bu__postal").click()
+        page.locator(".bu__card", has=page.locator(f"#group-{postal}")).locator(
+            ".bu__postal"
+        ).click()
     for postal in second:
         page.locator(f"#group-{postal}").select_option("2")
     page.get_by_role("button", name="GeoPlunge!").click()
@@ -50,7 +52,9 @@ def play_state_iq(page, app) -> None:
             break
         made = turn.get_attribute("value")
         label = page.locator("label[for=answer]").inner_text()
-        page.locator("#answer").fill(secret if "guess" in label else (neighbours.pop(0) if neighbours else secret))
+        page.locator("#answer").fill(
+            secret if "guess" in label else (neighbours.pop(0) if neighbours else secret)
+        )
         page.locator("#answer").press("Enter")
         expect(page.locator(f"input[name=turn][value='{made}']")).to_have_count(0)
     expect(page.get_by_role("status").first).to_contain_text(RESULT)
@@ -104,7 +108,9 @@ def test_a_morning_round_against_the_computer_team(page, live_app):
     page.get_by_label(re.compile("Morning round: 20 minutes")).check()
     page.get_by_label(re.compile("Easy: slow in the races")).check()
     page.get_by_role("button", name="Start the match").click()
-    expect(page.get_by_text("The 20-minute clock starts when the first game is dealt.")).to_be_visible()
+    expect(
+        page.get_by_text("The 20-minute clock starts when the first game is dealt.")
+    ).to_be_visible()
 
     page.get_by_role("button", name="Deal game 1: Border-Up").click()
     play_border_up(page, live_app)
@@ -135,7 +141,9 @@ def test_a_morning_round_against_the_computer_team(page, live_app):
     page.get_by_role("button", name="Stop the match now").click()
     verdict = page.locator(".verdict")
     expect(verdict).to_have_attribute("role", "status")
-    expect(verdict).to_contain_text(re.compile("You win the match!|The computer team wins the match|The match is a tie"))
+    expect(verdict).to_contain_text(
+        re.compile("You win the match!|The computer team wins the match|The match is a tie")
+    )
     expect(verdict).to_contain_text(re.compile(r"Games won: you \d, the computer team \d"))
     with live_app.app_context():
         match = db.session.execute(select(ComboMatch)).scalar_one()
@@ -143,7 +151,9 @@ def test_a_morning_round_against_the_computer_team(page, live_app):
 
 
 def test_an_afternoon_match_fits_a_phone_and_works_by_keyboard(browser, live_server):
-    context = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
     tab = context.new_page()
     try:
         sign_up_student(tab, "combo_phone")

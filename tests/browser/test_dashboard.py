@@ -33,11 +33,23 @@ def history(app) -> None:
         db.session.commit()
         for day in range(5, 0, -1):
             for n, (key, verdict, named) in enumerate(
-                [("CO:capital", Verdict.RIGHT, None), ("NH:map", Verdict.WRONG, "VT"), ("TX:size", Verdict.RIGHT, None)]
+                [
+                    ("CO:capital", Verdict.RIGHT, None),
+                    ("NH:map", Verdict.WRONG, "VT"),
+                    ("TX:size", Verdict.RIGHT, None),
+                ]
             ):
                 when = now - dt.timedelta(days=day, minutes=n)
-                outcome = srs.Outcome(fact_key=key, verdict=verdict, mode="review", form=Form.TYPED,
-                                      round_token=f"review:day{day}", item=str(n), answer="x", answered_postal=named)
+                outcome = srs.Outcome(
+                    fact_key=key,
+                    verdict=verdict,
+                    mode="review",
+                    form=Form.TYPED,
+                    round_token=f"review:day{day}",
+                    item=str(n),
+                    answer="x",
+                    answered_postal=named,
+                )
                 record(student, outcome, now=when)
 
 
@@ -69,7 +81,11 @@ def test_the_dashboards_draw_with_no_network(page, browser, live_server, live_ap
     expect(page.locator(".chart--drawn")).to_have_count(count)
     expect(page.locator(".chart--drawn .main-svg").first).to_be_visible()
     # Every chart has its sentence and its numbers behind a toggle.
-    expect(page.get_by_text(re.compile(r"^You have not mastered any of the 400 facts yet; you have started 3\."))).to_be_visible()
+    expect(
+        page.get_by_text(
+            re.compile(r"^You have not mastered any of the 400 facts yet; you have started 3\.")
+        )
+    ).to_be_visible()
     page.locator("#calendar-caption").locator("xpath=ancestor::details").locator("summary").click()
     expect(page.locator("#calendar-caption")).to_be_visible()
 
@@ -103,7 +119,9 @@ def test_the_dashboards_draw_with_no_network(page, browser, live_server, live_ap
     assert tried == [], f"requests left the app: {tried}"
 
     # On a 360 px phone both dashboards fit the screen; only wide tables scroll inside their box.
-    context = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
     try:
         phone = context.new_page()
         log_in(phone, "ms_rivera")

@@ -59,9 +59,13 @@ def test_a_whole_round_by_keyboard(page, live_app):
 def test_a_race_ordered_by_drag_and_drop(page, live_app):
     sign_up_student(page, "dash_drag")
     start(page, "Race a hard computer (about 30 seconds)")
-    expect(page.locator("#race-status")).to_contain_text(re.compile("The computer has found [0-5] of 5 states"))
+    expect(page.locator("#race-status")).to_contain_text(
+        re.compile("The computer has found [0-5] of 5 states")
+    )
     cards = dealt(live_app)
-    wanted = sorted(range(5), key=lambda i: cards[i][0])  # positions in alphabetical order, last set aside
+    wanted = sorted(
+        range(5), key=lambda i: cards[i][0]
+    )  # positions in alphabetical order, last set aside
     for i in range(5):
         page.locator(f"#name-{i}").fill(cards[i][0])
         page.locator(f"#capital-{i}").fill(cards[i][1])
@@ -70,9 +74,13 @@ def test_a_race_ordered_by_drag_and_drop(page, live_app):
         value = str(place) if place <= 4 else "aside"
         if page.locator(f"#place-{position}").input_value() != value:
             holder = next(i for i in range(5) if page.locator(f"#place-{i}").input_value() == value)
-            page.locator(f'.ds__card[data-position="{position}"]').drag_to(page.locator(f'.ds__card[data-position="{holder}"]'))
+            page.locator(f'.ds__card[data-position="{position}"]').drag_to(
+                page.locator(f'.ds__card[data-position="{holder}"]')
+            )
         expect(page.locator(f"#place-{position}")).to_have_value(value)
     # The cards are shown in the order of their places.
     expect(page.locator(".ds__card").first).to_have_attribute("data-position", str(wanted[0]))
     page.get_by_role("button", name="GeoPlunge!").click()
-    expect(page.get_by_role("status").first).to_contain_text(re.compile("You win!|The computer wins|tie"))
+    expect(page.get_by_role("status").first).to_contain_text(
+        re.compile("You win!|The computer wins|tie")
+    )

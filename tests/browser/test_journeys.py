@@ -122,7 +122,9 @@ def test_keyboard_only_sort_and_open(page):
 
 
 def test_phone_width_has_no_sideways_scroll(browser, live_server):
-    context = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
     tab = context.new_page()
     try:
         for path in ("/", "/deck/", "/deck/ri", "/auth/signup", "/auth/login", "/deck/nowhere"):
@@ -135,7 +137,10 @@ def test_phone_width_has_no_sideways_scroll(browser, live_server):
         assert boxes[0]["y"] == boxes[1]["y"]
         # On a card page the card, its facts and the Map card stack without overlapping.
         tab.goto("/deck/nj")
-        card, facts, figure = (tab.locator(sel).bounding_box() for sel in (".card-page .gp-card", ".facts", ".card-page__map"))
+        card, facts, figure = (
+            tab.locator(sel).bounding_box()
+            for sel in (".card-page .gp-card", ".facts", ".card-page__map")
+        )
         assert card["y"] + card["height"] <= facts["y"] + 1
         assert facts["y"] + facts["height"] <= figure["y"] + 1
     finally:

@@ -46,11 +46,17 @@ def test_a_whole_game_of_state_iq_by_keyboard(page, live_app):
         page.keyboard.press("Enter")
         # The next page has the next turn, or no move form at all once the game is over.
         expect(page.locator(f"input[name=turn][value='{made}']")).to_have_count(0)
-    expect(page.get_by_role("status").first).to_contain_text(re.compile("You win!|The computer wins|tie"))
+    expect(page.get_by_role("status").first).to_contain_text(
+        re.compile("You win!|The computer wins|tie")
+    )
     expect(page.get_by_role("heading", name="The computer’s card")).to_be_visible()
     # The computer's first guess may be the same state (both lists are shown): either one will do.
     expect(page.get_by_text(f"Guess 1: {wrong}").first).to_be_visible()
-    expect(page.get_by_text("does not fit the clue").or_(page.get_by_text("fitted the clues so far")).first).to_be_visible()
+    expect(
+        page.get_by_text("does not fit the clue")
+        .or_(page.get_by_text("fitted the clues so far"))
+        .first
+    ).to_be_visible()
 
 
 def test_a_guess_can_be_picked_on_the_map(page, live_app):
@@ -59,9 +65,19 @@ def test_a_guess_can_be_picked_on_the_map(page, live_app):
         student = db.session.execute(select(User)).scalar_one()
         db.session.add(
             StateIqGame(
-                token="picked", student_id=student.id, level="easy", power_card=2, student_card="TX",
-                computer_card="UT", first_guesser="student", seed=4, moves=[], move_count=0, recorded=[],
-                result="playing", show_aid=False,
+                token="picked",
+                student_id=student.id,
+                level="easy",
+                power_card=2,
+                student_card="TX",
+                computer_card="UT",
+                first_guesser="student",
+                seed=4,
+                moves=[],
+                move_count=0,
+                recorded=[],
+                result="playing",
+                show_aid=False,
             )
         )
         db.session.commit()

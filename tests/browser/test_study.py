@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from sqlalchemy import select
 
 from tests.browser.conftest import sign_up_student
-from trainer.facts import Fact, Facet, Form, expected_answer
+from trainer.facts import Facet, Fact, Form, expected_answer
 from trainer.review import ROUND_SIZE, Item, pick_map, question
 from trainer.web import get_deck
 from trainer.web.extensions import db
@@ -33,7 +33,9 @@ def asked(app, url):
     """The question on ``url``, rebuilt on the server side from the round's seed."""
     token, index = ROUND_URL.search(url).groups()
     with app.app_context():
-        round_ = db.session.execute(select(StudyRound).where(StudyRound.token == token)).scalar_one()
+        round_ = db.session.execute(
+            select(StudyRound).where(StudyRound.token == token)
+        ).scalar_one()
         key, form = round_.items[int(index) - 1]
         return question(Item(Fact.from_key(key), Form(form)), get_deck(), round_.seed, int(index))
 
@@ -44,7 +46,9 @@ def right_answer(app, q) -> str:
         if q.fact.facet is Facet.BORDERS:
             names = [n.name for n in deck.neighbours(q.fact.postal)]
             if q.form is Form.CHOICE:
-                return next(c for c in q.choices if c in names or (not names and c == "None of them"))
+                return next(
+                    c for c in q.choices if c in names or (not names and c == "None of them")
+                )
             return ", ".join(names) or "none"
         return expected_answer(q.fact, deck)
 
@@ -80,7 +84,9 @@ def spot_path(app, url: str, postal: str, directions=ARROWS) -> tuple[list[str],
     """The moves from the map's first Tab stop to ``postal`` (fewest first), and spot -> state."""
     token, index = ROUND_URL.search(url).groups()
     with app.app_context():
-        round_ = db.session.execute(select(StudyRound).where(StudyRound.token == token)).scalar_one()
+        round_ = db.session.execute(
+            select(StudyRound).where(StudyRound.token == token)
+        ).scalar_one()
         pick = pick_map(get_deck(), round_.seed, int(index))
     spots = {str(s.number): s for s in pick.spots}
     goal = str(pick.spot_of(postal))
@@ -111,14 +117,18 @@ def find_on_the_map_by_keyboard(page, app, postal: str, directions=ARROWS) -> li
     return said
 
 
-def test_a_find_on_the_map_question_is_answered_by_keyboard_and_the_map_names_no_state(page, live_app):
+def test_a_find_on_the_map_question_is_answered_by_keyboard_and_the_map_names_no_state(
+    page, live_app
+):
     """P-H2: Tab enters the map once, the arrow keys move by direction, Enter chooses, and the
     live region never names a state."""
     sign_up_student(page, "arrow_ann")
     with live_app.app_context():
         student = db.session.execute(select(User).where(User.username == "arrow_ann")).scalar_one()
         items = [["TX:map", "map_click"], ["ME:map", "map_click"]]
-        db.session.add(StudyRound(token="arrows", student_id=student.id, seed=424242, items=items, focus={}))
+        db.session.add(
+            StudyRound(token="arrows", student_id=student.id, seed=424242, items=items, focus={})
+        )
         db.session.commit()
         names = [s.name for s in get_deck()]
     page.goto("/study/rounds/arrows/1")
@@ -130,7 +140,9 @@ def test_a_find_on_the_map_question_is_answered_by_keyboard_and_the_map_names_no
             break
     entered = page.evaluate("document.activeElement.getAttribute('data-spot')")
     page.keyboard.press("Tab")
-    assert not page.evaluate("document.activeElement.hasAttribute('data-spot')"), "the map is one Tab stop"
+    assert not page.evaluate("document.activeElement.hasAttribute('data-spot')"), (
+        "the map is one Tab stop"
+    )
     page.keyboard.press("Shift+Tab")
     assert page.evaluate("document.activeElement.getAttribute('data-spot')") == entered
     moves, states = spot_path(live_app, page.url, "TX")
@@ -216,5 +228,7 @@ def test_a_wrong_answer_teaches_and_a_blank_one_is_asked_again(page, live_app):
     slipped = right[:-2] + right[-1] + right[-2] if len(right) >= 5 else right
     page.get_by_label("Your answer").fill(slipped)
     page.get_by_label("Your answer").press("Enter")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Close!" if slipped != right else "Right!")
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Close!" if slipped != right else "Right!"
+    )
     expect(page.locator(".verdict__expected")).to_have_text(right)

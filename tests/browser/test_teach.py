@@ -24,7 +24,9 @@ def test_a_teacher_creates_a_class_makes_accounts_and_a_student_joins(page, brow
     page.get_by_role("button", name="Sign up").click()
     expect(page).to_have_url(re.compile(r"/teach/$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("My classes")
-    expect(page.get_by_role("navigation", name="Main").get_by_role("link", name="My classes")).to_be_visible()
+    expect(
+        page.get_by_role("navigation", name="Main").get_by_role("link", name="My classes")
+    ).to_be_visible()
 
     # A class name is required; then the class is created with its code and link.
     page.get_by_role("button", name="Create class").click()
@@ -41,7 +43,9 @@ def test_a_teacher_creates_a_class_makes_accounts_and_a_student_joins(page, brow
     page.get_by_role("link", name="Make student accounts").click()
     page.get_by_label("Student names, one per line").fill("José Núñez\nBob@home")
     page.get_by_role("button", name="Create accounts").click()
-    expect(page.get_by_role("alert")).to_contain_text("Line 2 (“Bob@home”) has a character that a name does not have: @")
+    expect(page.get_by_role("alert")).to_contain_text(
+        "Line 2 (“Bob@home”) has a character that a name does not have: @"
+    )
     page.get_by_label("Student names, one per line").fill("José Núñez\nZoë O'Brien")
     page.get_by_role("button", name="Create accounts").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Login slips for Room 12")
@@ -79,7 +83,9 @@ def test_a_teacher_creates_a_class_makes_accounts_and_a_student_joins(page, brow
     expect(page.get_by_role("alert")).to_contain_text("No class has the code ZZZZZZZZ")
     page.get_by_label("Class code").fill(f"{code[:4].lower()} {code[4:].lower()}")
     page.get_by_role("button", name="Join").click()
-    expect(page.get_by_role("status").first).to_contain_text("You joined Room 12 (teacher: ms_rivera).")
+    expect(page.get_by_role("status").first).to_contain_text(
+        "You joined Room 12 (teacher: ms_rivera)."
+    )
     expect(page.locator(".class-list")).to_contain_text("Room 12")
     # Joining twice changes nothing.
     page.get_by_label("Class code").fill(code)
@@ -94,10 +100,16 @@ def test_a_teacher_creates_a_class_makes_accounts_and_a_student_joins(page, brow
     page.get_by_role("button", name="Log in").click()
     page.get_by_role("link", name="Room 12").click()
     expect(page.get_by_role("heading", name=re.compile(r"Students \(3\)"))).to_be_visible()
-    expect(page.get_by_role("region", name=re.compile(r"Students")).get_by_role("link", name="river_otter")).to_be_visible()
+    expect(
+        page.get_by_role("region", name=re.compile(r"Students")).get_by_role(
+            "link", name="river_otter"
+        )
+    ).to_be_visible()
 
     # On a 360 px phone the class page and the nav fit the screen.
-    context = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        base_url=live_server, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
     try:
         phone = context.new_page()
         phone.goto("/auth/login")
@@ -112,7 +124,9 @@ def test_a_teacher_creates_a_class_makes_accounts_and_a_student_joins(page, brow
         phone.get_by_label("Username").fill("river_otter")
         phone.get_by_label("Password").fill("maps are fun")
         phone.get_by_role("button", name="Log in").click()
-        phone.get_by_role("navigation", name="Main").get_by_role("link", name="Join a class").click()
+        phone.get_by_role("navigation", name="Main").get_by_role(
+            "link", name="Join a class"
+        ).click()
         expect(phone.get_by_role("heading", level=1)).to_have_text("Join a class")
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     finally:

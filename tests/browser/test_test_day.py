@@ -10,7 +10,9 @@ from playwright.sync_api import expect
 from tests.browser.conftest import sign_up_teacher
 
 
-def test_the_preview_follows_the_test_day_and_the_page_says_it(page, browser, live_server, live_app):
+def test_the_preview_follows_the_test_day_and_the_page_says_it(
+    page, browser, live_server, live_app
+):
     sign_up_teacher(page, "ms_okafor")
     page.get_by_label("Class name").fill("Room 5")
     page.get_by_role("button", name="Create class").click()
@@ -29,4 +31,8 @@ def test_the_preview_follows_the_test_day_and_the_page_says_it(page, browser, li
     page.get_by_label("Title (optional)").fill("Capitals test")
     page.get_by_label("Title (optional)").press("Enter")
     expect(page.get_by_role("heading", level=1)).to_have_text("Capitals test")
-    expect(page.get_by_text(f"Test on {test_on:%A} {test_on.day} {test_on:%B}: the schedule aims for your students to remember 95% of these facts that day.")).to_be_visible()
+    expect(
+        page.get_by_text(
+            f"Test on {test_on:%A} {test_on.day} {test_on:%B}: the schedule aims for your students to remember 95% of these facts that day."
+        )
+    ).to_be_visible()

@@ -28,7 +28,14 @@ def student_tab(browser, live_server: str, username: str, password: str, errors:
     """A student's own device: a new browser context, logged in; console errors go to ``errors``."""
     context = browser.new_context(base_url=live_server, viewport={"width": 390, "height": 844})
     tab = context.new_page()
-    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
+    tab.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and not m.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
     tab.on("pageerror", lambda error: errors.append(str(error)))
     tab.set_default_timeout(10_000)
     tab.goto("/auth/login")
@@ -43,7 +50,9 @@ def play_a_match_in_the_app(page, browser, live_server: str, slips: dict[str, st
     """P-K6: a student of team A records a game, which waits for team B; the teacher confirms it on
     the round page; team A asks to finish, and a student of team B confirms the finish on their own
     device. The match's result is then on the round page."""
-    pairing = page.locator(".tournament-pairing").filter(has=page.locator("form.tournament-result")).first
+    pairing = (
+        page.locator(".tournament-pairing").filter(has=page.locator("form.tournament-result")).first
+    )
     a_team, b_team = pairing.locator("legend").inner_text().split(" vs ")
     url = pairing.get_by_role("link", name="Score this match in the app").get_attribute("href")
     members = {}
@@ -62,20 +71,26 @@ def play_a_match_in_the_app(page, browser, live_server: str, slips: dict[str, st
         page.reload()
         expect(page.get_by_text("1 match scored in the app waits for confirmation")).to_be_visible()
         page.get_by_role("button", name=f"Confirm: {a_team} won").click()
-        expect(page.locator(".flash").first).to_contain_text(f"Confirmed: game 1, Border-Up ({a_team} won)")
+        expect(page.locator(".flash").first).to_contain_text(
+            f"Confirmed: game 1, Border-Up ({a_team} won)"
+        )
 
         a.reload()
         a.get_by_role("button", name="Finish the match").click()
         expect(a.locator(".flash").first).to_contain_text(f"It is over when {b_team} confirms it")
         b.goto(url)
         b.get_by_role("button", name="Confirm: finish the match").click()
-        expect(b.locator(".flash").first).to_contain_text(f"Match over: {a_team} 1–0 {b_team}: {a_team} wins")
+        expect(b.locator(".flash").first).to_contain_text(
+            f"Match over: {a_team} 1–0 {b_team}: {a_team} wins"
+        )
     finally:
         a.context.close()
         b.context.close()
     assert errors == [], f"console errors: {errors}"
     page.reload()
-    expect(page.locator(".tournament-pairings")).to_contain_text(f"{a_team} 1–0 {b_team}: {a_team} wins. Finished in the app")
+    expect(page.locator(".tournament-pairings")).to_contain_text(
+        f"{a_team} 1–0 {b_team}: {a_team} wins. Finished in the app"
+    )
 
 
 def test_a_teacher_runs_a_whole_tournament(page, browser, live_server):
@@ -83,11 +98,27 @@ def test_a_teacher_runs_a_whole_tournament(page, browser, live_server):
     page.get_by_label("Class name").fill("Room 7")
     page.get_by_role("button", name="Create class").click()
     page.get_by_role("link", name="Make student accounts").click()
-    names = ["Ann Lee", "Ben Ode", "Cy Park", "Dee Ruiz", "Eve Sato", "Fay Tam", "Gus Uhl", "Hal Vos", "Ivy Wu"]
+    names = [
+        "Ann Lee",
+        "Ben Ode",
+        "Cy Park",
+        "Dee Ruiz",
+        "Eve Sato",
+        "Fay Tam",
+        "Gus Uhl",
+        "Hal Vos",
+        "Ivy Wu",
+    ]
     page.get_by_label("Student names, one per line").fill("\n".join(names))
     page.get_by_role("button", name="Create accounts").click()
     expect(page.locator(".slip")).to_have_count(9)
-    slips = dict(zip(page.locator("[data-username]").all_inner_texts(), page.locator("[data-password]").all_inner_texts(), strict=True))
+    slips = dict(
+        zip(
+            page.locator("[data-username]").all_inner_texts(),
+            page.locator("[data-password]").all_inner_texts(),
+            strict=True,
+        )
+    )
     page.goto("/teach/")
     page.get_by_role("link", name="Room 7").click()
 
@@ -105,7 +136,9 @@ def test_a_teacher_runs_a_whole_tournament(page, browser, live_server):
     for number in range(1, 9):
         page.get_by_role("button", name=f"Pair round {number}").click()
         expect(page.get_by_role("heading", name=re.compile(f"Round {number} of 8"))).to_be_visible()
-        expect(page.locator(".tournament-pairings").get_by_text("has a bye (counts as a win)")).to_have_count(1)
+        expect(
+            page.locator(".tournament-pairings").get_by_text("has a bye (counts as a win)")
+        ).to_have_count(1)
         if number == 1:
             # A mistake first: more games than a round can hold is refused and nothing is saved.
             form = page.locator("form.tournament-result").first
@@ -135,7 +168,9 @@ def test_a_teacher_runs_a_whole_tournament(page, browser, live_server):
         expect(page.get_by_role("status").first).to_contain_text("Saved:")
     champion = page.get_by_role("heading", name=re.compile("^Champion: Team \\d$"))
     expect(champion).to_be_visible()
-    expect(page.get_by_text(re.compile("Championship games won: Team \\d 3, Team \\d 0"))).to_be_visible()
+    expect(
+        page.get_by_text(re.compile("Championship games won: Team \\d 3, Team \\d 0"))
+    ).to_be_visible()
 
     # A refresh or another screen shows the same ending.
     projector.reload()

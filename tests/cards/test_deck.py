@@ -165,7 +165,12 @@ def test_power_cards_follow_g3(deck):
 
     assert Counter(c.category for c in deck.power_cards) == {c: 5 for c in Category}
     codes = Counter(c.clue_code for c in deck.power_cards)
-    assert codes == {**{o: 2 for o in ("ABC", "ACB", "BAC", "BCA", "CAB", "CBA")}, "AAA": 1, "BBB": 1, "CCC": 1}
+    assert codes == {
+        **{o: 2 for o in ("ABC", "ACB", "BAC", "BCA", "CAB", "CBA")},
+        "AAA": 1,
+        "BBB": 1,
+        "CCC": 1,
+    }
     for category in Category:
         # Spread evenly: a category never holds the same code twice.
         in_category = [c.clue_code for c in deck.power_cards if c.category is category]

@@ -29,7 +29,9 @@ BORDERS = {s.postal: {n.postal for n in DECK.neighbours(s)} for s in DECK}
 
 def _inverse(transform: str):
     """The point map of an SVG ``matrix(a b c d e f)`` transform."""
-    a, b, c, d, e, f = (float(v) for v in re.fullmatch(r"matrix\(([^)]*)\)", transform).group(1).split())
+    a, b, c, d, e, f = (
+        float(v) for v in re.fullmatch(r"matrix\(([^)]*)\)", transform).group(1).split()
+    )
     return lambda x, y: (a * x + c * y + e, b * x + d * y + f)
 
 
@@ -51,12 +53,16 @@ def test_a_rewritten_outline_is_the_stretched_outline_and_not_the_public_one(pos
             sx, sy = stretch.apply(p)
             assert abs(q[0] - sx) <= 0.0051 and abs(q[1] - sy) <= 0.0051, "rounding never adds up"
             bx, by = back(*q)
-            assert abs(bx - p[0]) <= 0.01 and abs(by - p[1]) <= 0.01, "the transform undoes the stretch"
+            assert abs(bx - p[0]) <= 0.01 and abs(by - p[1]) <= 0.01, (
+                "the transform undoes the stretch"
+            )
 
 
 def test_the_identity_stretch_keeps_every_point():
     d = SHAPES["CO"].path
-    for old, new in zip(path_rings(d), path_rings(rewrite_path(d, Stretch(1, 1, 0, 0))), strict=True):
+    for old, new in zip(
+        path_rings(d), path_rings(rewrite_path(d, Stretch(1, 1, 0, 0))), strict=True
+    ):
         assert [c for p in new for c in p] == pytest.approx([c for p in old for c in p], abs=1e-9)
     assert _inverse(Stretch(1, 1, 0, 0).svg_inverse())(3.5, 4.25) == (3.5, 4.25)
 
@@ -79,10 +85,19 @@ def test_svg_from_takes_one_stretchs_drawing_to_anothers(a, b):
     own stretch's units; its own inverse then takes them back to the map."""
     shared, own = Stretch.drawn(random.Random(a)), Stretch.drawn(random.Random(b))
     into_own, back = _inverse(own.svg_from(shared)), _inverse(own.svg_inverse())
-    for point in [(0.0, 0.0), (975.0, 610.0), (487.5, 120.25)]:  # nine digits: far below a drawing's .01
+    for point in [
+        (0.0, 0.0),
+        (975.0, 610.0),
+        (487.5, 120.25),
+    ]:  # nine digits: far below a drawing's .01
         assert into_own(*shared.apply(point)) == pytest.approx(own.apply(point), abs=1e-4)
         assert back(*into_own(*shared.apply(point))) == pytest.approx(point, abs=1e-4)
-    assert own.svg_from(Stretch(1, 1, 0, 0)) == "matrix(" + " ".join(f"{v:.9g}" for v in (own.sx, 0.0, 0.0, own.sy, own.tx, own.ty)) + ")"
+    assert (
+        own.svg_from(Stretch(1, 1, 0, 0))
+        == "matrix("
+        + " ".join(f"{v:.9g}" for v in (own.sx, 0.0, 0.0, own.sy, own.tx, own.ty))
+        + ")"
+    )
     assert Stretch(1, 1, 0, 0).svg_from(own) == own.svg_inverse()
 
 

@@ -8,6 +8,8 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "crosscheck_data.py"
 
 
 def test_crosscheck_against_embedded_sources_passes():
-    result = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert ", 0 unexpected" in result.stdout

@@ -73,11 +73,27 @@ def test_shipped_data_loads():
         ("Colorado", {"statehood_date": "1876-13-01"}, "not an ISO date"),
         ("Colorado", {"size_rank": "51"}, "size_rank 51 is not between 1 and 50"),
         ("Colorado", {"secondary_zones": "Mountain"}, "secondary_zones repeats a zone"),
-        ("Colorado", {"capital": "Boston"}, "(Massachusetts): capital 'Boston' repeats line 7 (Colorado)"),
+        (
+            "Colorado",
+            {"capital": "Boston"},
+            "(Massachusetts): capital 'Boston' repeats line 7 (Colorado)",
+        ),
         # A figure that no longer matches its rank: Colorado's land area made smaller than Wyoming's.
-        ("Colorado", {"land_area_sq_mi": "1000"}, "(Colorado): size_rank 8 is better than Wyoming's 9 (states.csv line 51), but its land_area_sq_mi 1000.0 does not rank it ahead of 97093"),
-        ("California", {"population_2010": "100"}, "(California): population_rank 1 is better than Texas's 2"),
-        ("Hawaii", {"statehood_date": "1776-07-04"}, "(Alaska): statehood_rank 49 is better than Hawaii's 50"),
+        (
+            "Colorado",
+            {"land_area_sq_mi": "1000"},
+            "(Colorado): size_rank 8 is better than Wyoming's 9 (states.csv line 51), but its land_area_sq_mi 1000.0 does not rank it ahead of 97093",
+        ),
+        (
+            "California",
+            {"population_2010": "100"},
+            "(California): population_rank 1 is better than Texas's 2",
+        ),
+        (
+            "Hawaii",
+            {"statehood_date": "1776-07-04"},
+            "(Alaska): statehood_rank 49 is better than Hawaii's 50",
+        ),
     ],
 )
 def test_bad_state_rows_are_named(data, state, changes, message):
@@ -101,7 +117,10 @@ def test_missing_row(data):
 def test_wrong_header(data):
     text = (data / "states.csv").read_text().replace("population_rank", "pop_rank", 1)
     (data / "states.csv").write_text(text)
-    with pytest.raises(DeckError, match=r"states.csv line 1: header .* \(missing: population_rank\) \(unknown: pop_rank\)"):
+    with pytest.raises(
+        DeckError,
+        match=r"states.csv line 1: header .* \(missing: population_rank\) \(unknown: pop_rank\)",
+    ):
         load_deck(data)
 
 
@@ -140,7 +159,9 @@ def test_bad_border_rows_are_named(data, a, b, message):
 
 def test_a_state_with_no_borders_listed(data):
     header, rows = read_rows(data / "borders.csv")
-    write_rows(data / "borders.csv", header, [r for r in rows if "ME" not in (r["state_a"], r["state_b"])])
+    write_rows(
+        data / "borders.csv", header, [r for r in rows if "ME" not in (r["state_a"], r["state_b"])]
+    )
     with pytest.raises(DeckError, match="no border listed for ME"):
         load_deck(data)
 
@@ -153,7 +174,12 @@ def test_a_state_with_no_borders_listed(data):
         (lambda rows: rows.pop(), "ids must be 1..15"),
         (lambda rows: rows[0].update(id="16"), "ids must be 1..15"),
         # G3: 5 Size, 5 Statehood, 5 Population.
-        (lambda rows: next(r for r in rows if r["category"] == "Size").update(category="Population"), "4 Size cards, G3 has 5"),
+        (
+            lambda rows: next(r for r in rows if r["category"] == "Size").update(
+                category="Population"
+            ),
+            "4 Size cards, G3 has 5",
+        ),
         # G3: each order twice, AAA/BBB/CCC once.
         (
             lambda rows: next(r for r in rows if r["clue_code"] == "AAA").update(clue_code="BBB"),
@@ -182,8 +208,13 @@ def test_map_outline_missing(data):
 RANK_COLUMNS = ("size_rank", "statehood_rank", "population_rank")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(column=st.sampled_from(RANK_COLUMNS), pair=st.lists(st.integers(0, 49), min_size=2, max_size=2, unique=True))
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    column=st.sampled_from(RANK_COLUMNS),
+    pair=st.lists(st.integers(0, 49), min_size=2, max_size=2, unique=True),
+)
 def test_any_swapped_ranks_are_caught(tmp_path_factory, column, pair):
     """G1: swapping two states' ranks keeps a permutation but breaks rank-figure consistency,
     and the error names one of the two rows."""

@@ -49,7 +49,9 @@ def _compact(text: str) -> str:
 def _deck_with(postal: str, **changes: str) -> Deck:
     """The real deck with one card changed: for rules no pair of real answers happens to test."""
     states = tuple(dataclasses.replace(s, **changes) if s.postal == postal else s for s in DECK)
-    return Deck(states=states, borders=DECK.borders, power_cards=DECK.power_cards, geometry=DECK.geometry)
+    return Deck(
+        states=states, borders=DECK.borders, power_cards=DECK.power_cards, geometry=DECK.geometry
+    )
 
 
 # --------------------------------------------------------------------------- normalize, slips
@@ -148,7 +150,9 @@ def test_name_right(typed):
     assert judgement.expected == "Colorado"
 
 
-@pytest.mark.parametrize(("typed", "postal"), [("newyork", "NY"), ("New  York", "NY"), ("north-carolina", "NC")])
+@pytest.mark.parametrize(
+    ("typed", "postal"), [("newyork", "NY"), ("New  York", "NY"), ("north-carolina", "NC")]
+)
 def test_name_spaces_are_optional(typed, postal):
     assert judge_state_name(typed, DECK, postal).verdict is Verdict.RIGHT
 
@@ -167,7 +171,12 @@ def test_name_montana_code_is_not_read_as_mount():
 
 @pytest.mark.parametrize(
     ("typed", "kind"),
-    [("Colorrado", "insert"), ("Colrado", "delete"), ("Colorade", "substitute"), ("Coloardo", "swap")],
+    [
+        ("Colorrado", "insert"),
+        ("Colrado", "delete"),
+        ("Colorade", "substitute"),
+        ("Coloardo", "swap"),
+    ],
 )
 def test_name_one_slip_is_close_with_the_spelling(typed, kind):
     judgement = judge_state_name(typed, DECK, "CO")
@@ -185,7 +194,9 @@ def test_name_slip_in_a_five_letter_name_is_close():
     assert judge_state_name("Miane", DECK, "ME").verdict is Verdict.CLOSE
 
 
-@pytest.mark.parametrize(("typed", "postal"), [("Ohoi", "OH"), ("Uath", "UT"), ("Iowaa", "IA"), ("Ohi", "OH")])
+@pytest.mark.parametrize(
+    ("typed", "postal"), [("Ohoi", "OH"), ("Uath", "UT"), ("Iowaa", "IA"), ("Ohi", "OH")]
+)
 def test_name_slip_refused_under_five_letters(typed, postal):
     assert judge_state_name(typed, DECK, postal).verdict is Verdict.WRONG
 
@@ -236,7 +247,9 @@ def test_name_nonsense_is_wrong():
 # --------------------------------------------------------------------------- capitals
 
 
-@pytest.mark.parametrize("typed", ["Saint Paul", "St. Paul", "st paul", "ST.PAUL", "saint-paul", "Saintpaul"])
+@pytest.mark.parametrize(
+    "typed", ["Saint Paul", "St. Paul", "st paul", "ST.PAUL", "saint-paul", "Saintpaul"]
+)
 def test_capital_saint_variants(typed):
     judgement = judge_capital(typed, DECK, "MN")
     assert judgement.verdict is Verdict.RIGHT
@@ -251,14 +264,22 @@ def test_capital_variants_table(typed):
     assert (judgement.verdict, judgement.expected) == (Verdict.RIGHT, "Salt Lake City")
 
 
-@pytest.mark.parametrize(("typed", "postal"), [("Jefferson", "MO"), ("Carson", "NV"), ("Oklahoma", "OK")])
+@pytest.mark.parametrize(
+    ("typed", "postal"), [("Jefferson", "MO"), ("Carson", "NV"), ("Oklahoma", "OK")]
+)
 def test_capital_ambiguous_bare_names_refused(typed, postal):
     assert judge_capital(typed, DECK, postal).verdict is Verdict.WRONG
 
 
 @pytest.mark.parametrize(
     ("typed", "postal"),
-    [("Denevr", "CO"), ("Sacremento", "CA"), ("Tallahasee", "FL"), ("Boies", "ID"), ("Sant Paul", "MN")],
+    [
+        ("Denevr", "CO"),
+        ("Sacremento", "CA"),
+        ("Tallahasee", "FL"),
+        ("Boies", "ID"),
+        ("Sant Paul", "MN"),
+    ],
 )
 def test_capital_one_slip_is_close(typed, postal):
     judgement = judge_capital(typed, DECK, postal)
@@ -294,7 +315,11 @@ def test_capital_the_state_name_is_wrong():
 @pytest.mark.parametrize("typed", ["CO", "co", "Co", "cO", "c.o.", " C O ", "C-O"])
 def test_postal_any_case(typed):
     judgement = judge_postal(typed, DECK, "CO")
-    assert (judgement.verdict, judgement.expected, judgement.answered) == (Verdict.RIGHT, "CO", ("CO",))
+    assert (judgement.verdict, judgement.expected, judgement.answered) == (
+        Verdict.RIGHT,
+        "CO",
+        ("CO",),
+    )
 
 
 @pytest.mark.parametrize("postal", ["MT", "MA", "ME", "HI", "OR", "IN"])
@@ -324,7 +349,16 @@ def test_postal_a_full_name_asks_for_the_code():
 
 @pytest.mark.parametrize(
     ("number", "shown"),
-    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (8, "8th"), (11, "11th"), (12, "12th"), (13, "13th")]
+    [
+        (1, "1st"),
+        (2, "2nd"),
+        (3, "3rd"),
+        (4, "4th"),
+        (8, "8th"),
+        (11, "11th"),
+        (12, "12th"),
+        (13, "13th"),
+    ]
     + [(21, "21st"), (22, "22nd"), (23, "23rd"), (30, "30th"), (42, "42nd"), (50, "50th")],
 )
 def test_ordinal(number, shown):
@@ -333,20 +367,37 @@ def test_ordinal(number, shown):
 
 @pytest.mark.parametrize(
     "typed",
-    ["8", "8th", "#8", " 8 ", "eighth", "Eight", "number 8", "No. 8", "8 th", "the 8th", "08", "８"],
+    [
+        "8",
+        "8th",
+        "#8",
+        " 8 ",
+        "eighth",
+        "Eight",
+        "number 8",
+        "No. 8",
+        "8 th",
+        "the 8th",
+        "08",
+        "８",
+    ],
 )
 def test_rank_readable_forms(typed):
     judgement = judge_rank(typed, DECK, "CO", Category.SIZE)
     assert (judgement.verdict, judgement.expected) == (Verdict.RIGHT, "8th")
 
 
-@pytest.mark.parametrize(("typed", "number"), [("twenty-first", 21), ("Thirty eighth", 38), ("fourty-two", 42)])
+@pytest.mark.parametrize(
+    ("typed", "number"), [("twenty-first", 21), ("Thirty eighth", 38), ("fourty-two", 42)]
+)
 def test_rank_number_words(typed, number):
     state = next(s for s in DECK if s.statehood_rank == number)
     assert judge_rank(typed, DECK, state.postal, Category.STATEHOOD).verdict is Verdict.RIGHT
 
 
-@pytest.mark.parametrize("typed", ["0", "51", "-8", "−3", "8.5", "1,000", "eight and a half", "lots", "99999", "8/10"])
+@pytest.mark.parametrize(
+    "typed", ["0", "51", "-8", "−3", "8.5", "1,000", "eight and a half", "lots", "99999", "8/10"]
+)
 def test_rank_unreadable(typed):
     with pytest.raises(UnreadableAnswer) as caught:
         judge_rank(typed, DECK, "CO", Category.SIZE)
@@ -355,7 +406,13 @@ def test_rank_unreadable(typed):
 
 @pytest.mark.parametrize(
     ("typed", "verdict"),
-    [("8", Verdict.RIGHT), ("7", Verdict.CLOSE), ("9", Verdict.CLOSE), ("6", Verdict.CLOSE), ("10", Verdict.CLOSE)]
+    [
+        ("8", Verdict.RIGHT),
+        ("7", Verdict.CLOSE),
+        ("9", Verdict.CLOSE),
+        ("6", Verdict.CLOSE),
+        ("10", Verdict.CLOSE),
+    ]
     + [("5", Verdict.WRONG), ("11", Verdict.WRONG), ("50", Verdict.WRONG)],
 )
 def test_rank_exact_within_two_or_wrong(typed, verdict):
@@ -412,7 +469,9 @@ def test_borders_partly_named_is_close():
 
 
 def test_borders_with_a_wrong_one_is_close():
-    judgement = judge_borders("Kansas, Nebraska, New Mexico, Oklahoma, Utah, Wyoming, Nevada", DECK, "CO")
+    judgement = judge_borders(
+        "Kansas, Nebraska, New Mexico, Oklahoma, Utah, Wyoming, Nevada", DECK, "CO"
+    )
     assert judgement.verdict is Verdict.CLOSE
     assert (judgement.missed, judgement.wrong) == ((), ("NV",))
     assert judgement.note == "Nevada does not border Colorado."
@@ -451,7 +510,9 @@ def test_borders_slip_refused_under_five_letters():
 
 
 @pytest.mark.parametrize("postal", ["AK", "HI"])
-@pytest.mark.parametrize("typed", ["none", "None.", "no states", "nothing", "0", "no", "NO STATES!"])
+@pytest.mark.parametrize(
+    "typed", ["none", "None.", "no states", "nothing", "0", "no", "NO STATES!"]
+)
 def test_borders_none_for_alaska_and_hawaii(postal, typed):
     judgement = judge_borders(typed, DECK, postal)
     assert judgement.verdict is Verdict.RIGHT
@@ -532,7 +593,8 @@ def test_zone_names_and_abbreviations(typed, postal):
 
 
 @pytest.mark.parametrize(
-    ("typed", "postal"), [("Mountian", "CO"), ("Estern", "NY"), ("Pacfic", "CA"), ("Centrall", "IL")]
+    ("typed", "postal"),
+    [("Mountian", "CO"), ("Estern", "NY"), ("Pacfic", "CA"), ("Centrall", "IL")],
 )
 def test_zone_one_slip_is_close(typed, postal):
     judgement = judge_zone(typed, DECK, postal)
@@ -624,7 +686,9 @@ def test_property_one_slip_in_a_long_name_is_never_wrong_unless_it_is_another_na
     typed = data.draw(_one_slip(state.name))
     assume(normalize(typed))
     judgement = judge_state_name(typed, DECK, state.postal)
-    others = [s.postal for s in DECK if s.postal != state.postal and _compact(s.name) == _compact(typed)]
+    others = [
+        s.postal for s in DECK if s.postal != state.postal and _compact(s.name) == _compact(typed)
+    ]
     if others:
         assert (judgement.verdict, judgement.answered) == (Verdict.WRONG, tuple(others))
     else:

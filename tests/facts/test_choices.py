@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trainer.cards import Zone, load_deck
-from trainer.facts import NONE_OF_THEM, Fact, Facet, Form, Verdict, all_facts, ask, forms_for, judge
+from trainer.facts import NONE_OF_THEM, Facet, Fact, Form, Verdict, all_facts, ask, forms_for, judge
 
 DECK = load_deck()
 CHOICE_FACTS = [fact for fact in all_facts(DECK) if Form.CHOICE in forms_for(fact, DECK)]
@@ -42,7 +42,9 @@ def test_every_fact_of_a_facet_has_its_facets_shape(seed):
     """P-H1, all 400 facts: Alaska's and Hawaii's zones and borders included."""
     shapes: dict[Facet, set] = {facet: set() for facet in Facet}
     for fact in CHOICE_FACTS:
-        shapes[fact.facet].add(_shape(ask(fact, Form.CHOICE, DECK, random.Random(f"{seed}:{fact.key}")).choices))
+        shapes[fact.facet].add(
+            _shape(ask(fact, Form.CHOICE, DECK, random.Random(f"{seed}:{fact.key}")).choices)
+        )
     assert shapes == {facet: {shape} for facet, shape in SHAPES.items()}
 
 
@@ -50,7 +52,14 @@ def test_every_fact_of_a_facet_has_its_facets_shape(seed):
 def test_every_zone_question_offers_every_zone_in_the_cards_order(postal):
     """P-H1: Alaska's and Hawaii's own zones are offered on every zone question, not only theirs."""
     question = ask(Fact(postal, Facet.ZONE), Form.CHOICE, DECK, random.Random(1))
-    assert question.choices == ("Eastern", "Central", "Mountain", "Pacific", "Alaska", "Hawaii-Aleutian")
+    assert question.choices == (
+        "Eastern",
+        "Central",
+        "Mountain",
+        "Pacific",
+        "Alaska",
+        "Hawaii-Aleutian",
+    )
     assert question.choices == tuple(zone.value for zone in Zone)
 
 

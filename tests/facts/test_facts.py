@@ -9,8 +9,8 @@ import pytest
 from trainer.cards import load_deck
 from trainer.facts import (
     NONE_OF_THEM,
-    Fact,
     Facet,
+    Fact,
     Form,
     UnreadableAnswer,
     Verdict,
@@ -39,7 +39,9 @@ def test_keys_round_trip(fact):
     assert Fact.from_key(fact.key) == fact
 
 
-@pytest.mark.parametrize("key", ["", "CO", "co:capital", "CO:flag", "COL:map", "C1:map", ":map", "CO-capital"])
+@pytest.mark.parametrize(
+    "key", ["", "CO", "co:capital", "CO:flag", "COL:map", "C1:map", ":map", "CO-capital"]
+)
 def test_bad_keys_are_refused(key):
     with pytest.raises(ValueError):
         Fact.from_key(key)
@@ -53,8 +55,13 @@ def test_teaching_order_holds_every_fact_once():
 def test_a_state_is_placed_on_the_map_before_its_rankings_and_borders():
     position = {fact: i for i, fact in enumerate(teaching_order(DECK))}
     for state in DECK:
-        first = max(position[Fact(state.postal, f)] for f in (Facet.MAP, Facet.CAPITAL, Facet.POSTAL))
-        later = min(position[Fact(state.postal, f)] for f in (Facet.BORDERS, Facet.ZONE, Facet.SIZE, Facet.STATEHOOD, Facet.POPULATION))
+        first = max(
+            position[Fact(state.postal, f)] for f in (Facet.MAP, Facet.CAPITAL, Facet.POSTAL)
+        )
+        later = min(
+            position[Fact(state.postal, f)]
+            for f in (Facet.BORDERS, Facet.ZONE, Facet.SIZE, Facet.STATEHOOD, Facet.POPULATION)
+        )
         assert first < later, state.name
 
 
@@ -65,12 +72,20 @@ def test_neighbouring_states_are_introduced_near_each_other():
     mainland = [p for p in maps if p not in ("AK", "HI")]
     steps = list(zip(mainland, mainland[1:]))
     bordering = sum(DECK.borders_between(a, b) for a, b in steps)
-    assert bordering >= 0.8 * len(steps), f"only {bordering} of {len(steps)} steps go to a border state"
+    assert bordering >= 0.8 * len(steps), (
+        f"only {bordering} of {len(steps)} steps go to a border state"
+    )
 
 
 def test_the_first_day_teaches_places_before_rankings():
     first_day = teaching_order(DECK)[:20]
-    assert {f.facet for f in first_day} <= {Facet.MAP, Facet.CAPITAL, Facet.POSTAL, Facet.ZONE, Facet.BORDERS}
+    assert {f.facet for f in first_day} <= {
+        Facet.MAP,
+        Facet.CAPITAL,
+        Facet.POSTAL,
+        Facet.ZONE,
+        Facet.BORDERS,
+    }
 
 
 def test_small_states_are_never_asked_by_clicking():
@@ -85,7 +100,9 @@ def test_a_form_that_does_not_suit_the_fact_is_refused():
         ask(Fact("CO", Facet.CAPITAL), Form.MAP_CLICK, DECK, random.Random(1))
 
 
-@pytest.mark.parametrize(("fact", "form"), ASKABLE, ids=[f"{f.key}-{form.value}" for f, form in ASKABLE])
+@pytest.mark.parametrize(
+    ("fact", "form"), ASKABLE, ids=[f"{f.key}-{form.value}" for f, form in ASKABLE]
+)
 def test_every_fact_in_every_form_is_asked_and_its_answer_is_right(fact, form):
     question = ask(fact, form, DECK, random.Random(fact.key))
     assert question.fact == fact and question.form is form and question.prompt
@@ -129,7 +146,9 @@ def test_choices_are_drawn_from_the_seed():
 @pytest.mark.parametrize("facet", [Facet.SIZE, Facet.STATEHOOD, Facet.POPULATION])
 def test_rank_choices_are_never_close_to_each_other(facet):
     for state in DECK:
-        choices = ask(Fact(state.postal, facet), Form.CHOICE, DECK, random.Random(state.postal)).choices
+        choices = ask(
+            Fact(state.postal, facet), Form.CHOICE, DECK, random.Random(state.postal)
+        ).choices
         ranks = sorted(int("".join(ch for ch in c if ch.isdigit())) for c in choices)
         assert all(b - a >= 3 for a, b in zip(ranks, ranks[1:])), (state.name, choices)
 
@@ -189,5 +208,8 @@ def test_dont_know_is_wrong_and_shows_the_answer():
 def test_expected_answers_read_well():
     assert expected_answer(Fact("CO", Facet.SIZE), DECK) == "8th"
     assert expected_answer(Fact("CO", Facet.POSTAL), DECK) == "CO"
-    assert expected_answer(Fact("AK", Facet.BORDERS), DECK) == "No states: Alaska borders no other state"
+    assert (
+        expected_answer(Fact("AK", Facet.BORDERS), DECK)
+        == "No states: Alaska borders no other state"
+    )
     assert expected_answer(Fact("ME", Facet.BORDERS), DECK) == "New Hampshire"

@@ -23,7 +23,14 @@ POWER = {card.clue_code: card for card in DECK.power_cards}
 def typings(postal: str) -> list[str]:
     """The ways a student or teacher types a code: "MT", "mt", "Mt.", "m.t.", " Mt ", "MT."."""
     first, second = postal[0], postal[1]
-    return [postal, postal.lower(), f"{first}{second.lower()}.", f"{first.lower()}.{second.lower()}.", f" {first}{second.lower()} ", f"{postal}."]
+    return [
+        postal,
+        postal.lower(),
+        f"{first}{second.lower()}.",
+        f"{first.lower()}.{second.lower()}.",
+        f" {first}{second.lower()} ",
+        f"{postal}.",
+    ]
 
 
 @pytest.mark.parametrize("postal", POSTALS)
@@ -72,7 +79,18 @@ def test_p_h6_every_postal_code_and_name_is_read_and_nothing_else():
     assert read_state("Montana", DECK) == "MT"
     assert read_state("  new  YORK ", DECK) == "NY"
     assert read_state("newyork", DECK) == "NY"
-    for typed in ("Mount", "mount", "Mt. Hood", "Montanna", "", "   ", "M", "MTX", "Atlantis", "Mt Mt"):
+    for typed in (
+        "Mount",
+        "mount",
+        "Mt. Hood",
+        "Montanna",
+        "",
+        "   ",
+        "M",
+        "MTX",
+        "Atlantis",
+        "Mt Mt",
+    ):
         assert read_state(typed, DECK) is None, typed
         assert guess_from_text(typed, DECK) is None, typed
     # The abbreviation still expands inside longer answers (capitals and places), just not over a code.

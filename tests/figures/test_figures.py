@@ -32,7 +32,18 @@ TODAY = dt.date(2026, 3, 3)  # a Tuesday
 MON = dt.date(2026, 3, 2)
 OKABE_ITO = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"}
 NEUTRALS = {"#999999", "#E6E6E6"}
-VIRIDIS = ["#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"]
+VIRIDIS = [
+    "#440154",
+    "#482878",
+    "#3e4989",
+    "#31688e",
+    "#26828e",
+    "#1f9e89",
+    "#35b779",
+    "#6ece58",
+    "#b5de2b",
+    "#fde725",
+]
 
 
 def day(offset: int) -> dt.date:
@@ -55,7 +66,12 @@ def is_empty(chart: Chart, message: str) -> bool:
     """An empty chart: no traces, the message in the plot and as the summary, no table rows."""
     assert chart.figure is not None
     texts = [a.text for a in chart.figure.layout.annotations]
-    return chart.summary == message and texts == [message] and not chart.figure.data and chart.table.rows == ()
+    return (
+        chart.summary == message
+        and texts == [message]
+        and not chart.figure.data
+        and chart.table.rows == ()
+    )
 
 
 # --- facet_stages ------------------------------------------------------------------------------
@@ -74,24 +90,38 @@ def test_facet_stages_draws_each_stage_as_a_stacked_bar_per_facet() -> None:
     assert [t.marker.color for t in fig.data] == ["#009E73", "#56B4E9", "#D55E00", "#999999"]
     assert fig.layout.yaxis.autorange == "reversed"  # the first facet at the top
     assert fig.data[0].hovertext == ("Map: 10 of 50 mastered", "Capitals: 12 of 50 mastered")
-    assert chart.summary == "You have mastered 22 of 100 facts; your strongest topic is Capitals (12 mastered)."
+    assert (
+        chart.summary
+        == "You have mastered 22 of 100 facts; your strongest topic is Capitals (12 mastered)."
+    )
     assert chart.table == Table(
         "Facts in each stage, by topic",
         ("Topic", "Mastered", "Learning", "Keep slipping", "New"),
-        (("Map", "10", "20", "5", "15"), ("Capitals", "12", "8", "0", "30"), ("All topics", "22", "28", "5", "45")),
+        (
+            ("Map", "10", "20", "5", "15"),
+            ("Capitals", "12", "8", "0", "30"),
+            ("All topics", "22", "28", "5", "45"),
+        ),
     )
 
 
 def test_facet_stages_before_anything_is_mastered() -> None:
-    chart = figures.facet_stages([FacetCounts(Facet.MAP, 0, 3, 1, 46), FacetCounts(Facet.ZONE, 0, 0, 0, 50)])
+    chart = figures.facet_stages(
+        [FacetCounts(Facet.MAP, 0, 3, 1, 46), FacetCounts(Facet.ZONE, 0, 0, 0, 50)]
+    )
     assert chart.summary == "You have not mastered any of the 100 facts yet; you have started 4."
     chart = figures.facet_stages([FacetCounts(Facet.MAP, 0, 0, 0, 50)])
     assert chart.summary == "You have not started any of the 50 facts yet."
 
 
 def test_facet_stages_ties_go_to_the_first_facet() -> None:
-    chart = figures.facet_stages([FacetCounts(Facet.SIZE, 5, 0, 0, 45), FacetCounts(Facet.ZONE, 5, 0, 0, 45)])
-    assert chart.summary == "You have mastered 10 of 100 facts; your strongest topic is Size rank (5 mastered)."
+    chart = figures.facet_stages(
+        [FacetCounts(Facet.SIZE, 5, 0, 0, 45), FacetCounts(Facet.ZONE, 5, 0, 0, 45)]
+    )
+    assert (
+        chart.summary
+        == "You have mastered 10 of 100 facts; your strongest topic is Size rank (5 mastered)."
+    )
 
 
 def test_facet_stages_empty() -> None:
@@ -116,7 +146,10 @@ def test_facet_stages_bars_add_up_to_the_50_states(counts: list[FacetCounts]) ->
     assert [sum(bar[i] for bar in bars) for i in range(len(counts))] == [50] * len(counts)
     assert chart.table.rows[-1][0] == "All topics"
     assert sum(int(n) for n in chart.table.rows[-1][1:]) == 50 * len(counts)
-    assert f" of {50 * len(counts)} facts" in chart.summary or f" of the {50 * len(counts)} facts" in chart.summary
+    assert (
+        f" of {50 * len(counts)} facts" in chart.summary
+        or f" of the {50 * len(counts)} facts" in chart.summary
+    )
 
 
 # --- forecast ----------------------------------------------------------------------------------
@@ -134,7 +167,12 @@ def test_forecast_fills_the_next_30_days_and_counts_overdue_reviews_today() -> N
         chart.summary
         == "15 reviews are due in the next 30 days, 7 of them today; the busiest day is 6 Mar 2026 (8 reviews)."
     )
-    assert chart.table.rows[:4] == (("3 Mar 2026", "7"), ("4 Mar 2026", "0"), ("5 Mar 2026", "0"), ("6 Mar 2026", "8"))
+    assert chart.table.rows[:4] == (
+        ("3 Mar 2026", "7"),
+        ("4 Mar 2026", "0"),
+        ("5 Mar 2026", "0"),
+        ("6 Mar 2026", "8"),
+    )
     assert len(chart.table.rows) == 30
 
 
@@ -143,27 +181,42 @@ def test_forecast_without_today_shows_the_given_days_with_gaps_filled() -> None:
     (bars,) = chart.figure.data
     assert bars.x == (day(0), day(1), day(2))
     assert bars.y == (1, 0, 1)
-    assert bars.hovertext == ("3 Mar 2026: 1 review due", "4 Mar 2026: 0 reviews due", "5 Mar 2026: 1 review due")
-    assert chart.summary == "2 reviews are due in the next 3 days; the busiest day is 3 Mar 2026 (1 review)."
+    assert bars.hovertext == (
+        "3 Mar 2026: 1 review due",
+        "4 Mar 2026: 0 reviews due",
+        "5 Mar 2026: 1 review due",
+    )
+    assert (
+        chart.summary
+        == "2 reviews are due in the next 3 days; the busiest day is 3 Mar 2026 (1 review)."
+    )
     assert chart.figure.layout.xaxis.dtick == 86_400_000  # a tick a day, not hours
 
 
 def test_forecast_of_one_review() -> None:
     chart = figures.forecast([DayCount(day(5), 1)], today=TODAY)
-    assert chart.summary == "1 review is due in the next 30 days; the busiest day is 8 Mar 2026 (1 review)."
+    assert (
+        chart.summary
+        == "1 review is due in the next 30 days; the busiest day is 8 Mar 2026 (1 review)."
+    )
 
 
 def test_forecast_empty() -> None:
     assert is_empty(figures.forecast([]), "No reviews are due.")
     assert is_empty(figures.forecast([], today=TODAY), "No reviews are due in the next 30 days.")
-    assert is_empty(figures.forecast([DayCount(day(40), 3)], today=TODAY), "No reviews are due in the next 30 days.")
+    assert is_empty(
+        figures.forecast([DayCount(day(40), 3)], today=TODAY),
+        "No reviews are due in the next 30 days.",
+    )
 
 
 # --- review_calendar ---------------------------------------------------------------------------
 
 
 def test_review_calendar_is_a_year_of_weeks_by_weekdays() -> None:
-    chart = figures.review_calendar([DayCount(TODAY, 12), DayCount(day(-40), 1), DayCount(day(-40), 2)], TODAY)
+    chart = figures.review_calendar(
+        [DayCount(TODAY, 12), DayCount(day(-40), 1), DayCount(day(-40), 2)], TODAY
+    )
     (cal,) = chart.figure.data
     assert cal.y == ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
     assert chart.figure.layout.yaxis.autorange == "reversed"  # Monday at the top
@@ -175,13 +228,16 @@ def test_review_calendar_is_a_year_of_weeks_by_weekdays() -> None:
     assert cal.hovertext[1][52] == "3 Mar 2026: 12 reviews"
     assert z[3][46] == 3  # 22 Jan 2026 (a Thursday): the same day given twice is added up
     assert cal.hovertext[3][46] == "22 Jan 2026: 3 reviews"
-    assert z[0][1] == 0 and cal.hovertext[0][1] == "10 Mar 2025: 0 reviews"  # days without reviews are shown
+    assert (
+        z[0][1] == 0 and cal.hovertext[0][1] == "10 Mar 2025: 0 reviews"
+    )  # days without reviews are shown
     assert z[0][0] is None  # the Monday before the year
     assert [z[row][52] for row in range(2, 7)] == [None] * 5  # the days after today
     cells = [n for row in z for n in row if n is not None]
     assert len(cells) == 365 and sum(cells) == 15
     assert (
-        chart.summary == "You did 15 reviews on 2 days in the past year; your busiest day was 3 Mar 2026 (12 reviews)."
+        chart.summary
+        == "You did 15 reviews on 2 days in the past year; your busiest day was 3 Mar 2026 (12 reviews)."
     )
     assert chart.table.rows == (("22 Jan 2026", "3"), ("3 Mar 2026", "12"))
 
@@ -199,16 +255,23 @@ def test_review_calendar_colours_no_reviews_grey_and_the_rest_viridis() -> None:
 
 
 def test_review_calendar_singular_and_ignores_days_outside_the_year() -> None:
-    chart = figures.review_calendar([DayCount(day(-365), 50), DayCount(day(1), 50), DayCount(day(-364), 1)], TODAY)
+    chart = figures.review_calendar(
+        [DayCount(day(-365), 50), DayCount(day(1), 50), DayCount(day(-364), 1)], TODAY
+    )
     (cal,) = chart.figure.data
     assert sum(n for row in grid(cal.z) for n in row if n is not None) == 1
     assert cal.hovertext[1][0] == "4 Mar 2025: 1 review"
-    assert chart.summary == "You did 1 review on 1 day in the past year; your busiest day was 4 Mar 2025 (1 review)."
+    assert (
+        chart.summary
+        == "You did 1 review on 1 day in the past year; your busiest day was 4 Mar 2025 (1 review)."
+    )
 
 
 def test_review_calendar_empty() -> None:
     assert is_empty(figures.review_calendar([], TODAY), "No reviews yet.")
-    assert is_empty(figures.review_calendar([DayCount(day(-400), 5)], TODAY), "No reviews in the past year.")
+    assert is_empty(
+        figures.review_calendar([DayCount(day(-400), 5)], TODAY), "No reviews in the past year."
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -217,7 +280,9 @@ def test_review_calendar_empty() -> None:
     st.dictionaries(st.integers(0, 364), st.integers(1, 500), min_size=1, max_size=40),
 )
 def test_review_calendar_shows_every_day_once(today: dt.date, counts: dict[int, int]) -> None:
-    chart = figures.review_calendar([DayCount(today - dt.timedelta(days=ago), n) for ago, n in counts.items()], today)
+    chart = figures.review_calendar(
+        [DayCount(today - dt.timedelta(days=ago), n) for ago, n in counts.items()], today
+    )
     (cal,) = chart.figure.data
     z = grid(cal.z)
     assert len(z) == 7 and cal.y == ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -284,7 +349,12 @@ def test_accuracy_empty() -> None:
 def test_retention_is_recalled_over_recall_answers_against_the_goal() -> None:
     chart = figures.retention(WEEKS, desired=0.9)
     (line,) = chart.figure.data
-    assert line.y == (0.85, None, None, 0.8)  # no recall answers: a gap, not 0 (week 3 had other answers)
+    assert line.y == (
+        0.85,
+        None,
+        None,
+        0.8,
+    )  # no recall answers: a gap, not 0 (week 3 had other answers)
     assert line.connectgaps is False
     assert line.hovertext[0] == "Week of 2 Mar 2026: remembered 85% (17 of 20)"
     (goal,) = chart.figure.layout.shapes
@@ -295,11 +365,17 @@ def test_retention_is_recalled_over_recall_answers_against_the_goal() -> None:
         "In the week of 23 Mar 2026 you remembered 80% of your answers about facts you had learned on earlier days "
         "(8 of 10 answers), below the 90% goal."
     )
-    assert chart.table.rows[:3] == (("2 Mar 2026", "85%", "20"), ("9 Mar 2026", "–", "0"), ("16 Mar 2026", "–", "0"))
+    assert chart.table.rows[:3] == (
+        ("2 Mar 2026", "85%", "20"),
+        ("9 Mar 2026", "–", "0"),
+        ("16 Mar 2026", "–", "0"),
+    )
 
 
 def test_retention_meeting_the_goal_and_rounding_down() -> None:
-    chart = figures.retention([WeekAccuracy(week(0), 9, 9, 1000, 899), WeekAccuracy(week(1), 9, 9, 10, 9)], 0.9)
+    chart = figures.retention(
+        [WeekAccuracy(week(0), 9, 9, 1000, 899), WeekAccuracy(week(1), 9, 9, 10, 9)], 0.9
+    )
     assert chart.summary.endswith("(9 of 10 answers), meeting the 90% goal.")
     assert chart.table.rows[0][1] == "89%"  # 89.9% is below a 90% goal: never shown as "90%"
 
@@ -326,27 +402,38 @@ def test_game_records_stack_won_lost_drawn_per_game_and_level() -> None:
     assert chart.summary == (
         "You played 12 games against the computer: 7 won, 4 lost, 1 drawn; most wins in Dashing States · Hard (5)."
     )
-    assert chart.table.rows == (("Dashing States", "Hard", "5", "1", "0"), ("Border-Up", "Easy", "2", "3", "1"))
+    assert chart.table.rows == (
+        ("Dashing States", "Hard", "5", "1", "0"),
+        ("Border-Up", "Easy", "2", "3", "1"),
+    )
 
 
 def test_game_records_without_a_win_and_empty() -> None:
     chart = figures.game_records([GameRecord("Border-Up", "Easy", 0, 1, 0)])
     assert chart.summary == "You played 1 game against the computer: 0 won, 1 lost, 0 drawn."
     assert is_empty(figures.game_records([]), "No games played yet.")
-    assert is_empty(figures.game_records([GameRecord("Border-Up", "Easy", 0, 0, 0)]), "No games played yet.")
+    assert is_empty(
+        figures.game_records([GameRecord("Border-Up", "Easy", 0, 0, 0)]), "No games played yet."
+    )
 
 
 def test_personal_bests_are_a_table_only() -> None:
     bests = [PersonalBest("Dashing States", "Hard", 4.26), PersonalBest("Border-Up", "Easy", 3.44)]
     chart = figures.personal_bests(bests)
     assert chart.figure is None
-    assert chart.summary == "You have 2 personal bests; the fastest is 3.4 seconds, in Border-Up · Easy."
+    assert (
+        chart.summary
+        == "You have 2 personal bests; the fastest is 3.4 seconds, in Border-Up · Easy."
+    )
     assert chart.table == Table(
         "Personal bests: fastest wins",
         ("Race", "Level", "Fastest win"),
         (("Dashing States", "Hard", "4.3 s"), ("Border-Up", "Easy", "3.4 s")),
     )
-    assert figures.personal_bests(bests[:1]).summary == "Your fastest win is 4.3 seconds, in Dashing States · Hard."
+    assert (
+        figures.personal_bests(bests[:1]).summary
+        == "Your fastest win is 4.3 seconds, in Dashing States · Hard."
+    )
     empty = figures.personal_bests([])
     assert (empty.figure, empty.summary, empty.table.rows) == (None, "No personal bests yet.", ())
     with pytest.raises(ValueError):
@@ -386,13 +473,19 @@ def test_class_heatmap_is_states_by_facets_on_a_fixed_viridis_scale() -> None:
         "3 of the 4 facts have been started by at least one student; the others are blank."
     )
     assert chart.table.headers == ("Topic", "Weakest states", "Not started")
-    assert chart.table.rows == (("Map", "Maine 95%", "1"), ("Capitals", "Maine 50%, Vermont 72%", "0"))
+    assert chart.table.rows == (
+        ("Map", "Maine 95%", "1"),
+        ("Capitals", "Maine 50%, Vermont 72%", "0"),
+    )
 
 
 def test_class_heatmap_fits_50_states_and_lists_the_5_weakest() -> None:
     deck = load_deck()
     states = sorted(deck, key=lambda s: s.name)
-    cells = [CellRecall(s.postal, s.name, Facet.ZONE, (i % 10) / 10, 0.5, 3) for i, s in enumerate(states)]
+    cells = [
+        CellRecall(s.postal, s.name, Facet.ZONE, (i % 10) / 10, 0.5, 3)
+        for i, s in enumerate(states)
+    ]
     chart = figures.class_heatmap(cells, target=0.8, test_date=TODAY)
     (heat,) = chart.figure.data
     assert heat.y == tuple(s.name for s in states) and len(heat.y) == 50
@@ -411,7 +504,10 @@ def test_class_heatmap_fits_50_states_and_lists_the_5_weakest() -> None:
 def test_class_heatmap_empty() -> None:
     message = "No one in the class has started any facts yet."
     assert is_empty(figures.class_heatmap([], 0.9, TODAY), message)
-    assert is_empty(figures.class_heatmap([CellRecall("VT", "Vermont", Facet.MAP, None, 0, 0)], 0.9, TODAY), message)
+    assert is_empty(
+        figures.class_heatmap([CellRecall("VT", "Vermont", Facet.MAP, None, 0, 0)], 0.9, TODAY),
+        message,
+    )
 
 
 # --- confused_pairs ----------------------------------------------------------------------------
@@ -472,7 +568,11 @@ def test_at_risk_sorts_worst_first_with_the_target_line() -> None:
     (bars,) = chart.figure.data
     assert bars.y == ("alice", "&lt;b&gt;cy&lt;/b&gt;", "bob")  # a username is text, not markup
     assert bars.x == (0.64, 0.896, 0.93)
-    assert bars.marker.color == ("#D55E00", "#D55E00", "#0072B2")  # below the target, at or above it
+    assert bars.marker.color == (
+        "#D55E00",
+        "#D55E00",
+        "#0072B2",
+    )  # below the target, at or above it
     assert bars.hovertext[1] == "&lt;b&gt;cy&lt;/b&gt;: 89% on 12 May 2026; 5 of 40 facts below 90%"
     assert chart.figure.layout.yaxis.autorange == "reversed"
     (line,) = chart.figure.layout.shapes
@@ -496,7 +596,10 @@ def test_at_risk_summaries() -> None:
     assert figures.at_risk(STUDENTS[:2], 0.6, date).summary == (
         lead + "all 2 students are at or above the 60% target; the lowest is alice (64%)."
     )
-    assert figures.at_risk(STUDENTS[1:2], 0.9, date).summary == lead + "1 of 1 student is below the 90% target; the lowest is alice (64%)."
+    assert (
+        figures.at_risk(STUDENTS[1:2], 0.9, date).summary
+        == lead + "1 of 1 student is below the 90% target; the lowest is alice (64%)."
+    )
     assert is_empty(figures.at_risk([], 0.9, date), "No students yet.")
 
 
@@ -512,7 +615,9 @@ def test_at_risk_order_and_colours(recalls: list[float], target: float) -> None:
     assert list(bars.x) == sorted(recalls)
     assert list(bars.marker.color) == ["#D55E00" if r < target else "#0072B2" for r in bars.x]
     shown = [int(row[1].rstrip("%")) for row in chart.table.rows]
-    assert all(p < round(target * 100) for p, r in zip(shown, bars.x, strict=True) if r < target)  # rounded down
+    assert all(
+        p < round(target * 100) for p, r in zip(shown, bars.x, strict=True) if r < target
+    )  # rounded down
 
 
 # --- completion --------------------------------------------------------------------------------
@@ -550,18 +655,37 @@ def test_completion_is_a_step_line_per_assignment() -> None:
 
 def test_completion_of_one_assignment_and_empty() -> None:
     assert figures.completion(POINTS[:2]).summary == "12 of 25 students have finished Week 3 quiz."
-    assert figures.completion([CompletionPoint("A & B", day(0), 1, 1)]).figure.data[0].name == "A &amp; B"
-    assert figures.completion([CompletionPoint("A & B", day(0), 1, 1)]).summary == "1 of 1 student has finished A & B."
+    assert (
+        figures.completion([CompletionPoint("A & B", day(0), 1, 1)]).figure.data[0].name
+        == "A &amp; B"
+    )
+    assert (
+        figures.completion([CompletionPoint("A & B", day(0), 1, 1)]).summary
+        == "1 of 1 student has finished A & B."
+    )
     assert is_empty(figures.completion([]), "No assignments under way yet.")
     due = dt.date(2026, 3, 4)
-    late = [CompletionPoint("Borders", day(0), 10, 30, 0, None, due), CompletionPoint("Borders", day(2), 24, 30, 7, None, due)]
-    assert figures.completion(late).summary == "24 of 30 students have finished Borders, 7 of them after the due day (4 Mar 2026)."
-    assert figures.completion(late).table.rows[-1] == ("Borders", "5 Mar 2026", "24 of 30 finished (7 late)")
+    late = [
+        CompletionPoint("Borders", day(0), 10, 30, 0, None, due),
+        CompletionPoint("Borders", day(2), 24, 30, 7, None, due),
+    ]
+    assert (
+        figures.completion(late).summary
+        == "24 of 30 students have finished Borders, 7 of them after the due day (4 Mar 2026)."
+    )
+    assert figures.completion(late).table.rows[-1] == (
+        "Borders",
+        "5 Mar 2026",
+        "24 of 30 finished (7 late)",
+    )
     goal = [CompletionPoint("The West at 90%", day(0), 0, 30, 0, 12, due)]
     assert figures.completion(goal).summary == (
         "0 of 30 students have finished The West at 90%; a goal is judged on its due day (4 Mar 2026), and 12 are on track."
     )
-    assert figures.completion(goal).figure.data[0].hovertext[0] == "The West at 90%: 0 of 30 finished (12 on track) by 3 Mar 2026"
+    assert (
+        figures.completion(goal).figure.data[0].hovertext[0]
+        == "The West at 90%: 0 of 30 finished (12 on track) by 3 Mar 2026"
+    )
 
 
 # --- Every chart -------------------------------------------------------------------------------
@@ -574,7 +698,9 @@ CHARTS = {
     "retention": lambda: figures.retention(WEEKS, 0.9),
     "game_records": lambda: figures.game_records(RECORDS),
     "class_heatmap": lambda: figures.class_heatmap(CELLS, 0.9, TODAY),
-    "confused_pairs": lambda: figures.confused_pairs(Confusions((pair("Vermont", "New Hampshire", 3),), 3)),
+    "confused_pairs": lambda: figures.confused_pairs(
+        Confusions((pair("Vermont", "New Hampshire", 3),), 3)
+    ),
     "at_risk": lambda: figures.at_risk(STUDENTS, 0.9, TODAY),
     "completion": lambda: figures.completion(POINTS),
     "empty": lambda: figures.review_calendar([], TODAY),
@@ -600,7 +726,11 @@ def test_every_chart_fits_a_phone_and_uses_colour_blind_safe_colours(name: str) 
     layout = chart.figure.layout
     assert layout.autosize is True and layout.width is None
     assert max(layout.margin.l, layout.margin.r) <= 10
-    assert layout.legend.orientation == "h" and layout.legend.y == 0 and layout.legend.yanchor == "bottom"
+    assert (
+        layout.legend.orientation == "h"
+        and layout.legend.y == 0
+        and layout.legend.yanchor == "bottom"
+    )
     assert layout.dragmode is False and layout.template.layout.xaxis.fixedrange is True
     assert chart.summary.endswith(".") and "\n" not in chart.summary
     for trace in chart.figure.data:
@@ -621,11 +751,17 @@ def test_the_mastery_map_colours_each_state_by_its_recall():
     from trainer.dashboard_data import StateRecall
     from trainer.figures import LIGHT_GREY, mastery_map, recall_colour
 
-    states = [StateRecall("CO", "Colorado", 0.9, 3), StateRecall("UT", "Utah", None, 0), StateRecall("RI", "Rhode Island", 0.313, 2)]
+    states = [
+        StateRecall("CO", "Colorado", 0.9, 3),
+        StateRecall("UT", "Utah", None, 0),
+        StateRecall("RI", "Rhode Island", 0.313, 2),
+    ]
     chart = mastery_map(states)
     assert [s.postal for s in chart.states] == ["CO", "RI", "UT"]  # by name
     assert chart.states[0].colour == recall_colour(0.9) and chart.states[2].colour == LIGHT_GREY
-    assert recall_colour(0.0) == "rgb(68, 1, 84)" and recall_colour(1.0) == "rgb(253, 231, 37)"  # viridis ends
+    assert (
+        recall_colour(0.0) == "rgb(68, 1, 84)" and recall_colour(1.0) == "rgb(253, 231, 37)"
+    )  # viridis ends
     assert recall_colour(1.7) == recall_colour(1.0)
     assert chart.states[1].label == "Rhode Island: 31% likely remembered (2 facts started)"
     assert chart.states[2].label == "Utah: not started"
@@ -634,9 +770,23 @@ def test_the_mastery_map_colours_each_state_by_its_recall():
         "Rhode Island (31%) today; 1 state not started yet."
     )
     assert chart.table.caption == "Predicted recall today, state by state"
-    assert chart.table.rows == (("Colorado", "90%", "3"), ("Rhode Island", "31%", "2"), ("Utah", "—", "0"))
-    assert [label for label, _ in chart.legend] == ["0%", "25%", "50%", "75%", "100%", "Not started"]
-    assert mastery_map([StateRecall("UT", "Utah", None, 0)], who="The class").summary == "The class has not started any state yet."
+    assert chart.table.rows == (
+        ("Colorado", "90%", "3"),
+        ("Rhode Island", "31%", "2"),
+        ("Utah", "—", "0"),
+    )
+    assert [label for label, _ in chart.legend] == [
+        "0%",
+        "25%",
+        "50%",
+        "75%",
+        "100%",
+        "Not started",
+    ]
+    assert (
+        mastery_map([StateRecall("UT", "Utah", None, 0)], who="The class").summary
+        == "The class has not started any state yet."
+    )
     # A class's map on a test date: the mean is over the facts started, and the sentence says how many are.
     klass = mastery_map(states, who="The class", on=dt.date(2026, 5, 12), students=2)
     assert klass.summary == (
@@ -645,8 +795,15 @@ def test_the_mastery_map_colours_each_state_by_its_recall():
         "started 5 of their 48 state facts (10%), and facts not started are left out here."
     )
     assert klass.table.caption == "Predicted recall on 12 May 2026, state by state"
-    assert klass.table.headers == ("State", "Mean predicted recall of the facts started", "Facts started (of 16: 8 per student)")
-    assert klass.states[0].label == "Colorado: 90% mean predicted recall (3 of 16 facts started by the students)"
+    assert klass.table.headers == (
+        "State",
+        "Mean predicted recall of the facts started",
+        "Facts started (of 16: 8 per student)",
+    )
+    assert (
+        klass.states[0].label
+        == "Colorado: 90% mean predicted recall (3 of 16 facts started by the students)"
+    )
 
 
 @given(st.floats(min_value=0, max_value=1, allow_nan=False))

@@ -92,18 +92,26 @@ def check_facet_stages(summary: str, figure: dict[str, Any], table: Table) -> No
     total = sum(sum(trace["x"]) for trace in figure["data"])
     started = total - sum(bars["New"]["x"])
     if summary.startswith("You have mastered"):
-        found = match(rf"You have mastered ({NUM}) of ({NUM}) facts; your strongest topic is (.+) \(({NUM}) mastered\)\.", summary)
+        found = match(
+            rf"You have mastered ({NUM}) of ({NUM}) facts; your strongest topic is (.+) \(({NUM}) mastered\)\.",
+            summary,
+        )
         assert (num(found[1]), num(found[2])) == (sum(mastered), total)
         assert (found[3], num(found[4])) == (labels[mastered.index(max(mastered))], max(mastered))
     elif summary.startswith("You have not mastered"):
-        found = match(rf"You have not mastered any of the ({NUM}) facts yet; you have started ({NUM})\.", summary)
+        found = match(
+            rf"You have not mastered any of the ({NUM}) facts yet; you have started ({NUM})\.",
+            summary,
+        )
         assert sum(mastered) == 0 and (num(found[1]), num(found[2])) == (total, started) and started
     else:
         found = match(rf"You have not started any of the ({NUM}) facts yet\.", summary)
         assert num(found[1]) == total and started == 0
 
 
-def check_forecast(summary: str, figure: dict[str, Any], table: Table, today: dt.date | None = None) -> None:
+def check_forecast(
+    summary: str, figure: dict[str, Any], table: Table, today: dt.date | None = None
+) -> None:
     (bars,) = figure["data"]
     days, due = [iso(x) for x in bars["x"]], list(bars["y"])
     found = match(
@@ -117,7 +125,9 @@ def check_forecast(summary: str, figure: dict[str, Any], table: Table, today: dt
     else:
         assert today is None or due[0] == 0
     assert (day_of(found[4]), num(found[5])) == (days[due.index(max(due))], max(due))
-    assert [(r[0], num(r[1])) for r in table.rows] == [(f"{d.day} {d:%b %Y}", n) for d, n in zip(days, due, strict=True)]
+    assert [(r[0], num(r[1])) for r in table.rows] == [
+        (f"{d.day} {d:%b %Y}", n) for d, n in zip(days, due, strict=True)
+    ]
 
 
 def check_review_calendar(summary: str, figure: dict[str, Any], table: Table) -> None:
@@ -129,11 +139,18 @@ def check_review_calendar(summary: str, figure: dict[str, Any], table: Table) ->
             if count is not None:
                 given[iso(week) + dt.timedelta(days=row)] = count
     found = match(
-        rf"You did ({NUM}) reviews? on ({NUM}) days? in the past year; your busiest day was (.+?) \(({NUM}) reviews?\)\.", summary
+        rf"You did ({NUM}) reviews? on ({NUM}) days? in the past year; your busiest day was (.+?) \(({NUM}) reviews?\)\.",
+        summary,
     )
     most = max(given.values())
-    assert (num(found[1]), num(found[2])) == (sum(given.values()), sum(1 for n in given.values() if n))
-    assert (day_of(found[3]), num(found[4])) == (min(d for d, n in given.items() if n == most), most)
+    assert (num(found[1]), num(found[2])) == (
+        sum(given.values()),
+        sum(1 for n in given.values() if n),
+    )
+    assert (day_of(found[3]), num(found[4])) == (
+        min(d for d, n in given.items() if n == most),
+        most,
+    )
 
 
 def _weekly(figure: dict[str, Any], table: Table) -> tuple[list[dt.date], list[int], list[int]]:
@@ -142,7 +159,10 @@ def _weekly(figure: dict[str, Any], table: Table) -> tuple[list[dt.date], list[i
     (line,) = figure["data"]
     weeks = [iso(x) for x in line["x"]]
     wholes = [num(row[2]) for row in table.rows]
-    parts = [round(share * whole) if share is not None else 0 for share, whole in zip(line["y"], wholes, strict=True)]
+    parts = [
+        round(share * whole) if share is not None else 0
+        for share, whole in zip(line["y"], wholes, strict=True)
+    ]
     return weeks, parts, wholes
 
 
@@ -177,7 +197,11 @@ def check_retention(summary: str, figure: dict[str, Any], table: Table) -> None:
     latest = max(i for i, n in enumerate(answers) if n)
     share = recalled[latest] / answers[latest]
     assert day_of(found[1]) == weeks[latest]
-    assert (num(found[3]), num(found[4]), int(found[2])) == (recalled[latest], answers[latest], pct(share))
+    assert (num(found[3]), num(found[4]), int(found[2])) == (
+        recalled[latest],
+        answers[latest],
+        pct(share),
+    )
     assert found[5] == ("meeting" if share >= goal else "below") and int(found[6]) == pct(goal)
 
 
@@ -189,7 +213,12 @@ def check_game_records(summary: str, figure: dict[str, Any], table: Table) -> No
         rf"You played ({NUM}) games? against the computer: ({NUM}) won, ({NUM}) lost, ({NUM}) drawn(?:; most wins in (.+) \(({NUM})\))?\.",
         summary,
     )
-    assert [num(found[i]) for i in (1, 2, 3, 4)] == [sum(won) + sum(lost) + sum(drawn), sum(won), sum(lost), sum(drawn)]
+    assert [num(found[i]) for i in (1, 2, 3, 4)] == [
+        sum(won) + sum(lost) + sum(drawn),
+        sum(won),
+        sum(lost),
+        sum(drawn),
+    ]
     if sum(won):
         assert (found[5], num(found[6])) == (labels[won.index(max(won))], max(won))
     else:
@@ -203,7 +232,10 @@ def check_personal_bests(summary: str, table: Table) -> None:
         found = match(r"Your fastest win is ([\d.]+) seconds, in (.+) · (.+)\.", summary)
         mode, level, seconds = found[2], found[3], float(found[1])
     else:
-        found = match(r"You have (\d+) personal bests; the fastest is ([\d.]+) seconds, in (.+) · (.+)\.", summary)
+        found = match(
+            r"You have (\d+) personal bests; the fastest is ([\d.]+) seconds, in (.+) · (.+)\.",
+            summary,
+        )
         assert int(found[1]) == len(rows)
         mode, level, seconds = found[3], found[4], float(found[2])
     assert seconds == fastest and (mode, level, fastest) in rows
@@ -213,12 +245,20 @@ def check_class_heatmap(summary: str, figure: dict[str, Any], table: Table) -> N
     (heat,) = figure["data"]
     facets, names = list(heat["x"]), [html.unescape(name) for name in heat["y"]]
     z, weights = heat["z"], heat["customdata"]
-    cells = {(names[r], facets[c]): z[r][c] for r in range(len(names)) for c in range(len(facets)) if z[r][c] is not None}
+    cells = {
+        (names[r], facets[c]): z[r][c]
+        for r in range(len(names))
+        for c in range(len(facets))
+        if z[r][c] is not None
+    }
     means = {}
     for c, facet in enumerate(facets):
         weight = sum(weights[r][c] for r in range(len(names)) if z[r][c] is not None)
         if weight:
-            means[facet] = sum(z[r][c] * weights[r][c] for r in range(len(names)) if z[r][c] is not None) / weight
+            means[facet] = (
+                sum(z[r][c] * weights[r][c] for r in range(len(names)) if z[r][c] is not None)
+                / weight
+            )
     found = match(
         rf"On (.+?), over the students who have started each fact, the class is weakest on (.+?) \(mean predicted recall (\d+)%\)"
         rf"(?: and strongest on (.+?) \((\d+)%\))?; the weakest fact is (.+) · (.+?) \((\d+)%\)\. "
@@ -229,7 +269,11 @@ def check_class_heatmap(summary: str, figure: dict[str, Any], table: Table) -> N
     weakest, strongest = min(means.values()), max(means.values())
     assert means[found[2]] <= weakest + EPS and pct_of(means[found[2]], found[3])
     if found[4]:
-        assert found[4] != found[2] and means[found[4]] >= strongest - EPS and pct_of(means[found[4]], found[5])
+        assert (
+            found[4] != found[2]
+            and means[found[4]] >= strongest - EPS
+            and pct_of(means[found[4]], found[5])
+        )
     else:
         assert strongest - weakest <= EPS
     low = cells[(found[6], found[7])]
@@ -240,7 +284,9 @@ def check_class_heatmap(summary: str, figure: dict[str, Any], table: Table) -> N
 def check_confused_pairs(summary: str, figure: dict[str, Any], table: Table) -> None:
     (bars,) = figure["data"]
     counts, labels = list(bars["x"]), [html.unescape(label) for label in bars["y"]]
-    total = num(re.search(rf"of ({NUM}) wrong answers? that named another state", table.caption).group(1))
+    total = num(
+        re.search(rf"of ({NUM}) wrong answers? that named another state", table.caption).group(1)
+    )
     found = match(
         rf"Of the class's ({NUM}) wrong answers? that named another state, the most common mix-up is (.+?) \(({NUM}) times?\); "
         rf"(?:the ({NUM}) mix-ups? shown accounts? for ({NUM}) of them|every one of them is shown|it is the only one)\.",
@@ -297,17 +343,27 @@ def _check_notes(found: re.Match[str], first: int, data: Sequence[Any]) -> None:
 
 
 def check_completion(summary: str, figure: dict[str, Any], table: Table) -> None:
-    latest = {html.unescape(trace["name"]): (trace["y"][-1], trace["customdata"][-1]) for trace in figure["data"]}
+    latest = {
+        html.unescape(trace["name"]): (trace["y"][-1], trace["customdata"][-1])
+        for trace in figure["data"]
+    }
     if len(latest) == 1:
         ((title, (finished, data)),) = latest.items()
-        found = match(_completion_notes(rf"({NUM}) of ({NUM}) students? ha(?:s|ve) finished (.+?)"), summary)
+        found = match(
+            _completion_notes(rf"({NUM}) of ({NUM}) students? ha(?:s|ve) finished (.+?)"), summary
+        )
         assert (num(found[1]), num(found[2]), found[3]) == (finished, data[0], title)
         _check_notes(found, 4, data)
         return
-    ratios = {title: finished / data[0] if data[0] else 1.0 for title, (finished, data) in latest.items()}
+    ratios = {
+        title: finished / data[0] if data[0] else 1.0 for title, (finished, data) in latest.items()
+    }
     done = sum(1 for finished, data in latest.values() if finished >= data[0])
     if summary.startswith("All "):
-        found = match(rf"All ({NUM}) assignments shown have been finished by every student they were set for\.", summary)
+        found = match(
+            rf"All ({NUM}) assignments shown have been finished by every student they were set for\.",
+            summary,
+        )
         assert num(found[1]) == len(latest) == done
         return
     found = match(
@@ -320,17 +376,27 @@ def check_completion(summary: str, figure: dict[str, Any], table: Table) -> None
     assert (num(found[1]), num(found[2])) == (len(latest), done)
     title = found[3]
     finished, data = latest[title]
-    assert ratios[title] == min(ratios.values()) and (num(found[4]), num(found[5])) == (finished, data[0])
+    assert ratios[title] == min(ratios.values()) and (num(found[4]), num(found[5])) == (
+        finished,
+        data[0],
+    )
     _check_notes(found, 6, data)
 
 
 def check_mastery_map(summary: str, table: Table, *, you: bool) -> None:
     """A mastery map has no figure: its table is its text alternative (state, recall, facts started)."""
-    rows = [(name, None if shown == "—" else int(shown.rstrip("%")), num(facts)) for name, shown, facts in table.rows]
+    rows = [
+        (name, None if shown == "—" else int(shown.rstrip("%")), num(facts))
+        for name, shown, facts in table.rows
+    ]
     started = [(name, shown) for name, shown, _ in rows if shown is not None]
     missing = len(rows) - len(started)
     if not started:
-        assert summary == ("You have not started any state yet." if you else "The class has not started any state yet.")
+        assert summary == (
+            "You have not started any state yet."
+            if you
+            else "The class has not started any state yet."
+        )
         return
     if you:
         found = match(
@@ -347,7 +413,10 @@ def check_mastery_map(summary: str, table: Table, *, you: bool) -> None:
             summary,
         )
         assert day_of(found[5]) == caption_date(table)
-        per_state, per_student = (num(n) for n in re.search(rf"of ({NUM}): ({NUM}) per student", table.headers[2]).groups())
+        per_state, per_student = (
+            num(n)
+            for n in re.search(rf"of ({NUM}): ({NUM}) per student", table.headers[2]).groups()
+        )
         students = per_state // per_student
         begun, possible = sum(facts for _, _, facts in rows), per_state * len(rows)
         assert (num(found[7]), num(found[8]), num(found[9])) == (students, begun, possible)
@@ -383,7 +452,9 @@ def check(name: str, chart: Chart) -> None:
 
 # --- Random inputs -----------------------------------------------------------------------------------
 
-WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz &<>'", min_size=1, max_size=12).map(lambda s: s.strip() or "x")
+WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz &<>'", min_size=1, max_size=12).map(
+    lambda s: s.strip() or "x"
+)
 SHARES = st.integers(0, 1000).map(lambda n: n / 1000)
 
 
@@ -393,7 +464,9 @@ def facet_counts(draw: st.DrawFn) -> list[FacetCounts]:
     out = []
     for facet in facets:
         mastered, learning, leeches = (draw(st.integers(0, 20)) for _ in range(3))
-        out.append(FacetCounts(facet, mastered, learning, leeches, 50 - mastered - learning - leeches))
+        out.append(
+            FacetCounts(facet, mastered, learning, leeches, 50 - mastered - learning - leeches)
+        )
     return out
 
 
@@ -404,13 +477,28 @@ def weeks(draw: st.DrawFn) -> list[WeekAccuracy]:
         answered = draw(st.integers(0, 300))
         right = draw(st.integers(0, answered))
         recall_answers = draw(st.integers(0, answered))
-        out.append(WeekAccuracy(TODAY + dt.timedelta(weeks=i), answered, right, recall_answers, draw(st.integers(0, recall_answers))))
+        out.append(
+            WeekAccuracy(
+                TODAY + dt.timedelta(weeks=i),
+                answered,
+                right,
+                recall_answers,
+                draw(st.integers(0, recall_answers)),
+            )
+        )
     return out
 
 
 @st.composite
 def cells(draw: st.DrawFn) -> list[CellRecall]:
-    states = draw(st.lists(st.sampled_from(["Alabama", "Maine", "Ohio", "Utah", "Vermont", "Iowa"]), min_size=1, max_size=6, unique=True))
+    states = draw(
+        st.lists(
+            st.sampled_from(["Alabama", "Maine", "Ohio", "Utah", "Vermont", "Iowa"]),
+            min_size=1,
+            max_size=6,
+            unique=True,
+        )
+    )
     facets = draw(st.lists(st.sampled_from(list(Facet)), min_size=1, max_size=8, unique=True))
     out = []
     for name in states:
@@ -424,7 +512,13 @@ def cells(draw: st.DrawFn) -> list[CellRecall]:
 @st.composite
 def confusions(draw: st.DrawFn) -> Confusions:
     names = ["Vermont", "Maine", "Iowa", "Ohio", "Utah"]
-    pairs = draw(st.lists(st.tuples(st.sampled_from(names), st.sampled_from(names), st.integers(1, 40)), max_size=14, unique_by=lambda p: p[:2]))
+    pairs = draw(
+        st.lists(
+            st.tuples(st.sampled_from(names), st.sampled_from(names), st.integers(1, 40)),
+            max_size=14,
+            unique_by=lambda p: p[:2],
+        )
+    )
     ranked = tuple(ConfusedPair(a[:2].upper(), a, b[:2].upper(), b, n) for a, b, n in pairs)
     return Confusions(ranked, sum(n for *_, n in pairs) + draw(st.integers(0, 50)))
 
@@ -448,19 +542,38 @@ def completion_points(draw: st.DrawFn) -> list[CompletionPoint]:
         assigned = draw(st.integers(0, 30))
         due = TODAY + dt.timedelta(days=draw(st.integers(0, 5)))
         if draw(st.booleans()):  # a recall goal before its due day
-            out.append(CompletionPoint(title, TODAY, 0, assigned, 0, draw(st.integers(0, assigned)), due))
+            out.append(
+                CompletionPoint(title, TODAY, 0, assigned, 0, draw(st.integers(0, assigned)), due)
+            )
             continue
         finished = 0
         for offset in range(draw(st.integers(1, 8))):
             finished = draw(st.integers(finished, assigned))
             day = TODAY + dt.timedelta(days=offset)
-            out.append(CompletionPoint(title, day, finished, assigned, draw(st.integers(0, finished)) if day > due else 0, None, due))
+            out.append(
+                CompletionPoint(
+                    title,
+                    day,
+                    finished,
+                    assigned,
+                    draw(st.integers(0, finished)) if day > due else 0,
+                    None,
+                    due,
+                )
+            )
     return out
 
 
 @st.composite
 def state_recalls(draw: st.DrawFn) -> list[StateRecall]:
-    names = draw(st.lists(st.sampled_from(["Colorado", "Utah", "Rhode Island", "Maine", "Texas", "Ohio"]), min_size=1, max_size=6, unique=True))
+    names = draw(
+        st.lists(
+            st.sampled_from(["Colorado", "Utah", "Rhode Island", "Maine", "Texas", "Ohio"]),
+            min_size=1,
+            max_size=6,
+            unique=True,
+        )
+    )
     out = []
     for name in names:
         facts = draw(st.integers(0, 24))
@@ -489,7 +602,12 @@ def test_forecast_sentence(days: list[tuple[int, int]]) -> None:
 @EXAMPLES
 @given(st.lists(st.tuples(st.integers(-400, 0), st.integers(0, 50)), max_size=40))
 def test_review_calendar_sentence(days: list[tuple[int, int]]) -> None:
-    check("review_calendar", figures.review_calendar([DayCount(TODAY + dt.timedelta(days=o), n) for o, n in days], TODAY))
+    check(
+        "review_calendar",
+        figures.review_calendar(
+            [DayCount(TODAY + dt.timedelta(days=o), n) for o, n in days], TODAY
+        ),
+    )
 
 
 @EXAMPLES
@@ -505,15 +623,34 @@ def test_retention_sentence(given_weeks: list[WeekAccuracy], desired: int) -> No
 
 
 @EXAMPLES
-@given(st.lists(st.tuples(WORDS, st.sampled_from(["Easy", "Medium", "Hard"]), st.integers(0, 9), st.integers(0, 9), st.integers(0, 9)), max_size=8))
+@given(
+    st.lists(
+        st.tuples(
+            WORDS,
+            st.sampled_from(["Easy", "Medium", "Hard"]),
+            st.integers(0, 9),
+            st.integers(0, 9),
+            st.integers(0, 9),
+        ),
+        max_size=8,
+    )
+)
 def test_game_records_sentence(rows: list[tuple[str, str, int, int, int]]) -> None:
     check("game_records", figures.game_records([GameRecord(*row) for row in rows]))
 
 
 @EXAMPLES
-@given(st.lists(st.tuples(WORDS, st.sampled_from(["Easy", "Hard"]), st.integers(10, 999)), min_size=1, max_size=6))
+@given(
+    st.lists(
+        st.tuples(WORDS, st.sampled_from(["Easy", "Hard"]), st.integers(10, 999)),
+        min_size=1,
+        max_size=6,
+    )
+)
 def test_personal_bests_sentence(rows: list[tuple[str, str, int]]) -> None:
-    chart = figures.personal_bests([PersonalBest(mode, level, tenths / 10) for mode, level, tenths in rows])
+    chart = figures.personal_bests(
+        [PersonalBest(mode, level, tenths / 10) for mode, level, tenths in rows]
+    )
     check_personal_bests(chart.summary, chart.table)
 
 
@@ -530,7 +667,11 @@ def test_confused_pairs_sentence(given: Confusions, limit: int) -> None:
 
 
 @EXAMPLES
-@given(st.integers(50, 99).map(lambda n: n / 100).flatmap(lambda target: st.tuples(st.just(target), risks(target))))
+@given(
+    st.integers(50, 99)
+    .map(lambda n: n / 100)
+    .flatmap(lambda target: st.tuples(st.just(target), risks(target)))
+)
 def test_at_risk_sentence(drawn: tuple[float, list[StudentRisk]]) -> None:
     target, students = drawn
     check("at_risk", figures.at_risk(students, target, TODAY))
@@ -567,7 +708,9 @@ def test_the_completion_sentence_no_longer_says_every_student_finished_none():
     chart = figures.completion(points)
     check("completion", chart)
     assert "Every student has finished 0" not in chart.summary
-    assert chart.summary.startswith("Of the 3 assignments shown, 0 have been finished by every student they were set for;")
+    assert chart.summary.startswith(
+        "Of the 3 assignments shown, 0 have been finished by every student they were set for;"
+    )
 
 
 def test_the_map_and_the_students_at_risk_say_their_denominators():
@@ -576,10 +719,16 @@ def test_the_map_and_the_students_at_risk_say_their_denominators():
     states = [StateRecall("CO", "Colorado", 0.91, 6), StateRecall("UT", "Utah", 0.85, 4)]
     klass = figures.mastery_map(states, who="The class", on=TODAY, students=30)
     assert "Over the facts its students have started" in klass.summary
-    assert "the 30 students have started 10 of their 480 state facts (2%), and facts not started are left out here" in klass.summary
+    assert (
+        "the 30 students have started 10 of their 480 state facts (2%), and facts not started are left out here"
+        in klass.summary
+    )
     check_mastery_map(klass.summary, klass.table, you=False)
     risk = figures.at_risk([StudentRisk(i, f"s{i}", 0.02, 395, 400) for i in range(30)], 0.9, TODAY)
-    assert "over all 400 facts, facts not started counting as 0: 30 of 30 students are below the 90% target" in risk.summary
+    assert (
+        "over all 400 facts, facts not started counting as 0: 30 of 30 students are below the 90% target"
+        in risk.summary
+    )
     check("at_risk", risk)
 
 

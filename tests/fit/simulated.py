@@ -16,7 +16,7 @@ from typing import Any
 from trainer import srs
 from trainer.fit import LoggedReview
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 START = dt.datetime(2026, 1, 5, 4, 0, tzinfo=UTC)
 
 
@@ -61,13 +61,21 @@ def simulate_with_memories(
         if key not in app:
             app[key] = true[key] = srs.new_memory(at)
         if strong:
-            recalled = rng.random() < srs.retrievability(true[key], at, time_zone, true_weights) if true[key].last_review else False
+            recalled = (
+                rng.random() < srs.retrievability(true[key], at, time_zone, true_weights)
+                if true[key].last_review
+                else False
+            )
             rating = srs.Rating.GOOD if recalled else srs.Rating.AGAIN
         else:
             rating = srs.Rating.HARD
         seed_text = f"{key}:{len(log)}"
-        app[key] = srs.schedule(app[key], rating, at, seed=seed_text, time_zone=time_zone, weights=app_weights)
-        true[key] = srs.schedule(true[key], rating, at, seed=seed_text, time_zone=time_zone, weights=true_weights)
+        app[key] = srs.schedule(
+            app[key], rating, at, seed=seed_text, time_zone=time_zone, weights=app_weights
+        )
+        true[key] = srs.schedule(
+            true[key], rating, at, seed=seed_text, time_zone=time_zone, weights=true_weights
+        )
         log.append(LoggedReview(key, at, int(rating), strong))
         after.append(app[key])
 

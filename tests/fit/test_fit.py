@@ -17,7 +17,7 @@ import pytest
 from tests.fit.simulated import forgetful_weights, simulate
 from trainer import fit, srs
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 NEW_YORK = "America/New_York"
 
 
@@ -30,7 +30,9 @@ def held_out(reviews: list[fit.LoggedReview], zone: str = "UTC") -> list:
 
 def same_score(a: fit.Score, b: fit.Score) -> bool:
     """The optimiser sums in 32-bit floats in no fixed order: the same set scores the same to 1e-6."""
-    return a.log_loss == pytest.approx(b.log_loss, rel=1e-5) and a.rmse_bins == pytest.approx(b.rmse_bins, rel=1e-5)
+    return a.log_loss == pytest.approx(b.log_loss, rel=1e-5) and a.rmse_bins == pytest.approx(
+        b.rmse_bins, rel=1e-5
+    )
 
 
 def bad_weights() -> srs.Weights:
@@ -65,7 +67,10 @@ def test_a_deliberately_bad_prior_is_refused_and_scores_worse():
     scores = dict(result.tried)
     test = held_out(reviews)
     assert same_score(scores["class 1"], fit.score(bad_weights(), test))
-    assert scores["class 1"].log_loss > result.current.log_loss and scores["class 1"].rmse_bins > result.current.rmse_bins
+    assert (
+        scores["class 1"].log_loss > result.current.log_loss
+        and scores["class 1"].rmse_bins > result.current.rmse_bins
+    )
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -117,8 +122,16 @@ def test_a_candidate_with_a_lower_log_loss_but_worse_calibration_is_refused(monk
     result = fit.fit(reviews, "UTC", priors=[("class 1", prior)])
     assert not result.adopted and result.weights == standard
     assert result.best == fit.Score(0.01, 0.99)
-    monkeypatch.setattr(fit, "score", lambda weights, items: fit.Score(0.01, 0.01) if tuple(weights) == prior else real_score(weights, items))
-    assert fit.fit(reviews, "UTC", priors=[("class 1", prior)]).adopted  # the same prior, better on both: adopted
+    monkeypatch.setattr(
+        fit,
+        "score",
+        lambda weights, items: (
+            fit.Score(0.01, 0.01) if tuple(weights) == prior else real_score(weights, items)
+        ),
+    )
+    assert fit.fit(
+        reviews, "UTC", priors=[("class 1", prior)]
+    ).adopted  # the same prior, better on both: adopted
 
 
 def test_too_few_answers_keep_the_current_weights():
@@ -147,7 +160,9 @@ def steps_of(item) -> list[tuple[int, int]]:
     return [tuple(int(n) for n in re.findall(r"\d+", repr(review))) for review in item.reviews]
 
 
-def answer(key: str, at: dt.datetime, rating: srs.Rating = srs.Rating.GOOD, strong: bool = True) -> fit.LoggedReview:
+def answer(
+    key: str, at: dt.datetime, rating: srs.Rating = srs.Rating.GOOD, strong: bool = True
+) -> fit.LoggedReview:
     return fit.LoggedReview(key, at, int(rating), strong)
 
 
@@ -156,10 +171,14 @@ def test_picks_are_never_targets_but_stay_in_the_history():
     day = dt.datetime(2026, 3, 2, 16, 0, tzinfo=UTC)
     reviews = [
         answer("CO:capital", day, srs.Rating.HARD, strong=False),
-        answer("CO:capital", day + dt.timedelta(days=1), srs.Rating.GOOD, strong=False),  # a pick: no target
+        answer(
+            "CO:capital", day + dt.timedelta(days=1), srs.Rating.GOOD, strong=False
+        ),  # a pick: no target
         answer("CO:capital", day + dt.timedelta(days=3)),  # typed: a target
         answer("UT:capital", day, strong=True),
-        answer("UT:capital", day + dt.timedelta(days=2), srs.Rating.AGAIN, strong=False),  # a wrong pick: no target
+        answer(
+            "UT:capital", day + dt.timedelta(days=2), srs.Rating.AGAIN, strong=False
+        ),  # a wrong pick: no target
     ]
     targets = fit.targets(reviews, "UTC")
     assert [t.at for t in targets] == [day + dt.timedelta(days=3)]
@@ -173,8 +192,15 @@ def test_gaps_count_in_study_days_not_24_hours():
     evening = dt.datetime(2026, 5, 15, 3, 0, tzinfo=UTC)  # 23:00 EDT, 14 May
     morning = evening + dt.timedelta(hours=10)  # 09:00 EDT, 15 May
     fall_back_start = dt.datetime(2026, 10, 31, 8, 5, tzinfo=UTC)  # 04:05 EDT, 31 October
-    late = fall_back_start + dt.timedelta(hours=24, minutes=50)  # 03:55 EST, still the study day of 31 October
-    reviews = [answer("CO:map", evening), answer("CO:map", morning), answer("UT:map", fall_back_start), answer("UT:map", late)]
+    late = fall_back_start + dt.timedelta(
+        hours=24, minutes=50
+    )  # 03:55 EST, still the study day of 31 October
+    reviews = [
+        answer("CO:map", evening),
+        answer("CO:map", morning),
+        answer("UT:map", fall_back_start),
+        answer("UT:map", late),
+    ]
     history = fit.histories(reviews, NEW_YORK)
     assert [gap for _, gap in history["CO:map"]] == [0, 1]
     assert [gap for _, gap in history["UT:map"]] == [0, 0]
@@ -187,13 +213,19 @@ def test_a_pooled_fit_keeps_each_students_histories_apart(monkeypatch):
     """P-M10: two students' answers about one fact are two histories, each in its own time zone
     (the pooled log of a class is not one student's)."""
     seen: list[list] = []
-    monkeypatch.setattr(fit, "_fitted", lambda items: seen.append(list(items)) or srs.DEFAULT_WEIGHTS)
+    monkeypatch.setattr(
+        fit, "_fitted", lambda items: seen.append(list(items)) or srs.DEFAULT_WEIGHTS
+    )
     first, second = simulate(seed=9), simulate(seed=10, time_zone=NEW_YORK)
     fit.fit_pooled([(first, "UTC"), (second, NEW_YORK)])
     (items,) = seen
-    expected = [t.item for t in fit.targets(first, "UTC")] + [t.item for t in fit.targets(second, NEW_YORK)]
+    expected = [t.item for t in fit.targets(first, "UTC")] + [
+        t.item for t in fit.targets(second, NEW_YORK)
+    ]
     assert [steps_of(i) for i in items] == [steps_of(i) for i in expected]
-    assert len(items) > len(fit.targets(first + second, "UTC"))  # merged, the two logs would lose targets
+    assert len(items) > len(
+        fit.targets(first + second, "UTC")
+    )  # merged, the two logs would lose targets
     assert fit.fit_pooled([(first[:30], "UTC")]) is None  # too little to fit
 
 
@@ -201,8 +233,15 @@ def test_replay_gives_the_state_the_weights_give_the_history():
     """P-M10: replaying a fact's history under a set gives a longer memory for a recalled fact
     under the standard set than under the forgetful one."""
     day = dt.datetime(2026, 3, 2, 16, 0, tzinfo=UTC)
-    reviews = [answer("CO:map", day), answer("CO:map", day + dt.timedelta(days=3)), answer("CO:map", day + dt.timedelta(days=10))]
+    reviews = [
+        answer("CO:map", day),
+        answer("CO:map", day + dt.timedelta(days=3)),
+        answer("CO:map", day + dt.timedelta(days=10)),
+    ]
     steps = fit.histories(reviews, "UTC")["CO:map"]
-    standard, forgetful = fit.replay(steps, srs.DEFAULT_WEIGHTS), fit.replay(steps, forgetful_weights())
+    standard, forgetful = (
+        fit.replay(steps, srs.DEFAULT_WEIGHTS),
+        fit.replay(steps, forgetful_weights()),
+    )
     assert all(math.isfinite(v) for v in standard + forgetful)
     assert forgetful[0] < standard[0]

@@ -42,9 +42,7 @@ MORNING, AFTERNOON, CHAMPIONSHIP = (
 )
 
 
-def games(
-    *winners: Side | None, order: tuple[ComboGame, ...] = MORNING_ORDER
-) -> list[GameResult]:
+def games(*winners: Side | None, order: tuple[ComboGame, ...] = MORNING_ORDER) -> list[GameResult]:
     """Results with these winners, the games following ``order`` (cycled)."""
     return [GameResult(game, w) for game, w in zip(itertools.cycle(order), winners)]
 

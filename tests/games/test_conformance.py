@@ -45,7 +45,10 @@ DECK = load_deck()
 ALL = sorted(card.postal for card in DECK)
 
 CASES = [
-    *(pytest.param("geoplunge-51", Params(players=n), id=f"geoplunge-51-{n}p") for n in range(2, 8)),
+    *(
+        pytest.param("geoplunge-51", Params(players=n), id=f"geoplunge-51-{n}p")
+        for n in range(2, 8)
+    ),
     pytest.param("geoplunge-51", Params(players=4, team_size=2), id="geoplunge-51-4p-teams-of-2"),
     pytest.param("geoplunge-51", Params(players=6, team_size=2), id="geoplunge-51-6p-teams-of-2"),
     pytest.param("geoplunge-51", Params(players=6, team_size=3), id="geoplunge-51-6p-teams-of-3"),
@@ -53,10 +56,16 @@ CASES = [
     pytest.param("play-the-ranks", Params(first_leader=0), id="play-the-ranks-first-leader-0"),
     pytest.param("play-the-ranks", Params(first_leader=1), id="play-the-ranks-first-leader-1"),
     pytest.param("geography-war", Params(), id="geography-war"),
-    *(pytest.param("geopower-toss", Params(players=n), id=f"geopower-toss-{n}p") for n in (2, 3, 4, 6)),
+    *(
+        pytest.param("geopower-toss", Params(players=n), id=f"geopower-toss-{n}p")
+        for n in (2, 3, 4, 6)
+    ),
     pytest.param("geopower-toss", Params(players=4, team_size=2), id="geopower-toss-4p-teams-of-2"),
     pytest.param("geopower-toss", Params(players=6, team_size=3), id="geopower-toss-6p-teams-of-3"),
-    *(pytest.param("geoclash-down-back", Params(players=n), id=f"geoclash-down-back-{n}p") for n in (2, 3, 5, 7)),
+    *(
+        pytest.param("geoclash-down-back", Params(players=n), id=f"geoclash-down-back-{n}p")
+        for n in (2, 3, 5, 7)
+    ),
 ]
 #: No game may take more actions than this (War's 5,000-battle cap, W5, is far below it).
 MAX_ACTIONS = 50_000
@@ -142,7 +151,18 @@ def json_strings(tree: Any) -> set[str]:
 
 def test_json_strings_finds_whole_values_and_keys_only():
     tree = {"hand": ["TX", "CA"], "played": [{"card": "NY", "seat": 1}], "game": "INDIANA", "OR": 3}
-    assert json_strings(tree) == {"hand", "TX", "CA", "played", "card", "NY", "seat", "game", "INDIANA", "OR"}
+    assert json_strings(tree) == {
+        "hand",
+        "TX",
+        "CA",
+        "played",
+        "card",
+        "NY",
+        "seat",
+        "game",
+        "INDIANA",
+        "OR",
+    }
     assert "IN" not in json_strings(tree)
 
 
@@ -204,7 +224,9 @@ def check_state(state: State, heavy: bool = False) -> None:
         assert hidden <= set(ALL)
         leaked = json_strings(json.loads(text)) & hidden
         assert not leaked, f"seat {seat} sees {leaked}"
-        for other, theirs in enumerate(obs):  # another seat's hand is always hidden (keeps the check honest)
+        for other, theirs in enumerate(
+            obs
+        ):  # another seat's hand is always hidden (keeps the check honest)
             if other != seat and "hand" in theirs:
                 assert set(theirs["hand"]) <= hidden
     returns = state.returns()
@@ -233,11 +255,15 @@ def check_returns(state: State) -> None:
     assert all(0.0 <= value <= 1.0 for value in returns)
     for side in range(params.sides):  # a side's members share its result (G6)
         assert len({returns[seat] for seat in params.seats_of(side)}) == 1
-    assert sum(returns[params.seats_of(side)[0]] for side in range(params.sides)) == pytest.approx(1.0)
+    assert sum(returns[params.seats_of(side)[0]] for side in range(params.sides)) == pytest.approx(
+        1.0
+    )
     best = max(returns)
     assert state.winners() == [seat for seat, value in enumerate(returns) if value == best]
     won = {params.side_of(seat) for seat in state.winners()}
-    assert state.winners() == [seat for seat in range(params.players) if params.side_of(seat) in won]
+    assert state.winners() == [
+        seat for seat in range(params.players) if params.side_of(seat) in won
+    ]
 
 
 def check_heavy(state: State, seed: int, rng: random.Random) -> None:

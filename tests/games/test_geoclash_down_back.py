@@ -58,12 +58,19 @@ def table(
         cards = sorted((spare.pop() for _ in playing), key=lambda p: game.ranks[p][0])
         cards.insert(0, cards.pop())  # the worst-ranked size goes to the winner
         order = [winner, *(seat for seat in playing if seat != winner)]
-        plays = sorted(({"seat": s, "card": c} for s, c in zip(order, cards, strict=True)), key=lambda play: play["seat"])
+        plays = sorted(
+            ({"seat": s, "card": c} for s, c in zip(order, cards, strict=True)),
+            key=lambda play: play["seat"],
+        )
         state.tricks.append({"leader": lead, "category": "size", "cards": plays, "winner": winner})
         lead = winner
     state.won = won
     played = len(state.tricks)
-    state.dealt = list(dealt) if dealt else [len(hand) + played if state.in_game[s] else 0 for s, hand in enumerate(hands)]
+    state.dealt = (
+        list(dealt)
+        if dealt
+        else [len(hand) + played if state.in_game[s] else 0 for s, hand in enumerate(hands)]
+    )
     state.undealt = spare
     state.trick = {"leader": leader, "category": None, "cards": []}
     state.dealer = leader if dealer is None else dealer
@@ -125,9 +132,17 @@ def test_c1_winners_keep_their_count_and_losers_get_one_fewer():
     """C1, C4: after the round the loser (fewest tricks) is dealt one card fewer; the winners the same number again."""
     state = table(["RI", "OH"], ["TX"], ["CA", "NY"], dealt=[7, 6, 7], won=[2, 2, 1])
     lead(state, "RI", SIZE)  # Rhode Island's size 50 takes the trick
-    follow(state, "TX")  # Computer 1 has no cards left: the round ends when the trick completes (C3)
+    follow(
+        state, "TX"
+    )  # Computer 1 has no cards left: the round ends when the trick completes (C3)
     follow(state, "CA")
-    assert state.last_round == {"round": 1, "won": [3, 2, 1], "dealt": [7, 6, 7], "losers": [2], "out": []}
+    assert state.last_round == {
+        "round": 1,
+        "won": [3, 2, 1],
+        "dealt": [7, 6, 7],
+        "losers": [2],
+        "out": [],
+    }
     assert state.round == 2
     assert state.dealt == [7, 6, 6]
     assert [len(hand) for hand in state.hands] == [7, 6, 6]
@@ -190,7 +205,12 @@ def test_c2_rhode_island_on_size_beats_anything_and_its_player_leads_next():
     assert state.tricks[-1] == {
         "leader": 0,
         "category": "size",
-        "cards": [{"seat": 0, "card": "TX"}, {"seat": 1, "card": "AK"}, {"seat": 2, "card": "RI"}, {"seat": 3, "card": "DE"}],
+        "cards": [
+            {"seat": 0, "card": "TX"},
+            {"seat": 1, "card": "AK"},
+            {"seat": 2, "card": "RI"},
+            {"seat": 3, "card": "DE"},
+        ],
         "winner": 2,
     }
     assert state.won == [0, 0, 1, 0]
@@ -198,7 +218,11 @@ def test_c2_rhode_island_on_size_beats_anything_and_its_player_leads_next():
         "Rhode Island's size 50 is the worst-ranked card on the trick, the farthest from 1: Computer 2 takes trick 1. "
         "Tricks: you 0, Computer 1 0, Computer 2 1, Computer 3 0."
     )
-    assert state.current_player() == 2 and state.trick == {"leader": 2, "category": None, "cards": []}
+    assert state.current_player() == 2 and state.trick == {
+        "leader": 2,
+        "category": None,
+        "cards": [],
+    }
     assert state.legal_actions() == sorted(state.game.lead_action("NY", c) for c in Category)
 
 
@@ -283,8 +307,16 @@ def test_c3_the_round_ends_when_someone_runs_out_after_a_complete_trick():
     assert state.round == 1
     follow(state, "FL")
     assert state.round == 2
-    assert state.last_round == {"round": 1, "won": [2, 1, 0], "dealt": [3, 5, 5], "losers": [2], "out": []}
-    assert texts(state, "round")[-1].startswith("Round 1 is over: You have no cards left. Computer 2 won the fewest tricks (0)")
+    assert state.last_round == {
+        "round": 1,
+        "won": [2, 1, 0],
+        "dealt": [3, 5, 5],
+        "losers": [2],
+        "out": [],
+    }
+    assert texts(state, "round")[-1].startswith(
+        "Round 1 is over: You have no cards left. Computer 2 won the fewest tricks (0)"
+    )
     assert state.dealt == [3, 5, 4] and [len(hand) for hand in state.hands] == [3, 5, 4]
     assert state.tricks == [] and state.won == [0, 0, 0]
     assert sorted(state.all_cards()) == ALL
@@ -373,10 +405,18 @@ def test_c5_a_player_dealt_one_card_who_loses_the_trick_is_out():
     lead(state, "AK", STATEHOOD)
     follow(state, "HI")  # Hawaii's statehood 50 beats Alaska's 49
     follow(state, "NY")
-    assert state.last_round == {"round": 1, "won": [0, 1, 0], "dealt": [1, 3, 3], "losers": [2], "out": [0]}
+    assert state.last_round == {
+        "round": 1,
+        "won": [0, 1, 0],
+        "dealt": [1, 3, 3],
+        "losers": [2],
+        "out": [0],
+    }
     assert state.in_game == [False, True, True]
     assert state.dealt == [0, 3, 2] and state.hands[0] == []
-    assert texts(state, "out") == ["You were dealt 1 card and did not win the trick, so you are out of the game."]
+    assert texts(state, "out") == [
+        "You were dealt 1 card and did not win the trick, so you are out of the game."
+    ]
     assert not state.is_terminal()
     observation = state.observation(0)
     assert observation["in_game"] == [False, True, True] and observation["hand"] == []
@@ -414,9 +454,14 @@ def test_c6_the_last_player_left_wins_and_the_game_is_over():
     state = table(["AK"], ["HI", "TX"], dealt=[1, 2])
     lead(state, "AK", STATEHOOD)
     follow(state, "HI")
-    assert state.is_terminal() and state.current_player() == TERMINAL and state.legal_actions() == []
+    assert (
+        state.is_terminal() and state.current_player() == TERMINAL and state.legal_actions() == []
+    )
     assert state.returns() == [0.0, 1.0] and state.winners() == [1]
-    assert state.log[-1].kind == "end" and state.log[-1].text == "The computer is the last player left and wins the game."
+    assert (
+        state.log[-1].kind == "end"
+        and state.log[-1].text == "The computer is the last player left and wins the game."
+    )
     assert sorted(state.all_cards()) == ALL
     with pytest.raises(IllegalAction, match="over"):
         follow(state, "TX")
@@ -454,7 +499,9 @@ def test_g7_the_deal_passes_clockwise_skipping_eliminated_players():
     follow(state, "CA")
     assert state.round == 2 and state.dealer == 2 and state.current_player() == 2
     # and when the dealer is knocked out, the deal passes to the next seat still in
-    state = table(["TX", "OH"], ["AK"], ["RI", "CA"], ["NY", "FL"], dealer=1, leader=0, dealt=[2, 1, 2, 2])
+    state = table(
+        ["TX", "OH"], ["AK"], ["RI", "CA"], ["NY", "FL"], dealer=1, leader=0, dealt=[2, 1, 2, 2]
+    )
     lead(state, "TX", SIZE)
     follow(state, "AK")
     follow(state, "RI")
@@ -472,10 +519,28 @@ def test_observation_shows_only_the_seats_own_hand():
     lead(state, "NY", SIZE)
     observation = state.observation(1)
     assert json.loads(json.dumps(observation)) == observation
-    for key in ["game", "seat", "current_player", "hand", "hand_counts", "dealt", "in_game", "trick", "tricks", "won", "dealer", "round", "trick_number"]:
+    for key in [
+        "game",
+        "seat",
+        "current_player",
+        "hand",
+        "hand_counts",
+        "dealt",
+        "in_game",
+        "trick",
+        "tricks",
+        "won",
+        "dealer",
+        "round",
+        "trick_number",
+    ]:
         assert key in observation
     assert observation["hand"] == ["AK", "CO"] and observation["hand_counts"] == [1, 2, 2]
-    assert observation["trick"] == {"leader": 0, "category": "size", "cards": [{"seat": 0, "card": "NY"}]}
+    assert observation["trick"] == {
+        "leader": 0,
+        "category": "size",
+        "cards": [{"seat": 0, "card": "NY"}],
+    }
     assert observation["won"] == [1, 0, 0] and observation["trick_number"] == 2
     assert not json_strings(observation) & state.hidden_from(1)
     assert state.hidden_from(1) == {"TX", "CA", "OH", *state.undealt}
@@ -503,13 +568,19 @@ def test_the_rule_player_leads_its_likeliest_winner_and_follows_cheaply():
     last to play it beats the trick with its cheapest winner, and otherwise throws away its least useful card."""
     state = table(["RI"], ["TX"])
     game = state.game
-    assert game.rule_action(state.observation(0), state.legal_actions(), random.Random(0)) == game.lead_action("RI", SIZE)
+    assert game.rule_action(
+        state.observation(0), state.legal_actions(), random.Random(0)
+    ) == game.lead_action("RI", SIZE)
     state = table(["NY", "TX"], ["RI", "OK", "MD"])
-    lead(state, "NY", SIZE)  # 30: Oklahoma (19) cannot beat it; Maryland (42) and Rhode Island (50) can
+    lead(
+        state, "NY", SIZE
+    )  # 30: Oklahoma (19) cannot beat it; Maryland (42) and Rhode Island (50) can
     choice = game.rule_action(state.observation(1), state.legal_actions(), random.Random(0))
     assert choice == game.card_action("MD")
     state = table(["RI", "TX"], ["NY", "OK", "MD"])
-    lead(state, "RI", SIZE)  # nothing beats 50: throw away the card whose worst ranking is closest to 1
+    lead(
+        state, "RI", SIZE
+    )  # nothing beats 50: throw away the card whose worst ranking is closest to 1
     choice = game.rule_action(state.observation(1), state.legal_actions(), random.Random(0))
     useful = {p: max(game.ranks[p]) for p in ["NY", "OK", "MD"]}
     assert choice == game.card_action(min(useful, key=useful.__getitem__))
@@ -522,7 +593,9 @@ def test_the_search_player_chooses_a_legal_action_without_touching_the_game():
     for _ in range(6):
         seat = state.current_player()
         before = frozen(state)
-        action = SearchPlayer(random.Random(len(state.history)), worlds=4).choose(game, state.observation(seat), state.legal_actions())
+        action = SearchPlayer(random.Random(len(state.history)), worlds=4).choose(
+            game, state.observation(seat), state.legal_actions()
+        )
         assert action in state.legal_actions() and frozen(state) == before
         state.apply_action(action)
 
@@ -560,4 +633,6 @@ def test_g9_random_playouts_end_keep_every_card_and_replay(players):
         assert sum(state.in_game) == 1 and sorted(state.returns()) == [0.0] * (players - 1) + [1.0]
         again = replay(game, seed, state.history)
         assert [e.text for e in again.log] == [e.text for e in state.log]
-        assert [again.observation(s) for s in range(players)] == [state.observation(s) for s in range(players)]
+        assert [again.observation(s) for s in range(players)] == [
+            state.observation(s) for s in range(players)
+        ]

@@ -132,7 +132,11 @@ def test_w2_a_war_goes_under_in_the_order_laid_winners_first_at_each_step():
     for _ in range(4):
         state.apply_action(state.legal_actions()[0])
     assert list(state.piles[0]) == []
-    expected = ["NV", "MD"] + [card for pair in zip(down1, down0, strict=True) for card in pair] + ["AZ", "CO"]
+    expected = (
+        ["NV", "MD"]
+        + [card for pair in zip(down1, down0, strict=True) for card in pair]
+        + ["AZ", "CO"]
+    )
     assert list(state.piles[1]) == ["DE", *expected]
 
 
@@ -182,7 +186,11 @@ def test_w3_geoplunge_in_a_war():
     state = war(["MD", *down0, "GA"], ["NV", *down1, "ME", *more])
     for _ in range(4):
         state.apply_action(state.legal_actions()[0])
-    laid = ["MD", "NV"] + [card for pair in zip(down0, down1, strict=True) for card in pair] + ["GA", "ME"]
+    laid = (
+        ["MD", "NV"]
+        + [card for pair in zip(down0, down1, strict=True) for card in pair]
+        + ["GA", "ME"]
+    )
     assert list(state.piles[0]) == [*laid, *more[:3]]
     assert list(state.piles[1]) == more[3:]
 
@@ -220,7 +228,9 @@ def test_w4_a_player_short_of_five_lays_all_but_the_last_face_down():
     seen = state.observation(0)
     assert seen["face_up"] == ["CO", "AZ"] and seen["face_down"] == [4, 2]
     assert "the computer lays 2 down and turns up Arizona" in state.log[-1].text
-    state.apply_action(SETTLE)  # Arizona (6) beats Colorado (8): W2 order, the longer lay finishing alone
+    state.apply_action(
+        SETTLE
+    )  # Arizona (6) beats Colorado (8): W2 order, the longer lay finishing alone
     expected = ["NV", "MD", short[0], down0[0], short[1], down0[1], "AZ", down0[2], down0[3], "CO"]
     assert list(state.piles[1]) == expected
     assert list(state.piles[0]) == ["TX"]
@@ -248,7 +258,9 @@ def test_w4_a_player_with_no_card_to_turn_up_loses(short):
     assert not state.is_terminal()
     state.apply_action(TURN)
     assert state.out_of_cards == short
-    assert state.is_terminal() and state.current_player() == TERMINAL and state.legal_actions() == []
+    assert (
+        state.is_terminal() and state.current_player() == TERMINAL and state.legal_actions() == []
+    )
     assert state.returns() == ([0.0, 1.0] if short == 0 else [1.0, 0.0])
     assert state.winners() == [1 - short]
     assert sorted(state.all_cards()) == ALL
@@ -271,7 +283,13 @@ def test_w4_double_war():
     state.apply_action(SETTLE)
     assert not state.is_terminal()  # the computer still has California
     assert state.legal_actions() == [TURN]  # Alaska (1) beat Texas (2): the battle is over
-    pairs = [("MD", "NV"), *zip(a1, b1, strict=True), ("CO", "MI"), *zip(a2, b2, strict=True), ("AK", "TX")]
+    pairs = [
+        ("MD", "NV"),
+        *zip(a1, b1, strict=True),
+        ("CO", "MI"),
+        *zip(a2, b2, strict=True),
+        ("AK", "TX"),
+    ]
     assert list(state.piles[0]) == [card for pair in pairs for card in pair]
     assert list(state.piles[1]) == ["CA"]
     assert state.battles == 1
@@ -295,7 +313,10 @@ def test_w5_after_5000_battles_more_cards_wins():
     battle(state)
     assert state.battles == BATTLE_CAP
     assert state.is_terminal() and state.returns() == [1.0, 0.0]
-    assert "5,000 battles played: you have 28 cards and the computer 22, so you win." == state.log[-1].text
+    assert (
+        state.log[-1].text
+        == "5,000 battles played: you have 28 cards and the computer 22, so you win."
+    )
 
 
 def test_w5_after_5000_battles_the_count_decides_not_the_last_battle():
@@ -381,7 +402,18 @@ def test_p_h9_the_longer_lay_wins_and_the_shorter_face_up_card_goes_in_at_its_ow
     assert list(state.piles[0]) == ["TX", *expected]
     lays = [(["MD"], ["NV"]), ([*down0, "AZ"], [*short, "CO"])]
     assert cards_won(lays, 0) == expected
-    assert face_ups_paired(lays, 0) == ["MD", "NV", down0[0], short[0], down0[1], short[1], down0[2], down0[3], "AZ", "CO"]
+    assert face_ups_paired(lays, 0) == [
+        "MD",
+        "NV",
+        down0[0],
+        short[0],
+        down0[1],
+        short[1],
+        down0[2],
+        down0[3],
+        "AZ",
+        "CO",
+    ]
 
 
 def test_p_h9_the_shorter_lay_wins_and_the_longer_lays_last_cards_follow_alone():
@@ -412,7 +444,14 @@ def test_p_h9_a_short_second_war_is_paired_lay_by_lay():
     for _ in range(6):
         state.apply_action(state.legal_actions()[0])
     assert state.battles == 1 and state.is_terminal() and state.returns() == [1.0, 0.0]
-    pairs = [("MD", "NV"), *zip(a1, b1, strict=True), ("CO", "MI"), (a2[0], b2[0]), (a2[1], "TX"), ("AK",)]
+    pairs = [
+        ("MD", "NV"),
+        *zip(a1, b1, strict=True),
+        ("CO", "MI"),
+        (a2[0], b2[0]),
+        (a2[1], "TX"),
+        ("AK",),
+    ]
     assert list(state.piles[0]) == [card for pair in pairs for card in pair]
 
 

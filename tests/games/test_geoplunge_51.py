@@ -61,8 +61,16 @@ def random_game(players: int, seed: int, team_size: int = 1):  # type: ignore[no
 def test_f1_the_rule_texts_count_new_york_maryland_washington_montana_make_34():
     """F1, the rule text's example with 3 players: New York 3 + Maryland 7 + Washington 20 + Montana 4 = 34."""
     state = table(["NY", "MT", "TX"], ["MD", "CA"], ["WA", "DE"])
-    assert state.action_to_string(state.game.action("NY", POPULATION)) == "Play New York and announce population 3"
-    steps = [("NY", POPULATION, 3, 1), ("MD", STATEHOOD, 10, 2), ("WA", SIZE, 30, 0), ("MT", SIZE, 34, 1)]
+    assert (
+        state.action_to_string(state.game.action("NY", POPULATION))
+        == "Play New York and announce population 3"
+    )
+    steps = [
+        ("NY", POPULATION, 3, 1),
+        ("MD", STATEHOOD, 10, 2),
+        ("WA", SIZE, 30, 0),
+        ("MT", SIZE, 34, 1),
+    ]
     for postal, category, count, next_seat in steps:
         play(state, postal, category)
         assert state.count == count
@@ -97,7 +105,9 @@ def test_f1_the_count_may_not_pass_51():
     """F1: a play that would take the count past 51 is refused, with the reason, and nothing changes."""
     state = table(["AK", "HI"], ["TX"], count=45)
     game = state.game
-    assert state.legal_actions() == [game.action("AK", SIZE)]  # Alaska's 1; its 49 and 47, and all of Hawaii, pass 51
+    assert state.legal_actions() == [
+        game.action("AK", SIZE)
+    ]  # Alaska's 1; its 49 and 47, and all of Hawaii, pass 51
     with pytest.raises(IllegalAction, match=r"^That would take the count to 94, past 51 \(F1\)\.$"):
         play(state, "AK", STATEHOOD)
     with pytest.raises(IllegalAction, match="past 51"):
@@ -146,7 +156,10 @@ def test_f3_five_points_when_the_next_player_cannot_play():
     assert state.scores == [5, 0]
     assert state.count == 0
     assert state.current_player() == 1 and state.legal_actions()
-    assert state.log[-1].text == "The computer cannot play without passing 51, so you score 5; the count starts again at 0."
+    assert (
+        state.log[-1].text
+        == "The computer cannot play without passing 51, so you score 5; the count starts again at 0."
+    )
 
 
 def test_f3_no_points_while_the_next_player_holds_a_card_that_fits():
@@ -243,25 +256,38 @@ def test_g6_team_members_sit_alternately(players, team_size):
     assert params.sides == players // team_size
     for seat in range(players):
         assert params.side_of(seat) != params.side_of((seat + 1) % players)
-    assert sorted(seat for side in range(params.sides) for seat in params.seats_of(side)) == list(range(players))
+    assert sorted(seat for side in range(params.sides) for seat in params.seats_of(side)) == list(
+        range(players)
+    )
     assert all(len(params.seats_of(side)) == team_size for side in range(params.sides))
 
 
 def test_g6_a_teams_points_are_its_members_sum():
     """G6: with 4 players in teams of 2 (seats 0 and 2 against 1 and 3), each member's points go to the team."""
-    state = table(["NY", "TX"], ["HI", "WV"], ["WA", "DE"], ["ME", "AK"], count=31, to_play=2, team_size=2)
+    state = table(
+        ["NY", "TX"], ["HI", "WV"], ["WA", "DE"], ["ME", "AK"], count=31, to_play=2, team_size=2
+    )
     assert state.scores == [0, 0]
     play(state, "WA", SIZE)  # seat 2 makes 51: 10 for the team of seats 0 and 2 (F2)
     assert state.scores == [10, 0]
     play(state, "ME", STATEHOOD)  # seat 3: count 23
-    play(state, "NY", STATEHOOD)  # seat 0: count 34, and seat 1 (Hawaii 40, West Virginia 35) is stuck (F3)
+    play(
+        state, "NY", STATEHOOD
+    )  # seat 0: count 34, and seat 1 (Hawaii 40, West Virginia 35) is stuck (F3)
     assert state.scores == [15, 0]
-    assert state.log[-1].text.startswith("Computer 1 cannot play without passing 51, so you score 5")
+    assert state.log[-1].text.startswith(
+        "Computer 1 cannot play without passing 51, so you score 5"
+    )
 
 
 @pytest.mark.parametrize(
     ("players", "team_size", "message"),
-    [(5, 2, "5 players cannot be split into teams of 2"), (4, 4, "cannot be played in teams of 4"), (8, 1, "2 to 7 players"), (3, 3, "cannot be split")],
+    [
+        (5, 2, "5 players cannot be split into teams of 2"),
+        (4, 4, "cannot be played in teams of 4"),
+        (8, 1, "2 to 7 players"),
+        (3, 3, "cannot be split"),
+    ],
 )
 def test_g6_impossible_tables_are_refused(players, team_size, message):
     """G6: teams must split the table evenly into at least two sides."""
@@ -351,7 +377,9 @@ def test_g8_a_team_wins_together():
 
 def test_f4_an_imagined_deal_gives_the_player_to_move_a_card_that_fits():
     """F3/F4: every seat knows the player to move can play, so a deal imagined from another seat's view respects it."""
-    state = table(["AK", "HI"], ["TX", "WV"], count=50)  # only a ranking of 1 fits: Alaska, California or Delaware
+    state = table(
+        ["AK", "HI"], ["TX", "WV"], count=50
+    )  # only a ranking of 1 fits: Alaska, California or Delaware
     observation = state.observation(1)
     rng = random.Random(0)
     for _ in range(30):

@@ -55,10 +55,17 @@ def table(
     state.hands = [list(hand) for hand in hands]
     state.trick = [{"seat": seat, "card": card} for seat, card in trick or []]
     used = {p for hand in hands for p in hand} | {play["card"] for play in state.trick}
-    spare = sorted((card for card in DECK if card.postal not in used), key=lambda card: (card.zone.value, card.name), reverse=True)
+    spare = sorted(
+        (card for card in DECK if card.postal not in used),
+        key=lambda card: (card.zone.value, card.name),
+        reverse=True,
+    )
     assert len(winners or []) < 8
     for winner in winners or []:
-        cards = [{"seat": (winner + i) % len(hands), "card": spare.pop().postal} for i in range(len(hands))]
+        cards = [
+            {"seat": (winner + i) % len(hands), "card": spare.pop().postal}
+            for i in range(len(hands))
+        ]
         state.tricks.append({"leader": winner, "cards": cards, "winner": winner})
         state.won[winner] += 1
         used |= {play["card"] for play in cards}
@@ -127,7 +134,10 @@ def test_t1_each_round_deals_8_cards_each_and_lays_out_one_power_card_more_than_
         assert len(state.power) == players + 1 and len(set(state.power)) == players + 1
         assert state.phase == "power" and state.geopower is None and state.removed == []
         assert state.current_player() == state.dealer
-        assert state.legal_actions() == [*sorted(REMOVE + i for i in state.power), CALL]  # a call may come now too (P-H10)
+        assert state.legal_actions() == [
+            *sorted(REMOVE + i for i in state.power),
+            CALL,
+        ]  # a call may come now too (P-H10)
         assert sorted(state.all_cards()) == ALL
 
 
@@ -157,7 +167,11 @@ def test_t1_a_power_card_not_on_the_table_is_refused_and_nothing_else_is_allowed
     """T1: only the face-up Power cards can be removed; no card is played before the choice (a call may be: P-H10)."""
     state = table(["TX"], ["CA"], geopower=None, power=[3, 7, 12])
     refused(state, REMOVE + 5, "That Power card is not on the table.")
-    refused(state, state.game.card_action("TX"), "Remove a Power card first: the GeoPower Card is not chosen yet.")
+    refused(
+        state,
+        state.game.card_action("TX"),
+        "Remove a Power card first: the GeoPower Card is not chosen yet.",
+    )
     assert CALL in state.legal_actions()  # P-H10
     refused(state, 150, "That is not a move in GeoPower Toss.")
     assert state.action_to_string(REMOVE + 7) == "Remove Power card 7 (Statehood)"
@@ -172,7 +186,9 @@ def test_t1_once_chosen_no_power_card_can_be_removed():
 def test_t1_the_rule_player_keeps_the_category_its_hand_is_strong_in():
     """T1: the choice is a real decision; a hand of the biggest states removes Statehood and Population first."""
     big = ["AK", "TX", "CA", "MT", "NM", "AZ", "NV", "CO"]  # size 1-8, statehood 28-49
-    state = table(big, ["RI", "DE", "CT", "NJ", "NH", "VT", "MA", "MD"], geopower=None, power=[1, 6, 11])
+    state = table(
+        big, ["RI", "DE", "CT", "NJ", "NH", "VT", "MA", "MD"], geopower=None, power=[1, 6, 11]
+    )
     game = state.game
     choice = game.rule_action(state.observation(0), state.legal_actions(), random.Random(0))
     assert choice == REMOVE + 6  # statehood: the worst for these cards
@@ -192,7 +208,9 @@ def test_t2_a_player_must_follow_the_led_zone_if_able():
     game = state.game
     assert state.current_player() == 0
     assert state.legal_actions() == [game.card_action("IL"), CALL]
-    refused(state, game.card_action("NY"), "You must follow the Central zone: you have a Central card.")
+    refused(
+        state, game.card_action("NY"), "You must follow the Central zone: you have a Central card."
+    )
     refused(state, game.card_action("OH"), "That card is not in your hand.")
     play(state, "IL")
     assert state.trick == [] and state.won == [0, 1]  # Texas, size 2, beats Illinois's 24 (T3)
@@ -202,16 +220,23 @@ def test_t2_a_player_void_in_the_led_zone_may_play_any_card():
     """T2: with no card of the led zone, any card may be played."""
     state = table(["NY", "CA", "AK"], ["TX", "OH"], trick=[(1, "TX")], dealer=1)
     game = state.game
-    assert state.legal_actions() == sorted([game.card_action(p) for p in ("NY", "CA", "AK")]) + [CALL]
+    assert state.legal_actions() == sorted([game.card_action(p) for p in ("NY", "CA", "AK")]) + [
+        CALL
+    ]
     play(state, "AK")  # Alaska is size 1, but not a Central card
-    assert state.log[-2].text == "You play Alaska (Alaska): you have no Central card, so it cannot win."
+    assert (
+        state.log[-2].text
+        == "You play Alaska (Alaska): you have no Central card, so it cannot win."
+    )
     assert state.won == [0, 1]
 
 
 def test_t2_the_leader_may_lead_any_card():
     """T2: the zone to follow is set by the lead; leading, every card in hand is allowed."""
     state = table(["NY", "CA", "AK"], ["TX", "OH"])
-    assert [a for a in state.legal_actions() if a != CALL] == sorted(state.game.card_action(p) for p in ("NY", "CA", "AK"))
+    assert [a for a in state.legal_actions() if a != CALL] == sorted(
+        state.game.card_action(p) for p in ("NY", "CA", "AK")
+    )
 
 
 # --- T3 ---------------------------------------------------------------------------------------
@@ -244,7 +269,9 @@ def test_t3_the_best_card_of_the_led_zone_wins_and_its_player_leads_next():
     play(state, "WI")  # size 25
     assert state.won == [0, 1, 0]
     assert state.current_player() == 1 and state.leader == 1
-    assert state.log[-1].text.startswith("Texas's size 2 is the best Central card: Computer 1 takes trick 1.")
+    assert state.log[-1].text.startswith(
+        "Texas's size 2 is the best Central card: Computer 1 takes trick 1."
+    )
 
 
 def test_t3_the_category_is_the_geopower_cards():
@@ -266,14 +293,19 @@ def test_t4_a_call_does_not_use_up_the_turn():
     assert state.called == [0]
     assert state.current_player() == 0 and state.hands[0] == hand and state.trick == []
     assert CALL not in state.legal_actions()
-    assert state.log[-1].text == "You call GeoPlunge: you need 6 of the 8 tricks for 25 points, or score nothing this round."
+    assert (
+        state.log[-1].text
+        == "You call GeoPlunge: you need 6 of the 8 tricks for 25 points, or score nothing this round."
+    )
     assert state.observation(1)["called"] == [0]
     refused(state, CALL, "You have already called GeoPlunge this round.")
     play(state, "TX")
     assert CALL in state.legal_actions()  # the other side may still call on its turn
     state.apply_action(CALL)
     assert state.called == [0, 1]
-    assert state.log[-1].text.startswith("The computer calls GeoPlunge: the computer needs 6 of the 8 tricks")
+    assert state.log[-1].text.startswith(
+        "The computer calls GeoPlunge: the computer needs 6 of the 8 tricks"
+    )
 
 
 def test_t4_a_call_is_allowed_until_the_first_card_of_the_5th_trick():
@@ -297,7 +329,10 @@ def test_t4_a_team_calls_once_whichever_member_calls():
     """T4, G6: a side calls once per round; a partner cannot call again."""
     state = table(["TX", "NY"], ["CA", "OH"], ["MO", "VT"], ["WI", "GA"], team_size=2)
     state.apply_action(CALL)
-    assert state.log[-1].text == "You call GeoPlunge: your team needs 6 of the 8 tricks for 25 points, or scores nothing this round."
+    assert (
+        state.log[-1].text
+        == "You call GeoPlunge: your team needs 6 of the 8 tricks for 25 points, or scores nothing this round."
+    )
     play(state, "NY")
     play(state, "OH")
     assert state.current_player() == 2 and CALL not in state.legal_actions()
@@ -307,17 +342,33 @@ def test_t4_a_team_calls_once_whichever_member_calls():
 def test_p_h10_a_side_may_call_geoplunge_while_the_power_cards_are_removed():
     """P-H10 (T4): a call on a Power card turn, before the GeoPower Card is known; the same player then removes one."""
     state = table(["TX", "NY"], ["CA", "OH"], geopower=None, power=[3, 7, 12], dealer=0)
-    assert state.phase == "power" and state.legal_actions() == [REMOVE + 3, REMOVE + 7, REMOVE + 12, CALL]
+    assert state.phase == "power" and state.legal_actions() == [
+        REMOVE + 3,
+        REMOVE + 7,
+        REMOVE + 12,
+        CALL,
+    ]
     state.apply_action(CALL)
     assert state.called == [0] and state.phase == "power" and state.current_player() == 0
-    assert state.log[-1].text == "You call GeoPlunge: you need 6 of the 8 tricks for 25 points, or score nothing this round."
-    assert state.legal_actions() == [REMOVE + 3, REMOVE + 7, REMOVE + 12]  # the turn is not used up; once per round
+    assert (
+        state.log[-1].text
+        == "You call GeoPlunge: you need 6 of the 8 tricks for 25 points, or score nothing this round."
+    )
+    assert state.legal_actions() == [
+        REMOVE + 3,
+        REMOVE + 7,
+        REMOVE + 12,
+    ]  # the turn is not used up; once per round
     refused(state, CALL, "You have already called GeoPlunge this round.")
     state.apply_action(REMOVE + 12)
-    assert state.current_player() == 1 and CALL in state.legal_actions()  # the other side may call on its turn
+    assert (
+        state.current_player() == 1 and CALL in state.legal_actions()
+    )  # the other side may call on its turn
     state.apply_action(REMOVE + 7)
     assert state.phase == "trick" and state.geopower is SIZE and state.called == [0]
-    assert state.current_player() == 0 and CALL not in state.legal_actions()  # still called, for the whole round
+    assert (
+        state.current_player() == 0 and CALL not in state.legal_actions()
+    )  # still called, for the whole round
 
 
 def test_p_h10_a_call_in_the_power_card_phase_is_scored_like_any_call():
@@ -328,7 +379,10 @@ def test_p_h10_a_call_in_the_power_card_phase_is_scored_like_any_call():
     state.apply_action(REMOVE + 12)
     state.tricks = [{"leader": 0, "cards": [], "winner": w} for w in (0, 0, 0, 0, 1, 1, 1)]
     state.won = [4, 3]
-    assert state.round_points() == [0, 10]  # 4 tricks: the call fails, and the other side has the most
+    assert state.round_points() == [
+        0,
+        10,
+    ]  # 4 tricks: the call fails, and the other side has the most
     state.won = [6, 1]
     assert state.round_points() == [25, 0]
 
@@ -337,7 +391,9 @@ def test_p_h10_a_call_in_the_power_card_phase_is_scored_like_any_call():
 def test_p_h10_the_rule_and_search_players_do_not_call_before_the_geopower_card_is_known(level):
     """P-H10: the medium and hard computers judge a call by the GeoPower category, so they wait for it."""
     strong = ["AK", "TX", "CA", "MT", "NM", "AZ", "NV", "CO"]
-    state = table(strong, ["RI", "DE", "CT", "NJ", "NH", "VT", "MA", "MD"], geopower=None, power=[1, 6, 11])
+    state = table(
+        strong, ["RI", "DE", "CT", "NJ", "NH", "VT", "MA", "MD"], geopower=None, power=[1, 6, 11]
+    )
     assert CALL in state.legal_actions()
     player = make_player(Level(level), "p-h10")
     choice = player.choose(state.game, state.observation(0), state.legal_actions())
@@ -399,12 +455,17 @@ def test_t5_g6_teams_add_their_members_tricks():
     assert points([2, 2, 3, 1], team_size=2) == [10, 0]
     assert points([1, 3, 1, 3], called=[1], team_size=2) == [0, 25]
     assert points([2, 2, 2, 2], team_size=2) == [5, 5]
-    assert points([2, 1, 1, 1, 2, 1], team_size=3) == [10, 0]  # seats 0, 2, 4: 5 tricks; seats 1, 3, 5: 3
+    assert points([2, 1, 1, 1, 2, 1], team_size=3) == [
+        10,
+        0,
+    ]  # seats 0, 2, 4: 5 tricks; seats 1, 3, 5: 3
 
 
 def test_t5_the_round_ends_after_the_8th_trick_with_the_points_and_a_new_deal():
     """T5, G7: the 8th trick scores the round; the deal passes clockwise and a new round starts."""
-    state = table(["TX"], ["CA"], ["NY"], winners=[0, 1, 2, 0, 1, 2, 0], dealer=1, scores=[5, 10, 0])
+    state = table(
+        ["TX"], ["CA"], ["NY"], winners=[0, 1, 2, 0, 1, 2, 0], dealer=1, scores=[5, 10, 0]
+    )
     play(state, "TX")
     play(state, "CA")
     play(state, "NY")  # Texas leads and wins: 4 tricks to 2 and 2
@@ -412,7 +473,9 @@ def test_t5_the_round_ends_after_the_8th_trick_with_the_points_and_a_new_deal():
     texts = [event.text for event in state.log]
     assert texts[-3] == "You won the most tricks (4): 10 points."
     assert texts[-2] == "Round 1 is over. Scores: You 15, Computer 1 10, Computer 2 0."
-    assert texts[-1].startswith("Round 2: Computer 2 deals 8 cards each and lays out 4 Power cards (")
+    assert texts[-1].startswith(
+        "Round 2: Computer 2 deals 8 cards each and lays out 4 Power cards ("
+    )
     assert state.round == 2 and state.dealer == 2 and state.phase == "power"
     assert state.current_player() == 2 and state.tricks == [] and state.won == [0, 0, 0]
     assert [len(hand) for hand in state.hands] == [8, 8, 8] and sorted(state.all_cards()) == ALL
@@ -425,7 +488,10 @@ def test_t5_p_t1_a_failed_call_is_explained_in_the_log():
     play(state, "CA")  # Texas wins: 5 tricks to 3, short of 6
     assert state.scores == [0, 10]
     texts = [event.text for event in state.log]
-    assert "You called GeoPlunge but won only 5 tricks: no points this round, and those tricks do not count for the most tricks." in texts
+    assert (
+        "You called GeoPlunge but won only 5 tricks: no points this round, and those tricks do not count for the most tricks."
+        in texts
+    )
     assert "The computer won the most tricks (3): 10 points." in texts
 
 
@@ -434,7 +500,11 @@ def test_t5_p_t1_a_failed_call_is_explained_in_the_log():
 
 @pytest.mark.parametrize(
     ("players", "team_size", "message"),
-    [(7, 1, "2 to 6 players"), (5, 2, "5 players cannot be split into teams of 2"), (4, 4, "cannot be played in teams of 4")],
+    [
+        (7, 1, "2 to 6 players"),
+        (5, 2, "5 players cannot be split into teams of 2"),
+        (4, 4, "cannot be played in teams of 4"),
+    ],
 )
 def test_g6_impossible_tables_are_refused(players, team_size, message):
     """G6: 2-6 players; teams must split the table evenly into at least two sides."""
@@ -446,7 +516,11 @@ def test_g6_team_members_sit_alternately_and_are_named_so():
     """G6: with 6 players in teams of 3, seats 0, 2, 4 are your team; the log names partners."""
     state = table(*([] for _ in range(6)), team_size=3)
     assert state.game.members == ((0, 2, 4), (1, 3, 5))
-    assert [state.seat_name(seat) for seat in range(3)] == ["You", "Computer 1", "Your partner (player 3)"]
+    assert [state.seat_name(seat) for seat in range(3)] == [
+        "You",
+        "Computer 1",
+        "Your partner (player 3)",
+    ]
     assert [state.side_name(side) for side in range(2)] == ["Your team", "Team 2"]
 
 
@@ -491,7 +565,12 @@ def test_g8_the_game_ends_after_the_round_in_which_a_side_reaches_50():
     play(state, "TX")
     play(state, "CA")
     assert state.scores == [50, 45]
-    assert state.is_terminal() and state.phase == "over" and state.returns() == [1.0, 0.0] and state.winners() == [0]
+    assert (
+        state.is_terminal()
+        and state.phase == "over"
+        and state.returns() == [1.0, 0.0]
+        and state.winners() == [0]
+    )
     assert state.log[-1].text == "You reach 50 points and win!"
     assert state.legal_actions() == [] and state.observation(0)["trick_number"] == 8
     refused(state, state.game.card_action("TX"), "The game is over.")
@@ -508,7 +587,9 @@ def test_g8_a_tied_lead_plays_another_round():
 
 def test_g8_most_points_wins_when_two_sides_pass_50():
     """G8: when two sides pass 50 the one with more points wins (a team together, G6)."""
-    state = table(["TX"], ["CA"], ["NY"], ["OH"], winners=[1, 1, 1, 2, 2, 0, 0], scores=[48, 60], team_size=2)
+    state = table(
+        ["TX"], ["CA"], ["NY"], ["OH"], winners=[1, 1, 1, 2, 2, 0, 0], scores=[48, 60], team_size=2
+    )
     for postal in ("TX", "CA", "NY", "OH"):
         play(state, postal)
     assert state.scores == [58, 60]  # seats 0 and 2: 3 + 2 = 5 tricks; seats 1 and 3: 3
@@ -537,12 +618,16 @@ def test_g9_seeded_random_playouts_end_lose_no_card_and_replay(players, team_siz
             seen = strings(json.loads(json.dumps(observation)))
             hidden = state.hidden_from(seat)
             assert not seen & hidden
-            assert hidden == {p for other, hand in enumerate(state.hands) if other != seat for p in hand} | set(state.undealt)
+            assert hidden == {
+                p for other, hand in enumerate(state.hands) if other != seat for p in hand
+            } | set(state.undealt)
             if steps % 40 == 0 and not state.is_terminal():
                 world = game.sample_state(observation, rng)
                 assert world.observation(seat) == observation
                 assert sorted(world.all_cards()) == ALL and world.hidden_from(seat) == hidden
-                assert world.legal_actions() == state.legal_actions() or seat != state.current_player()
+                assert (
+                    world.legal_actions() == state.legal_actions() or seat != state.current_player()
+                )
         if state.is_terminal():
             break
         legal = state.legal_actions()
@@ -565,14 +650,31 @@ def test_g9_the_same_seed_deals_the_same_game():
 
 def test_observation_shows_the_table_but_no_other_hand():
     """The observation: own hand, counts, Power cards, tricks, calls and scores; never another seat's hand."""
-    state = table(["IL", "NY"], ["TX", "OH"], ["WI", "VT"], trick=[(1, "TX")], dealer=1, winners=[1])
+    state = table(
+        ["IL", "NY"], ["TX", "OH"], ["WI", "VT"], trick=[(1, "TX")], dealer=1, winners=[1]
+    )
     observation = state.observation(2)
     assert observation["hand"] == ["VT", "WI"] and observation["hand_counts"] == [2, 2, 2]
     assert observation["trick"] == [{"seat": 1, "card": "TX"}]
-    assert observation["phase"] == "trick" and observation["geopower"] == "size" and observation["power_cards"] == [1]
+    assert (
+        observation["phase"] == "trick"
+        and observation["geopower"] == "size"
+        and observation["power_cards"] == [1]
+    )
     assert observation["trick_number"] == 2 and observation["won"] == [0, 1, 0]
     assert len(observation["tricks"]) == 1 and observation["tricks"][0]["winner"] == 1
-    for key in ("game", "seat", "side", "sides", "current_player", "removed", "called", "scores", "dealer", "round"):
+    for key in (
+        "game",
+        "seat",
+        "side",
+        "sides",
+        "current_player",
+        "removed",
+        "called",
+        "scores",
+        "dealer",
+        "round",
+    ):
         assert key in observation
     assert not strings(observation) & {"IL", "NY", "OH"}
 
@@ -592,8 +694,20 @@ def test_action_labels():
 
 def test_sample_state_respects_known_voids():
     """An imagined deal never gives a seat a card of a zone it failed to follow this round (T2)."""
-    state = table(["NY", "CA"], ["AK", "OH", "PA"], ["MO", "IL", "GA"], trick=[(2, "WI"), (0, "NE")])
-    state.tricks = [{"leader": 2, "cards": [{"seat": 2, "card": "TX"}, {"seat": 0, "card": "KS"}, {"seat": 1, "card": "VT"}], "winner": 2}]
+    state = table(
+        ["NY", "CA"], ["AK", "OH", "PA"], ["MO", "IL", "GA"], trick=[(2, "WI"), (0, "NE")]
+    )
+    state.tricks = [
+        {
+            "leader": 2,
+            "cards": [
+                {"seat": 2, "card": "TX"},
+                {"seat": 0, "card": "KS"},
+                {"seat": 1, "card": "VT"},
+            ],
+            "winner": 2,
+        }
+    ]
     state.won = [0, 0, 1]
     state.undealt = [p for p in state.undealt if p not in ("TX", "KS", "VT")]
     assert sorted(state.all_cards()) == ALL
@@ -608,30 +722,59 @@ def test_sample_state_respects_known_voids():
 
 def test_the_rule_player_wins_cheaply_when_it_plays_last():
     """Following last, the rule player takes the trick with its cheapest winner: Pennsylvania (6) over Ohio's 7, not Florida (4)."""
-    state = table(["OH"], ["FL", "GA", "PA", "VT"], trick=[(0, "OH")], geopower=POPULATION, winners=[1, 1, 1, 1])
+    state = table(
+        ["OH"],
+        ["FL", "GA", "PA", "VT"],
+        trick=[(0, "OH")],
+        geopower=POPULATION,
+        winners=[1, 1, 1, 1],
+    )
     game = state.game
-    assert game.rule_action(state.observation(1), state.legal_actions(), random.Random(0)) == game.card_action("PA")
+    assert game.rule_action(
+        state.observation(1), state.legal_actions(), random.Random(0)
+    ) == game.card_action("PA")
 
 
 def test_the_rule_player_throws_its_weakest_card_when_it_cannot_win():
     """Following, unable to beat Florida's population 4, it plays its weakest Eastern card; void, its least useful card."""
-    state = table(["FL"], ["GA", "VT", "TX"], trick=[(0, "FL")], geopower=POPULATION, winners=[1, 1, 1, 1, 0])
+    state = table(
+        ["FL"], ["GA", "VT", "TX"], trick=[(0, "FL")], geopower=POPULATION, winners=[1, 1, 1, 1, 0]
+    )
     game = state.game
-    assert game.rule_action(state.observation(1), state.legal_actions(), random.Random(0)) == game.card_action("VT")
-    state = table(["FL"], ["TX", "WY", "CA"], trick=[(0, "FL")], geopower=POPULATION, winners=[1, 1, 1, 1, 0])
-    assert game.rule_action(state.observation(1), state.legal_actions(), random.Random(0)) == game.card_action("WY")
+    assert game.rule_action(
+        state.observation(1), state.legal_actions(), random.Random(0)
+    ) == game.card_action("VT")
+    state = table(
+        ["FL"], ["TX", "WY", "CA"], trick=[(0, "FL")], geopower=POPULATION, winners=[1, 1, 1, 1, 0]
+    )
+    assert game.rule_action(
+        state.observation(1), state.legal_actions(), random.Random(0)
+    ) == game.card_action("WY")
 
 
 def test_the_rule_player_calls_geoplunge_with_a_hand_of_sure_winners_and_leads_one():
     """T4: with the best card of every zone it holds, the rule player calls, then leads a card no one can beat."""
-    strong = ["CA", "TX", "NY", "FL", "AK", "HI", "IL", "AZ"]  # population: the best of each zone (and the next)
+    strong = [
+        "CA",
+        "TX",
+        "NY",
+        "FL",
+        "AK",
+        "HI",
+        "IL",
+        "AZ",
+    ]  # population: the best of each zone (and the next)
     state = table(strong, ["PA", "OH", "GA", "MI", "NC", "NJ", "VA", "WA"], geopower=POPULATION)
     game = state.game
     assert game.rule_action(state.observation(0), state.legal_actions(), random.Random(0)) == CALL
     state.apply_action(CALL)
     lead = game.rule_action(state.observation(0), state.legal_actions(), random.Random(0))
     assert game.cards[lead].postal in {"CA", "TX", "NY", "AK", "HI", "AZ"}
-    weak = table(["VT", "WY", "ND", "SD", "RI", "ME", "HI", "DE"], ["PA", "OH", "GA", "MI", "NC", "NJ", "VA", "WA"], geopower=POPULATION)
+    weak = table(
+        ["VT", "WY", "ND", "SD", "RI", "ME", "HI", "DE"],
+        ["PA", "OH", "GA", "MI", "NC", "NJ", "VA", "WA"],
+        geopower=POPULATION,
+    )
     assert game.rule_action(weak.observation(0), weak.legal_actions(), random.Random(0)) != CALL
 
 
@@ -652,11 +795,25 @@ def test_computer_players_choose_legal_actions():
 
 def test_the_search_weighs_one_card_of_each_equivalent_run():
     """Cards of one zone with nothing still in play ranked between them are one choice; a card of the trick between them splits them."""
-    run = ["FL", "PA", "OH", "MI", "GA"]  # population 4, 6, 7, 8, 9: all the Eastern cards from 4 to 9
-    state = table(["NJ"], run, trick=[(0, "NJ")], geopower=POPULATION)  # New Jersey, 11, led: each of them wins
+    run = [
+        "FL",
+        "PA",
+        "OH",
+        "MI",
+        "GA",
+    ]  # population 4, 6, 7, 8, 9: all the Eastern cards from 4 to 9
+    state = table(
+        ["NJ"], run, trick=[(0, "NJ")], geopower=POPULATION
+    )  # New Jersey, 11, led: each of them wins
     game = state.game
     assert CALL in state.legal_actions()
-    assert len(game.search_candidates(state.observation(1), state.legal_actions())) == 1  # one card; the call is the rule's
-    state = table(["MI"], ["FL", "PA", "OH", "GA"], trick=[(0, "MI")], geopower=POPULATION)  # Michigan, 8, led
+    assert (
+        len(game.search_candidates(state.observation(1), state.legal_actions())) == 1
+    )  # one card; the call is the rule's
+    state = table(
+        ["MI"], ["FL", "PA", "OH", "GA"], trick=[(0, "MI")], geopower=POPULATION
+    )  # Michigan, 8, led
     candidates = game.search_candidates(state.observation(1), state.legal_actions())
-    assert len(candidates) == 2 and "GA" in {game.cards[a].postal for a in candidates}  # Georgia (9) loses; the others win
+    assert len(candidates) == 2 and "GA" in {
+        game.cards[a].postal for a in candidates
+    }  # Georgia (9) loses; the others win

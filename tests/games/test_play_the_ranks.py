@@ -21,7 +21,12 @@ GAME = PlayTheRanks(DECK)
 SIZE, STATEHOOD, POPULATION = Category.SIZE, Category.STATEHOOD, Category.POPULATION
 
 
-def table(hand0: list[str], hand1: list[str], winners: list[int] | tuple[int, ...] = (), leader: int | None = None) -> RanksState:
+def table(
+    hand0: list[str],
+    hand1: list[str],
+    winners: list[int] | tuple[int, ...] = (),
+    leader: int | None = None,
+) -> RanksState:
     """The trick phase: these hands, both discards made, and tricks already won by ``winners`` in order.
 
     The leader is the last trick's winner unless given. Cards of earlier tricks and discards come
@@ -33,7 +38,14 @@ def table(hand0: list[str], hand1: list[str], winners: list[int] | tuple[int, ..
     state.discards = [spare.pop(), spare.pop()]
     lead = 0
     for winner in winners:
-        state.tricks.append({"leader": lead, "category": "size", "cards": [spare.pop(), spare.pop()], "winner": winner})
+        state.tricks.append(
+            {
+                "leader": lead,
+                "category": "size",
+                "cards": [spare.pop(), spare.pop()],
+                "winner": winner,
+            }
+        )
         lead = winner
     state.won = [list(winners).count(0), list(winners).count(1)]
     state.leader = lead if leader is None else leader
@@ -130,7 +142,10 @@ def test_r1_new_york_beats_colorado_on_population_in_tricks_1_to_4(number, new_y
     assert len(state.tricks) == number
     assert trick["winner"] == 0 and state.leader == 0
     trick_event = next(e for e in reversed(state.log) if e.kind == "trick")
-    assert "New York's population 3 beats Colorado's 22 (lower wins): you take trick" in trick_event.text
+    assert (
+        "New York's population 3 beats Colorado's 22 (lower wins): you take trick"
+        in trick_event.text
+    )
 
 
 @pytest.mark.parametrize("colorado_leads", [True, False], ids=["CO-leads", "NY-leads"])
@@ -147,7 +162,10 @@ def test_r1_colorado_beats_new_york_on_statehood_in_tricks_5_to_8(number, colora
     assert len(state.tricks) == number
     assert state.tricks[-1]["winner"] == 1
     trick_event = next(e for e in reversed(state.log) if e.kind == "trick")
-    assert "Colorado's statehood 38 beats New York's 11 (higher wins): the computer takes trick" in trick_event.text
+    assert (
+        "Colorado's statehood 38 beats New York's 11 (higher wins): the computer takes trick"
+        in trick_event.text
+    )
 
 
 @pytest.mark.parametrize(("category", "winner"), [(SIZE, 1), (STATEHOOD, 0), (POPULATION, 0)])
@@ -202,9 +220,13 @@ def test_r1_six_tricks_end_the_game_early(before):
     lead(state, "CO", STATEHOOD)  # a later trick: higher wins
     follow(state, "NY")
     assert state.won[0] == 6 and len(state.tricks) < 8
-    assert state.is_terminal() and state.current_player() == TERMINAL and state.legal_actions() == []
+    assert (
+        state.is_terminal() and state.current_player() == TERMINAL and state.legal_actions() == []
+    )
     assert state.returns() == [1.0, 0.0] and state.winners() == [0]
-    assert state.log[-1].text == f"You win, 6 tricks to {state.won[1]}. Six tricks end the game early."
+    assert (
+        state.log[-1].text == f"You win, 6 tricks to {state.won[1]}. Six tricks end the game early."
+    )
     with pytest.raises(IllegalAction, match="over"):
         lead(state, "TX", SIZE)
 
@@ -243,7 +265,9 @@ def test_r1_at_4_4_the_last_trick_decides(last):
     assert state.winners() == [last]
     assert state.returns() == ([1.0, 0.0] if last == 0 else [0.0, 1.0])
     who = ("you", "the computer")[last]
-    assert state.log[-1].text == f"4-4, and {who} won the last trick: {who} win{'s' if last else ''}."
+    assert (
+        state.log[-1].text == f"4-4, and {who} won the last trick: {who} win{'s' if last else ''}."
+    )
 
 
 def test_r1_at_4_4_the_side_that_loses_the_last_trick_loses():

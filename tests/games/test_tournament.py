@@ -165,9 +165,7 @@ class Situation:
             meetings(outcomes),
         )
 
-    def objective(
-        self, pairs: Sequence[tuple[int, int | None]]
-    ) -> tuple[int, int, int]:
+    def objective(self, pairs: Sequence[tuple[int, int | None]]) -> tuple[int, int, int]:
         """P-K5's order of priority, without the random tie-break: repeat meetings, the
         bye team's wins above the fewest among those who may have it, win difference."""
         repeats = bye_cost = difference = 0
@@ -233,8 +231,7 @@ def can_pair_afresh(
     """Whether ``rounds`` more rounds can be paired from the pairs in ``new``, none
     twice (brute force)."""
     return rounds == 0 or any(
-        can_pair_afresh(nodes, new - matching, rounds - 1)
-        for matching in new_matchings(nodes, new)
+        can_pair_afresh(nodes, new - matching, rounds - 1) for matching in new_matchings(nodes, new)
     )
 
 
@@ -250,9 +247,7 @@ def play_tournament(
         pairings = pair_round(teams, outcomes, round_, rng)
         history.append(pairings)
         for p in pairings:
-            outcomes.append(
-                MatchOutcome.from_pairing(p, results.choice([Side.A, Side.B, None]))
-            )
+            outcomes.append(MatchOutcome.from_pairing(p, results.choice([Side.A, Side.B, None])))
     return history
 
 
@@ -381,17 +376,13 @@ def test_p_k5_no_repeat_while_every_round_can_be_new(
         if round_ <= last_new_round(n_teams):
             assert not pairs & met, f"round {round_} repeats a meeting"
             assert all(p.a in situation.may_bye for p in pairings if p.is_bye)
-            assert situation.may_bye == frozenset(teams) - {
-                o.a for o in outcomes if o.is_bye
-            }
+            assert situation.may_bye == frozenset(teams) - {o.a for o in outcomes if o.is_bye}
         else:
             chosen = [(p.a, p.b) for p in pairings]
             assert situation.objective(chosen)[0] == situation.best(teams)[0]
         met |= pairs
         for p in pairings:
-            outcomes.append(
-                MatchOutcome.from_pairing(p, results.choice([Side.A, Side.B, None]))
-            )
+            outcomes.append(MatchOutcome.from_pairing(p, results.choice([Side.A, Side.B, None])))
 
 
 @settings(max_examples=40, deadline=None)
@@ -400,9 +391,7 @@ def test_p_k5_no_repeat_while_every_round_can_be_new(
     seed=st.integers(0, 2**32 - 1),
     results_seed=st.integers(0, 2**32 - 1),
 )
-def test_p_k5_each_round_is_the_best_pairing(
-    n_teams: int, seed: int, results_seed: int
-) -> None:
+def test_p_k5_each_round_is_the_best_pairing(n_teams: int, seed: int, results_seed: int) -> None:
     """By brute force over every allowed pairing: the chosen one has the fewest repeat
     meetings; while later rounds up to :func:`last_new_round` are left and this round
     needs no repeat, it leaves them all pairable with new opponents (brute force again);
@@ -424,16 +413,14 @@ def test_p_k5_each_round_is_the_best_pairing(
 
             def keeps(pairs: Sequence[tuple[int, int | None]]) -> bool:
                 taken = {frozenset(pair) for pair in pairs}
-                return can_pair_afresh(nodes, new - taken, ahead)
+                return can_pair_afresh(nodes, new - taken, ahead)  # noqa: B023 (used at once)
 
             assert keeps(chosen), f"round {round_} leaves a later round no new pairing"
             ranked = sorted(situation.allowed(teams), key=situation.objective)
             best = next(situation.objective(p) for p in ranked if keeps(p))
         assert situation.objective(chosen) == best
         for p in pairings:
-            outcomes.append(
-                MatchOutcome.from_pairing(p, results.choice([Side.A, Side.B, None]))
-            )
+            outcomes.append(MatchOutcome.from_pairing(p, results.choice([Side.A, Side.B, None])))
 
 
 @pytest.mark.parametrize(
@@ -458,8 +445,7 @@ def test_p_k5_a_round_does_not_leave_later_rounds_without_new_opponents(
     be the triangles 1-3-5 and 2-4-6, which cannot make a round. So round 3 is paired
     otherwise, and rounds 4 and 5 still meet new opponents."""
     outcomes = [
-        MatchOutcome(r, a, b, w)
-        for r, (a, b, w) in zip([1, 1, 1, 2, 2, 2], earlier, strict=True)
+        MatchOutcome(r, a, b, w) for r, (a, b, w) in zip([1, 1, 1, 2, 2, 2], earlier, strict=True)
     ]
     sixth = 6 if 6 in teams else None
     met = {frozenset((o.a, o.b)) for o in outcomes}
@@ -578,13 +564,9 @@ def test_p_k1_playoff_results_must_be_the_game_due() -> None:
     size=st.integers(2, 8),
     places=st.integers(1, 2),
     seed=st.integers(0, 10**6),
-    games=st.lists(
-        st.sampled_from(["first", "second", "tie"]), min_size=40, max_size=40
-    ),
+    games=st.lists(st.sampled_from(["first", "second", "tie"]), min_size=40, max_size=40),
 )
-def test_p_k1_playoffs_fill_the_places(
-    size: int, places: int, seed: int, games: list[str]
-) -> None:
+def test_p_k1_playoffs_fill_the_places(size: int, places: int, seed: int, games: list[str]) -> None:
     """However the games go, the playoff ends after one decided game per team out, with
     exactly ``places`` teams through (unless every game so far was tied)."""
     places = min(places, size - 1)

@@ -41,8 +41,12 @@ def test_b1_a_chain_is_not_a_group():
     assert centres(["WA", "OR", "CA"], DECK) == ["OR"]
     assert centres(["WA", "UT", "AZ"], DECK) == []
     assert centres(["WA", "CA", "AZ"], DECK) == [], "California borders Arizona but not Washington"
-    assert centres(["NV", "UT", "AZ"], DECK) == ["AZ", "NV", "UT"], "three that all touch: any is a centre"
-    assert centres(["UT", "CO", "AZ"], DECK) == ["UT"], "Colorado and Arizona only meet at a point (G5)"
+    assert centres(["NV", "UT", "AZ"], DECK) == ["AZ", "NV", "UT"], (
+        "three that all touch: any is a centre"
+    )
+    assert centres(["UT", "CO", "AZ"], DECK) == ["UT"], (
+        "Colorado and Arizona only meet at a point (G5)"
+    )
     assert centres(["MD", "MD", "VA"], DECK) == [], "three different cards"
 
 
@@ -67,7 +71,12 @@ def test_b2_a_call_with_a_bad_group_fails():
 
 @pytest.mark.parametrize(
     "called",
-    [[["MD", "VA", "NC"]], [["MD", "VA"], ["WA", "OR", "CA"]], [["MD", "VA", "NC"], ["NC", "OR", "CA"]], [["MD", "VA", "NC"], ["WA", "OR", "NY"]]],
+    [
+        [["MD", "VA", "NC"]],
+        [["MD", "VA"], ["WA", "OR", "CA"]],
+        [["MD", "VA", "NC"], ["NC", "OR", "CA"]],
+        [["MD", "VA", "NC"], ["WA", "OR", "NY"]],
+    ],
 )
 def test_a_call_that_is_not_two_groups_of_the_hand_is_refused(called):
     with pytest.raises(BadCall):
@@ -99,13 +108,18 @@ def test_b2_every_deal_is_two_solvable_hands_of_36_different_cards(seed):
 def test_a_deal_leans_on_a_weak_state_with_a_group_around_it():
     for seed in range(20):
         dealt = deal(DECK, random.Random(seed), lean_on=["HI", "CO"])
-        assert any("CO" in centres(g, DECK) for pair in solutions(dealt.student, DECK) for g in pair)
+        assert any(
+            "CO" in centres(g, DECK) for pair in solutions(dealt.student, DECK) for g in pair
+        )
 
 
 def test_reviews_of_a_call():
     hand = ["MD", "VA", "NC", "WA", "OR", "CA", "TX"]
     good = reviews(judge_call(hand, [["MD", "VA", "NC"], ["WA", "OR", "CA"]], DECK), helped=False)
-    assert [(r.fact.key, r.verdict) for r in good] == [("VA:borders", Verdict.RIGHT), ("OR:borders", Verdict.RIGHT)]
+    assert [(r.fact.key, r.verdict) for r in good] == [
+        ("VA:borders", Verdict.RIGHT),
+        ("OR:borders", Verdict.RIGHT),
+    ]
     helped = reviews(judge_call(hand, [["MD", "VA", "NC"], ["WA", "OR", "CA"]], DECK), helped=True)
     assert all(r.helped for r in helped)
     bad = reviews(judge_call(hand, [["MD", "VA", "NC"], ["WA", "CA", "TX"]], DECK), helped=False)

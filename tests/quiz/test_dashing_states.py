@@ -63,14 +63,18 @@ def test_d1_a_wrong_capital_fails_the_call():
 def test_d1_a_wrong_name_fails_the_call():
     call = good_call()
     names = {**call.names, 0: "Nevada"}
-    assert not judge_call(DEALT, Call(call.set_aside, call.order, names, call.capitals), DECK).success
+    assert not judge_call(
+        DEALT, Call(call.set_aside, call.order, names, call.capitals), DECK
+    ).success
 
 
 def test_a_slip_of_spelling_still_names_the_state_but_is_close():
     """P-H8: one slip of spelling in a name or a capital is close, and close counts as right in a call."""
     call = good_call()
     names = {**call.names, 4: "Minesota"}
-    result = judge_call(DEALT, Call(call.set_aside, call.order, names, {**call.capitals, 4: "St. Paul"}), DECK)
+    result = judge_call(
+        DEALT, Call(call.set_aside, call.order, names, {**call.capitals, 4: "St. Paul"}), DECK
+    )
     assert result.success
     mn = next(c for c in result.cards if c.postal == "MN")
     assert mn.name.verdict is Verdict.CLOSE and mn.capital.verdict is Verdict.RIGHT
@@ -80,11 +84,15 @@ def test_a_slip_of_spelling_still_names_the_state_but_is_close():
 def test_p_h7_a_postal_code_is_not_a_name_and_fails_the_call(typed):
     """P-H7: D1 asks for each state's name; Minnesota's code in its place is wrong and says why."""
     call = good_call()
-    result = judge_call(DEALT, Call(call.set_aside, call.order, {**call.names, 4: typed}, call.capitals), DECK)
+    result = judge_call(
+        DEALT, Call(call.set_aside, call.order, {**call.names, 4: typed}, call.capitals), DECK
+    )
     assert not result.success and result.order_right
     mn = next(c for c in result.cards if c.postal == "MN")
     assert mn.name.verdict is Verdict.WRONG and not mn.right
-    assert mn.name.note == "MN is Minnesota's postal code; Dashing States asks for the state's name."
+    assert (
+        mn.name.note == "MN is Minnesota's postal code; Dashing States asks for the state's name."
+    )
     assert mn.name.expected == "Minnesota" and mn.name.answered == ("MN",)
     taught = {fact.key: judgement.verdict for fact, judgement, _ in reviews(result, seconds=None)}
     assert taught["MN:map"] is Verdict.WRONG and taught["MN:capital"] is Verdict.RIGHT
@@ -97,14 +105,20 @@ def test_p_h7_no_states_code_passes_for_its_name(postal):
     for typed in (postal, postal.lower(), f"{postal[0]}{postal[1].lower()}."):
         judgement = judge_name(typed, DECK, postal)
         assert judgement.verdict is Verdict.WRONG, typed
-        assert judgement.note == f"{postal} is {name}'s postal code; Dashing States asks for the state's name."
+        assert (
+            judgement.note
+            == f"{postal} is {name}'s postal code; Dashing States asks for the state's name."
+        )
     assert judge_name(name, DECK, postal).verdict is Verdict.RIGHT
 
 
 def test_p_h7_another_states_code_is_wrong_as_before():
     """P-H7: a code of another state was and stays wrong, with a note naming that state."""
     judgement = judge_name("MT", DECK, "MN")
-    assert judgement.verdict is Verdict.WRONG and judgement.note == "MT is the code for Montana. This is Minnesota."
+    assert (
+        judgement.verdict is Verdict.WRONG
+        and judgement.note == "MT is the code for Montana. This is Minnesota."
+    )
 
 
 def test_p_h8_a_slip_in_a_name_still_counts_but_a_code_does_not():
@@ -130,7 +144,9 @@ def test_d1_an_incomplete_call_is_refused(call):
 def test_a_blank_name_is_asked_for():
     call = good_call()
     with pytest.raises(UnreadableAnswer, match="Card 1"):
-        judge_call(DEALT, Call(call.set_aside, call.order, {**call.names, 0: ""}, call.capitals), DECK)
+        judge_call(
+            DEALT, Call(call.set_aside, call.order, {**call.names, 0: ""}, call.capitals), DECK
+        )
 
 
 def test_the_card_set_aside_teaches_nothing_and_each_used_card_two_facts():
@@ -145,7 +161,9 @@ def test_the_card_set_aside_teaches_nothing_and_each_used_card_two_facts():
 def test_the_deal_takes_the_weakest_states_first_never_twice_and_shuffles():
     cards = deal(["CO", "CO", "UT", "XX"], DECK, random.Random(1))
     assert len(set(cards)) == CARDS and {"CO", "UT"} <= set(cards)
-    orders = {tuple(deal(["CO", "UT", "ID", "MN", "RI"], DECK, random.Random(seed))) for seed in range(10)}
+    orders = {
+        tuple(deal(["CO", "UT", "ID", "MN", "RI"], DECK, random.Random(seed))) for seed in range(10)
+    }
     assert len(orders) > 1, "the cards are dealt in a random order"
     assert all(set(o) == {"CO", "UT", "ID", "MN", "RI"} for o in orders)
 
@@ -162,9 +180,15 @@ def test_the_computer_run_replays_from_its_seed_and_only_moves_forward(seed, lev
 def test_harder_computers_are_faster_and_more_careful():
     def mean(level):
         runs = [ComputerRun.draw(level, seed) for seed in range(300)]
-        return sum(r.call_at for r in runs) / len(runs), sum(not r.call_right for r in runs) / len(runs)
+        return sum(r.call_at for r in runs) / len(runs), sum(not r.call_right for r in runs) / len(
+            runs
+        )
 
-    (easy_t, easy_err), (medium_t, _), (hard_t, hard_err) = mean(Level.EASY), mean(Level.MEDIUM), mean(Level.HARD)
+    (easy_t, easy_err), (medium_t, _), (hard_t, hard_err) = (
+        mean(Level.EASY),
+        mean(Level.MEDIUM),
+        mean(Level.HARD),
+    )
     assert easy_t > medium_t > hard_t
     assert easy_err > hard_err
 

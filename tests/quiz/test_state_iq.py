@@ -28,7 +28,9 @@ DECK = load_deck()
 POWER = {card.clue_code: card for card in DECK.power_cards}
 
 
-def game(code="ABC", student="CO", computer="UT", first=Side.STUDENT, level=Level.HARD, seed=1) -> StateIQ:
+def game(
+    code="ABC", student="CO", computer="UT", first=Side.STUDENT, level=Level.HARD, seed=1
+) -> StateIQ:
     return StateIQ(DECK, POWER[code], student, computer, first, level, seed)
 
 
@@ -38,7 +40,10 @@ def test_every_power_card_gives_a_clue_plan(card):
     plan = clue_plan(card.clue_code)
     assert len(plan) == MAX_GUESSES
     if card.clue_code == "AAA":
-        assert [(s.kind, s.letter) for s in plan[:2]] == [(ClueKind.POSTAL, 0), (ClueKind.POSTAL, 1)]
+        assert [(s.kind, s.letter) for s in plan[:2]] == [
+            (ClueKind.POSTAL, 0),
+            (ClueKind.POSTAL, 1),
+        ]
         assert plan[2] is None
     elif card.clue_code == "CCC":
         assert [(s.kind, s.letter) for s in plan] == [(ClueKind.CAPITAL, i) for i in range(3)]
@@ -111,7 +116,9 @@ def test_the_student_gives_border_clues_and_a_wrong_one_is_refused():
         g.give_border("Texas")
     with pytest.raises(Move, match="your own state"):
         g.give_border("CO")
-    assert g.half.border_mistakes == ["TX"], "the same mistake counts once; naming your own state is no border mistake"
+    assert g.half.border_mistakes == ["TX"], (
+        "the same mistake counts once; naming your own state is no border mistake"
+    )
     g.give_border("Utah")
     assert g.waiting_for() == "computer"
     with pytest.raises(Move, match="not your turn"):
@@ -133,7 +140,9 @@ def test_moves_out_of_turn_and_after_the_end_are_refused():
         g.guess("Atlantis")
     g.guess("Utah")
     while not g.is_over:
-        g.computer_turn() if g.waiting_for() == "computer" else g.give_border(DECK.neighbours("CO")[0].postal)
+        g.computer_turn() if g.waiting_for() == "computer" else g.give_border(
+            DECK.neighbours("CO")[0].postal
+        )
     for move in (lambda: g.guess("Utah"), g.computer_turn, lambda: g.give_border("KS")):
         with pytest.raises(Move):
             move()
@@ -163,7 +172,9 @@ def play_out(g: StateIQ, student_guesses: list[str]) -> None:
 def test_the_second_team_stops_once_the_result_is_settled():
     """Q3: the student guessed in 1; the computer's first miss settles it."""
     for seed in range(40):
-        g = game("ABC", student="TX", computer="UT", first=Side.STUDENT, level=Level.EASY, seed=seed)
+        g = game(
+            "ABC", student="TX", computer="UT", first=Side.STUDENT, level=Level.EASY, seed=seed
+        )
         play_out(g, ["Utah"])
         second = g.halves[1]
         assert len(second.guesses) == 1
@@ -192,7 +203,9 @@ def test_fewer_guesses_win_and_equal_counts_tie():
     cards=st.lists(st.sampled_from([s.postal for s in DECK]), min_size=2, max_size=2, unique=True),
     seed=st.integers(0, 10_000),
 )
-def test_with_perfect_recall_the_computer_never_guesses_a_state_the_clues_rule_out(code, cards, seed):
+def test_with_perfect_recall_the_computer_never_guesses_a_state_the_clues_rule_out(
+    code, cards, seed
+):
     g = StateIQ(DECK, POWER[code], cards[0], cards[1], Side.COMPUTER, Level.HARD, seed)
     while not g.is_over and g.half.guesser is Side.COMPUTER:
         if g.waiting_for() == "student_clue":
@@ -211,7 +224,9 @@ def test_levels_differ_in_how_well_the_computer_guesses():
             while g.half.guesser is Side.COMPUTER and not g.half.over:
                 if g.waiting_for() == "student_clue":
                     used = {c.value for c in g.half.clues}
-                    g.give_border(next(s.postal for s in DECK.neighbours("CO") if s.postal not in used))
+                    g.give_border(
+                        next(s.postal for s in DECK.neighbours("CO") if s.postal not in used)
+                    )
                 else:
                     g.computer_turn()
             total += g.halves[0].solved
@@ -257,7 +272,9 @@ def test_what_the_students_play_teaches_the_memory_model():
     assert answers[("UT:borders", "secret:borders")].late
     assert ("UT:capital", "secret:capital") not in answers, "the C clue was never shown"
     own = [a for a in student_answers(g) if a.fact.key == "CO:borders"]
-    assert own and all(a.verdict is Verdict.RIGHT for a in own), "the student's border clue (B is first)"
+    assert own and all(a.verdict is Verdict.RIGHT for a in own), (
+        "the student's border clue (B is first)"
+    )
 
 
 def test_never_guessing_is_wrong_on_every_fact_shown():
@@ -277,7 +294,9 @@ def test_typed_guesses_are_read_by_name_or_code():
 def test_a_half_stopped_early_still_teaches_and_reveals():
     """Q3: the computer guessed in 1; the student's first miss ends the game, a wrong answer."""
     for seed in range(200):
-        g = game("ABC", student="TX", computer="UT", first=Side.COMPUTER, level=Level.HARD, seed=seed)
+        g = game(
+            "ABC", student="TX", computer="UT", first=Side.COMPUTER, level=Level.HARD, seed=seed
+        )
         g.computer_turn()  # A clue first: "T" leaves Tennessee and Texas
         if g.halves[0].solved:
             break

@@ -22,7 +22,11 @@ from trainer.quiz.weakest import POOL, draw_weakest, weakest_pool
 
 DECK = load_deck()
 #: A new student's queue: the teaching order's states (the queue of every new student alike).
-NEW_STUDENT = [fact.postal for fact in teaching_order(DECK) if fact.facet in (Facet.POSTAL, Facet.CAPITAL, Facet.BORDERS)]
+NEW_STUDENT = [
+    fact.postal
+    for fact in teaching_order(DECK)
+    if fact.facet in (Facet.POSTAL, Facet.CAPITAL, Facet.BORDERS)
+]
 SEEDS = range(40)
 
 
@@ -64,7 +68,9 @@ def test_a_state_iq_deal_without_weak_states_comes_from_the_allowed_ones():
 
 
 def test_new_students_get_different_dashing_hands_from_their_weakest_states():
-    hands = {frozenset(dashing_states.deal(NEW_STUDENT, DECK, random.Random(seed))) for seed in SEEDS}
+    hands = {
+        frozenset(dashing_states.deal(NEW_STUDENT, DECK, random.Random(seed))) for seed in SEEDS
+    }
     assert len(hands) >= 10
     assert all(hand <= set(weakest_pool(NEW_STUDENT)) for hand in hands)
 
@@ -75,8 +81,17 @@ def test_border_up_leans_on_one_of_the_weakest_states_not_always_the_first():
     with_first = 0
     for seed in range(12):
         dealt = border_up.deal(DECK, random.Random(seed), lean_on=weak)
-        centred = {c for pair in solutions(dealt.student, DECK) for group in pair for c in centres(group, DECK)}
+        centred = {
+            c
+            for pair in solutions(dealt.student, DECK)
+            for group in pair
+            for c in centres(group, DECK)
+        }
         assert centred & pool, "a winning call is centred on one of the weakest states"
-        assert dealt == border_up.deal(DECK, random.Random(seed), lean_on=weak), "a deal replays from its seed"
+        assert dealt == border_up.deal(DECK, random.Random(seed), lean_on=weak), (
+            "a deal replays from its seed"
+        )
         with_first += weak[0] in dealt.student
-    assert with_first < 12, f"{weak[0]}, the first state of the teaching order, is not in every hand"
+    assert with_first < 12, (
+        f"{weak[0]}, the first state of the teaching order, is not in every hand"
+    )

@@ -55,7 +55,10 @@ def test_the_server_maps_a_posted_spot_to_its_state():
     assert pick.postal_of(f" {pick.spots[3].number} ") == pick.spots[3].postal
 
 
-@pytest.mark.parametrize("answer", ["", "0", "51", "99", "100", "-1", "+1", "1.0", "CO", "Colorado", "²", "١٢", "1_0", "٣"])
+@pytest.mark.parametrize(
+    "answer",
+    ["", "0", "51", "99", "100", "-1", "+1", "1.0", "CO", "Colorado", "²", "١٢", "1_0", "٣"],
+)
 def test_anything_but_a_spot_of_the_map_is_no_state(answer):
     assert _map().postal_of(answer) is None
 
@@ -82,21 +85,35 @@ def test_each_spot_knows_its_neighbours_by_direction():
 
 def test_the_keyboard_starts_near_the_middle_of_the_map():
     pick = _map()
-    assert next(s for s in pick.spots if s.number == pick.start).postal in {"KS", "NE", "MO", "OK", "IA"}
+    assert next(s for s in pick.spots if s.number == pick.start).postal in {
+        "KS",
+        "NE",
+        "MO",
+        "OK",
+        "IA",
+    }
 
 
-@pytest.mark.parametrize(("count", "sentence"), [(0, "borders no other state."), (1, "borders 1 state."), (8, "borders 8 states.")])
+@pytest.mark.parametrize(
+    ("count", "sentence"),
+    [(0, "borders no other state."), (1, "borders 1 state."), (8, "borders 8 states.")],
+)
 def test_borders_in_words(count, sentence):
     assert pickmap.borders_sentence(count) == f"This state {sentence}"
 
 
 def test_the_map_looks_the_same_through_its_transform():
     pick = _map(11)
-    a, _, _, d, e, f = (float(v) for v in re.fullmatch(r"matrix\(([^)]*)\)", pick.transform).group(1).split())
+    a, _, _, d, e, f = (
+        float(v) for v in re.fullmatch(r"matrix\(([^)]*)\)", pick.transform).group(1).split()
+    )
     for spot in pick.spots[:5]:
         drawn = [(a * x + e, d * y + f) for ring in path_rings(spot.path) for x, y in ring]
         public = [p for ring in path_rings(PUBLIC[spot.postal]) for p in ring]
-        assert all(abs(x - px) <= 0.01 and abs(y - py) <= 0.01 for (x, y), (px, py) in zip(drawn, public, strict=True))
+        assert all(
+            abs(x - px) <= 0.01 and abs(y - py) <= 0.01
+            for (x, y), (px, py) in zip(drawn, public, strict=True)
+        )
 
 
 # --- A page of Map cards (Dashing States) --------------------------------------------------
@@ -104,14 +121,19 @@ def test_the_map_looks_the_same_through_its_transform():
 
 def _matrix(transform: str):
     """The point map of an SVG ``matrix(a 0 0 d e f)`` transform."""
-    a, _, _, d, e, f = (float(v) for v in re.fullmatch(r"matrix\(([^)]*)\)", transform).group(1).split())
+    a, _, _, d, e, f = (
+        float(v) for v in re.fullmatch(r"matrix\(([^)]*)\)", transform).group(1).split()
+    )
     return lambda point: (a * point[0] + e, d * point[1] + f)
 
 
 def _drawn_like(points: list[tuple[float, float]], public: str) -> bool:
     """``points`` are the public outline's, within the rounding of two decimals."""
     expected = [p for ring in path_rings(public) for p in ring]
-    return all(abs(x - px) <= 0.011 and abs(y - py) <= 0.011 for (x, y), (px, py) in zip(points, expected, strict=True))
+    return all(
+        abs(x - px) <= 0.011 and abs(y - py) <= 0.011
+        for (x, y), (px, py) in zip(points, expected, strict=True)
+    )
 
 
 CARDS = ["RI", "CO", "HI", "TX", "DE"]
@@ -128,11 +150,16 @@ def test_each_card_of_a_page_has_its_own_drawing_over_the_shared_map(seed):
     shared = {spot.postal: spot.path for spot in drawing.base.spots}
     reds = [card.path for card in drawing.cards]
     assert len(set(reds)) == len(CARDS)
-    assert len({card.transform for card in drawing.cards} | {card.base_transform for card in drawing.cards}) == 2 * len(CARDS)
+    assert len(
+        {card.transform for card in drawing.cards} | {card.base_transform for card in drawing.cards}
+    ) == 2 * len(CARDS)
     for postal, card in zip(CARDS, drawing.cards):
         assert card.path != PUBLIC[postal] and card.path != shared[postal]
         assert card.path not in PUBLIC.values() and card.path not in shared.values()
-    shown = " ".join([card.path + card.transform + card.base_transform for card in drawing.cards] + list(shared.values()))
+    shown = " ".join(
+        [card.path + card.transform + card.base_transform for card in drawing.cards]
+        + list(shared.values())
+    )
     assert not any(name in shown for name in NAMES)
     assert not any(re.search(rf"(?<![A-Za-z]){postal}(?![A-Za-z])", shown) for postal in POSTALS)
 
@@ -142,7 +169,9 @@ def test_a_card_draws_its_red_state_and_the_shared_map_where_the_map_has_them():
     shared = {spot.postal: spot.path for spot in drawing.base.spots}
     for postal, card in zip(CARDS, drawing.cards):
         to_map, shared_to_card = _matrix(card.transform), _matrix(card.base_transform)
-        assert _drawn_like([to_map(p) for ring in path_rings(card.path) for p in ring], PUBLIC[postal])
+        assert _drawn_like(
+            [to_map(p) for ring in path_rings(card.path) for p in ring], PUBLIC[postal]
+        )
         for other in ("CO", "WA", postal):
             points = [to_map(shared_to_card(p)) for ring in path_rings(shared[other]) for p in ring]
             assert _drawn_like(points, PUBLIC[other]), other
@@ -153,4 +182,6 @@ def test_a_page_of_cards_is_drawn_again_the_same_from_the_same_seed():
     assert [c.path for c in first.cards] == [c.path for c in again.cards]
     assert [s.path for s in first.base.spots] == [s.path for s in again.base.spots]
     other = pickmap.draw_cards(DECK, CARDS, random.Random(10))
-    assert [s.postal for s in other.base.spots] != [s.postal for s in first.base.spots], "the shared outlines' order is the page's own"
+    assert [s.postal for s in other.base.spots] != [s.postal for s in first.base.spots], (
+        "the shared outlines' order is the page's own"
+    )

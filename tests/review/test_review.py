@@ -9,7 +9,7 @@ import pytest
 
 from trainer import srs
 from trainer.cards import load_deck
-from trainer.facts import Fact, Facet, Form
+from trainer.facts import Facet, Fact, Form
 from trainer.review import (
     CHOICE_UNTIL_STABILITY_DAYS,
     LOAD_ALLOWANCE_MS,
@@ -23,14 +23,24 @@ from trainer.review import (
 )
 
 DECK = load_deck()
-T0 = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.timezone.utc)
-SETTLED = srs.Memory(srs.MemoryState.REVIEW, None, CHOICE_UNTIL_STABILITY_DAYS + 10, 5.0, T0, T0 - dt.timedelta(days=14))
+T0 = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC)
+SETTLED = srs.Memory(
+    srs.MemoryState.REVIEW,
+    None,
+    CHOICE_UNTIL_STABILITY_DAYS + 10,
+    5.0,
+    T0,
+    T0 - dt.timedelta(days=14),
+)
 
 
 def test_new_facts_are_multiple_choice_when_it_is_on():
     fact = Fact("CO", Facet.CAPITAL)
     assert choose_form(fact, None, DECK, random.Random(1), multiple_choice=True) is Form.CHOICE
-    assert choose_form(fact, srs.new_memory(T0), DECK, random.Random(1), multiple_choice=True) is Form.CHOICE
+    assert (
+        choose_form(fact, srs.new_memory(T0), DECK, random.Random(1), multiple_choice=True)
+        is Form.CHOICE
+    )
 
 
 def test_settled_facts_are_recalled_not_recognised():
@@ -40,13 +50,22 @@ def test_settled_facts_are_recalled_not_recognised():
 
 def test_without_multiple_choice_nothing_is_a_choice():
     for fact in [Fact(s.postal, facet) for s in DECK for facet in Facet]:
-        assert choose_form(fact, None, DECK, random.Random(fact.key), multiple_choice=False) is not Form.CHOICE
+        assert (
+            choose_form(fact, None, DECK, random.Random(fact.key), multiple_choice=False)
+            is not Form.CHOICE
+        )
 
 
 def test_settled_map_facts_are_typed_or_clicked():
-    forms = {choose_form(Fact("CO", Facet.MAP), SETTLED, DECK, random.Random(i), multiple_choice=True) for i in range(30)}
+    forms = {
+        choose_form(Fact("CO", Facet.MAP), SETTLED, DECK, random.Random(i), multiple_choice=True)
+        for i in range(30)
+    }
     assert forms == {Form.TYPED, Form.MAP_CLICK}
-    small = {choose_form(Fact("RI", Facet.MAP), SETTLED, DECK, random.Random(i), multiple_choice=True) for i in range(30)}
+    small = {
+        choose_form(Fact("RI", Facet.MAP), SETTLED, DECK, random.Random(i), multiple_choice=True)
+        for i in range(30)
+    }
     assert small == {Form.TYPED}
 
 
@@ -58,7 +77,10 @@ def test_a_round_replays_from_its_seed():
     first = [question(item, DECK, 42, i) for i, item in enumerate(items, 1)]
     again = [question(item, DECK, 42, i) for i, item in enumerate(items, 1)]
     assert first == again
-    other_seeds = {question(Item(Fact("CO", Facet.CAPITAL), Form.CHOICE), DECK, seed, 2).choices for seed in range(20)}
+    other_seeds = {
+        question(Item(Fact("CO", Facet.CAPITAL), Form.CHOICE), DECK, seed, 2).choices
+        for seed in range(20)
+    }
     assert len(other_seeds) > 1, "another round shuffles the options differently"
 
 
@@ -72,15 +94,22 @@ def _after(*ratings: srs.Rating) -> srs.Memory:
     return memory
 
 
-@pytest.mark.parametrize("key", ["CO:capital", "UT:size", "HI:borders", "CO:map", "RI:map", "CO:postal", "CO:zone"])
+@pytest.mark.parametrize(
+    "key", ["CO:capital", "UT:size", "HI:borders", "CO:map", "RI:map", "CO:postal", "CO:zone"]
+)
 def test_after_a_right_pick_the_next_form_is_strong(key):
     """P-M6: a fact picked right once (rated Hard, still shaky) is asked typed or on the map next,
     whatever the seed, with multiple choice on."""
     fact = Fact.from_key(key)
     picked = _after(srs.Rating.HARD)
-    assert picked.stability < CHOICE_UNTIL_STABILITY_DAYS, "still shaky: without the rule it would be a choice again"
+    assert picked.stability < CHOICE_UNTIL_STABILITY_DAYS, (
+        "still shaky: without the rule it would be a choice again"
+    )
     assert choose_form(fact, picked, DECK, random.Random(1), multiple_choice=True) is Form.CHOICE
-    forms = {choose_form(fact, picked, DECK, random.Random(i), multiple_choice=True, recheck=True) for i in range(20)}
+    forms = {
+        choose_form(fact, picked, DECK, random.Random(i), multiple_choice=True, recheck=True)
+        for i in range(20)
+    }
     assert forms and all(srs.is_strong(form) for form in forms)
 
 
@@ -88,8 +117,14 @@ def test_a_wrong_answer_or_a_strong_one_lets_a_shaky_fact_be_a_choice_again():
     """P-M6: only the last answer being a right pick forces a strong form; after a miss (or a
     typed answer) a shaky fact may be picked from options again."""
     fact = Fact("CO", Facet.CAPITAL)
-    for memory in (_after(srs.Rating.HARD, srs.Rating.AGAIN), _after(srs.Rating.HARD, srs.Rating.GOOD)):
-        assert choose_form(fact, memory, DECK, random.Random(1), multiple_choice=True, recheck=False) is Form.CHOICE
+    for memory in (
+        _after(srs.Rating.HARD, srs.Rating.AGAIN),
+        _after(srs.Rating.HARD, srs.Rating.GOOD),
+    ):
+        assert (
+            choose_form(fact, memory, DECK, random.Random(1), multiple_choice=True, recheck=False)
+            is Form.CHOICE
+        )
 
 
 def test_a_round_asks_the_facts_picked_right_last_in_a_strong_form():
@@ -118,7 +153,11 @@ def test_each_item_has_its_own_pick_map_drawn_from_the_seed():
         (4_000, 4_600, 4_000),  # the page's figure, a little under the server's: believed
         (4_000, 3_900, 3_900),  # never more than the server's
         (1, 30_000, 30_000),  # issue 18: a forged figure far under the server's: the server's
-        (30_000 - LOAD_ALLOWANCE_MS, 30_000, 30_000 - LOAD_ALLOWANCE_MS),  # the slowest load believed
+        (
+            30_000 - LOAD_ALLOWANCE_MS,
+            30_000,
+            30_000 - LOAD_ALLOWANCE_MS,
+        ),  # the slowest load believed
         (30_000 - LOAD_ALLOWANCE_MS - 1, 30_000, 30_000),
         (None, 7_000, 7_000),  # no page figure: the server's
         (0, 7_000, 7_000),

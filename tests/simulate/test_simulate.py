@@ -92,10 +92,17 @@ def test_the_history_does_not_depend_on_the_process() -> None:
 def test_the_simulator_is_pure() -> None:
     """No Flask, no SQLAlchemy: worker processes import only the simulator."""
     code = "import sys, trainer.simulate; print(sorted(m for m in sys.modules if m.startswith(('flask', 'sqlalchemy'))))"
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"
+    assert (
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        == "[]"
+    )
 
 
-def test_another_seed_or_student_gives_another_history(deck: Deck, histories: list[History]) -> None:
+def test_another_seed_or_student_gives_another_history(
+    deck: Deck, histories: list[History]
+) -> None:
     other_seed = simulate(deck, 3, seed=8, days=40, end=END, time_zone=ZONE)
     assert _snapshot(other_seed) != _snapshot(histories[3])
     assert _snapshot(histories[2]) != _snapshot(histories[3])
@@ -144,19 +151,25 @@ def test_memory_cards_are_the_replay_of_the_reviews(histories: list[History]) ->
             assert review["stability_after"] == memory[key].stability
         assert set(history.cards) == set(memory)
         for key, card in history.cards.items():
-            assert srs.Memory(
-                srs.MemoryState(card["state"]),
-                card["step"],
-                card["stability"],
-                card["difficulty"],
-                card["due"],
-                card["last_review"],
-                card["lapses"],
-                card["reps"],
-            ) == memory[key]
+            assert (
+                srs.Memory(
+                    srs.MemoryState(card["state"]),
+                    card["step"],
+                    card["stability"],
+                    card["difficulty"],
+                    card["due"],
+                    card["last_review"],
+                    card["lapses"],
+                    card["reps"],
+                )
+                == memory[key]
+            )
             assert card["introduced_at"] == first[key]
             # P-M1: the study day of the last review, as memory._write stores it for the dashboards.
-            assert card["last_study_day"] == srs.study_day(card["last_review"], history.learner.time_zone).date
+            assert (
+                card["last_study_day"]
+                == srs.study_day(card["last_review"], history.learner.time_zone).date
+            )
             assert card["facet"] == Fact.from_key(key).facet.value
         assert sum(card["reps"] for card in history.cards.values()) == len(history.reviews)
 
@@ -175,9 +188,12 @@ def test_review_rows_follow_the_grading_policy(histories: list[History]) -> None
             strong = review["form"] != Form.CHOICE.value
             if review["verdict"] == "wrong":
                 assert review["rating"] == srs.Rating.AGAIN
-            elif review["verdict"] == "close" or review["help"] != "none":
-                assert review["rating"] == srs.Rating.HARD
-            elif not strong and fact.key not in proven:
+            elif (
+                review["verdict"] == "close"
+                or review["help"] != "none"
+                or not strong
+                and fact.key not in proven
+            ):
                 assert review["rating"] == srs.Rating.HARD
             else:
                 assert review["rating"] == srs.Rating.GOOD
@@ -207,14 +223,23 @@ def test_a_fact_picked_right_last_is_dealt_in_a_strong_form(histories: list[Hist
     assert checked > 20, "the rule was exercised"
 
 
-def test_new_facts_come_in_teaching_order_within_the_daily_limit(deck: Deck, histories: list[History]) -> None:
+def test_new_facts_come_in_teaching_order_within_the_daily_limit(
+    deck: Deck, histories: list[History]
+) -> None:
     for history in histories:
-        per_day = Counter(srs.study_day(c["introduced_at"], ZONE).date for c in history.cards.values())
+        per_day = Counter(
+            srs.study_day(c["introduced_at"], ZONE).date for c in history.cards.values()
+        )
         # Review rounds respect the limit; a game may bring in a few facts of its own on top.
         by_review = Counter(
             srs.study_day(c["introduced_at"], ZONE).date
             for c in history.cards.values()
-            if any(r["fact_key"] == c["fact_key"] and r["reviewed_at"] == c["introduced_at"] and r["mode"] == "review" for r in history.reviews)
+            if any(
+                r["fact_key"] == c["fact_key"]
+                and r["reviewed_at"] == c["introduced_at"]
+                and r["mode"] == "review"
+                for r in history.reviews
+            )
         )
         assert all(count <= history.learner.new_per_day for count in by_review.values())
         assert sum(per_day.values()) == len(history.cards)
@@ -244,13 +269,21 @@ def test_answers_are_realistic(deck: Deck, histories: list[History]) -> None:
     assert verdicts["right"] > verdicts["wrong"] > verdicts["close"] > 0
     # Wrong map and capital answers often name a neighbouring state: the most-confused pairs.
     confused = [
-        r for r in reviews if r["verdict"] == "wrong" and r["facet"] in ("map", "capital") and r["answered_postal"]
+        r
+        for r in reviews
+        if r["verdict"] == "wrong" and r["facet"] in ("map", "capital") and r["answered_postal"]
     ]
     assert confused
-    neighbouring = [r for r in confused if deck.borders_between(r["fact_key"][:2], r["answered_postal"])]
+    neighbouring = [
+        r for r in confused if deck.borders_between(r["fact_key"][:2], r["answered_postal"])
+    ]
     assert len(neighbouring) > len(confused) / 2
     assert any(r["answer"] == "" and r["verdict"] == "wrong" for r in reviews)  # "I don't know"
-    assert all(r["answer"] == dont_know(Fact.from_key(r["fact_key"]), deck).given for r in reviews if r["answer"] == "")
+    assert all(
+        r["answer"] == dont_know(Fact.from_key(r["fact_key"]), deck).given
+        for r in reviews
+        if r["answer"] == ""
+    )
 
 
 def test_learners_differ_in_habits(deck: Deck) -> None:
@@ -277,7 +310,15 @@ def test_games_are_finished_and_replay(deck: Deck, histories: list[History]) -> 
     assert games
     for history, row in games:
         power = next(card for card in deck.power_cards if card.id == row["power_card"])
-        game = StateIQ(deck, power, row["student_card"], row["computer_card"], Side(row["first_guesser"]), IqLevel(row["level"]), row["seed"])
+        game = StateIQ(
+            deck,
+            power,
+            row["student_card"],
+            row["computer_card"],
+            Side(row["first_guesser"]),
+            IqLevel(row["level"]),
+            row["seed"],
+        )
 
         _computer_plays(game)
         for kind, postal in row["moves"]:
@@ -289,14 +330,22 @@ def test_games_are_finished_and_replay(deck: Deck, histories: list[History]) -> 
         assert game.is_over and row["move_count"] == len(row["moves"])
         assert row["recorded"] == sorted(a.item for a in student_answers(game))
         winner = game.winner()
-        assert row["result"] == ("tied" if winner is None else "won" if winner is Side.STUDENT else "lost")
-        logged = {r["item"] for r in history.reviews if r["round_token"] == f"state_iq:{row['token']}"}
+        assert row["result"] == (
+            "tied" if winner is None else "won" if winner is Side.STUDENT else "lost"
+        )
+        logged = {
+            r["item"] for r in history.reviews if r["round_token"] == f"state_iq:{row['token']}"
+        }
         assert logged == set(row["recorded"])
         assert row["created_at"] < row["finished_at"]
     cards = [g for h in histories for g in h.card_games]
     assert cards
     for row in cards:
-        state = replay(make_game(row["game"], deck, Params(row["players"], row["team_size"])), row["seed"], row["actions"])
+        state = replay(
+            make_game(row["game"], deck, Params(row["players"], row["team_size"])),
+            row["seed"],
+            row["actions"],
+        )
         assert state.is_terminal() and row["ply"] == len(row["actions"])
         assert row["result"] in ("won", "lost", "drawn") and row["finished_at"] is not None
         assert row["drill_right"] <= row["drill_answers"]
@@ -312,7 +361,15 @@ def test_assignments_are_worked_on_in_their_window(deck: Deck) -> None:
     west = area_postals("region:west", deck)
     tasks = (
         Task(("state-iq",), start, END - dt.timedelta(days=2), rounds=3),
-        Task(("review",), start, END + dt.timedelta(days=5), rounds=4, facets=frozenset({Facet.CAPITAL}), postals=west, area="region:west"),
+        Task(
+            ("review",),
+            start,
+            END + dt.timedelta(days=5),
+            rounds=4,
+            facets=frozenset({Facet.CAPITAL}),
+            postals=west,
+            area="region:west",
+        ),
     )
     histories = [simulate(deck, i, seed=5, days=30, end=END, tasks=tasks) for i in range(8)]
     rounds = [r for h in histories for r in h.assignment_rounds]
@@ -324,14 +381,20 @@ def test_assignments_are_worked_on_in_their_window(deck: Deck) -> None:
         assert all(count <= tasks[task].rounds for task, count in done.items())
         for r in history.assignment_rounds:
             task = tasks[r["task"]]
-            assert task.starts_at <= r["created_at"] < min(END, task.due_at + dt.timedelta(days=LATE_DAYS))
+            assert (
+                task.starts_at
+                <= r["created_at"]
+                < min(END, task.due_at + dt.timedelta(days=LATE_DAYS))
+            )
             if r["task"] == 0:
                 assert r["activity"] == "state-iq" and r["round_token"] in games
             else:
                 assert r["activity"] == "review"
                 assert focus[r["round_token"]] == {"facets": ["capital"], "area": "region:west"}
                 answered = [x for x in history.reviews if x["round_token"] == r["round_token"]]
-                assert answered and all(x["facet"] == "capital" and x["fact_key"][:2] in west for x in answered)
+                assert answered and all(
+                    x["facet"] == "capital" and x["fact_key"][:2] in west for x in answered
+                )
 
 
 def test_end_must_be_utc(deck: Deck) -> None:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from trainer.srs import Memory, MemoryState
 
 #: The moment the property tests look at (a Monday afternoon, UTC).
-T0 = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 3, 2, 15, 0, tzinfo=dt.UTC)
 
 #: Any memory: every state and step, stabilities from hours to a year, dues a month either side
 #: of :data:`T0`, last reviews up to 400 days before it.

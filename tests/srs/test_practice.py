@@ -11,20 +11,32 @@ from tests.srs.strategies import memory_strategy
 from trainer import srs
 from trainer.srs import Memory, MemoryState
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 T0 = dt.datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
 DAY = srs.study_day(T0, "UTC")
 
 
 def reviewed(days_ago: float, stability: float, due_in_days: float = 5.0) -> Memory:
     """A fact in review, last answered ``days_ago`` and due in ``due_in_days`` (not due by default)."""
-    return Memory(MemoryState.REVIEW, None, stability, 5.0, T0 + dt.timedelta(days=due_in_days), T0 - dt.timedelta(days=days_ago))
+    return Memory(
+        MemoryState.REVIEW,
+        None,
+        stability,
+        5.0,
+        T0 + dt.timedelta(days=due_in_days),
+        T0 - dt.timedelta(days=days_ago),
+    )
 
 
 def step(minutes_to_due: float, days_ago: float = 0.0) -> Memory:
     """A fact in relearning steps, its next step ``minutes_to_due`` from now."""
     return Memory(
-        MemoryState.RELEARNING, 0, 2.0, 6.0, T0 + dt.timedelta(minutes=minutes_to_due), T0 - dt.timedelta(days=days_ago, minutes=5)
+        MemoryState.RELEARNING,
+        0,
+        2.0,
+        6.0,
+        T0 + dt.timedelta(minutes=minutes_to_due),
+        T0 - dt.timedelta(days=days_ago, minutes=5),
     )
 
 
@@ -50,21 +62,46 @@ def test_lowest_predicted_recall_comes_first():
 def test_facts_answered_today_are_left_out():
     """P-M8: a fact answered earlier this study day has predicted recall 1.0 and is not practised
     again today (it would be a same-day review); one answered yesterday evening is."""
-    this_morning = Memory(MemoryState.REVIEW, None, 3.0, 5.0, T0 + dt.timedelta(days=3), DAY.start + dt.timedelta(hours=1))
-    last_night = Memory(MemoryState.REVIEW, None, 3.0, 5.0, T0 + dt.timedelta(days=3), DAY.start - dt.timedelta(hours=1))
+    this_morning = Memory(
+        MemoryState.REVIEW,
+        None,
+        3.0,
+        5.0,
+        T0 + dt.timedelta(days=3),
+        DAY.start + dt.timedelta(hours=1),
+    )
+    last_night = Memory(
+        MemoryState.REVIEW,
+        None,
+        3.0,
+        5.0,
+        T0 + dt.timedelta(days=3),
+        DAY.start - dt.timedelta(hours=1),
+    )
     assert recall(this_morning) == 1.0
     assert srs.practice_order({"CO:map": this_morning, "UT:map": last_night}, T0, DAY) == ["UT:map"]
 
 
 def test_steps_not_due_yet_are_left_out_and_due_ones_kept():
     """P-M8: a fact in (re)learning steps waits for its step; one whose step has come is practised."""
-    memories = {"CO:map": step(15, days_ago=1), "UT:map": step(-5, days_ago=1), "WA:map": reviewed(4, stability=3)}
+    memories = {
+        "CO:map": step(15, days_ago=1),
+        "UT:map": step(-5, days_ago=1),
+        "WA:map": reviewed(4, stability=3),
+    }
     assert sorted(srs.practice_order(memories, T0, DAY)) == ["UT:map", "WA:map"]
 
 
 def test_the_focus_is_respected():
-    memories = {"CO:map": reviewed(9, stability=2), "CO:capital": reviewed(3, stability=9), "UT:map": reviewed(4, stability=4)}
-    assert srs.practice_order(memories, T0, DAY, include=lambda key: key.endswith(":map")) == ["CO:map", "UT:map"]
+    memories = {
+        "CO:map": reviewed(9, stability=2),
+        "CO:capital": reviewed(3, stability=9),
+        "UT:map": reviewed(4, stability=4),
+    }
+    assert srs.practice_order(memories, T0, DAY, include=lambda key: key.endswith(":map")) == [
+        "CO:map",
+        "UT:map",
+    ]
     queue = srs.build_queue(
         memories, T0, DAY, teaching_order=["WA:map", "WA:capital"], new_allowed=0, size=10,
         include=lambda key: key.endswith(":capital"), practice=True,
@@ -84,16 +121,22 @@ def test_practice_fills_the_round_after_due_new_and_soon_steps():
     order = ["NV:map", "AZ:map", "NM:map"]
     plain = srs.build_queue(memories, T0, DAY, teaching_order=order, new_allowed=2, size=10)
     assert plain == ["CO:map", "NV:map", "AZ:map", "UT:map"]
-    practice = srs.build_queue(memories, T0, DAY, teaching_order=order, new_allowed=2, size=10, practice=True)
+    practice = srs.build_queue(
+        memories, T0, DAY, teaching_order=order, new_allowed=2, size=10, practice=True
+    )
     assert practice == [*plain, "WA:map", "OR:map"]
-    assert srs.build_queue(memories, T0, DAY, teaching_order=order, new_allowed=2, size=5, practice=True) == [*plain, "WA:map"]
+    assert srs.build_queue(
+        memories, T0, DAY, teaching_order=order, new_allowed=2, size=5, practice=True
+    ) == [*plain, "WA:map"]
 
 
 def test_without_practice_every_introduced_memory_changes_nothing():
     """The queue may be given every memory (as it is when practising): without ``practice`` the
     ones not due and not soon are ignored."""
     memories = {"CO:map": reviewed(5, stability=3), "UT:map": step(60)}
-    assert srs.build_queue(memories, T0, DAY, teaching_order=["WA:map"], new_allowed=0, size=10) == []
+    assert (
+        srs.build_queue(memories, T0, DAY, teaching_order=["WA:map"], new_allowed=0, size=10) == []
+    )
 
 
 KEYS = [f"K{i}" for i in range(40)]
@@ -111,8 +154,19 @@ def test_practice_rounds_over_random_memories(memories, new_allowed, size, focus
     lowest recall first, never a fact answered today or a step not due yet."""
     include = None if focus is None else focus.__contains__
     order = KEYS + [f"N{i}" for i in range(20)]
-    plain = srs.build_queue(memories, T0, DAY, teaching_order=order, new_allowed=new_allowed, size=size, include=include)
-    queue = srs.build_queue(memories, T0, DAY, teaching_order=order, new_allowed=new_allowed, size=size, include=include, practice=True)
+    plain = srs.build_queue(
+        memories, T0, DAY, teaching_order=order, new_allowed=new_allowed, size=size, include=include
+    )
+    queue = srs.build_queue(
+        memories,
+        T0,
+        DAY,
+        teaching_order=order,
+        new_allowed=new_allowed,
+        size=size,
+        include=include,
+        practice=True,
+    )
     assert len(queue) == len(set(queue)) <= size
     assert queue[: len(plain)] == plain
     assert focus is None or all(key in focus for key in queue if key in memories)

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from tests.srs.strategies import memory_strategy
 from trainer import srs
 from trainer.cards import load_deck
-from trainer.facts import Fact, Facet, Form, Verdict, dont_know
+from trainer.facts import Facet, Fact, Form, Verdict, dont_know
 from trainer.srs import Help, Memory, MemoryState, Outcome, Rating
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 T0 = dt.datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
 TZ = "UTC"
 NEW_YORK = "America/New_York"
@@ -34,7 +34,9 @@ STRONG_FORMS = [Form.TYPED, Form.MAP_CLICK]
 @pytest.mark.parametrize("form", list(Form))
 def test_wrong_is_again(form, strong_before):
     """P-M5."""
-    assert srs.rate(outcome(Verdict.WRONG, form, ms=100), strong_before=strong_before) is Rating.AGAIN
+    assert (
+        srs.rate(outcome(Verdict.WRONG, form, ms=100), strong_before=strong_before) is Rating.AGAIN
+    )
 
 
 @pytest.mark.parametrize("strong_before", [False, True])
@@ -42,7 +44,9 @@ def test_i_dont_know_is_again(strong_before):
     """P-M5: "I don't know" is judged wrong, so it is Again, in any form."""
     judgement = dont_know(Fact("CO", Facet.CAPITAL), load_deck())
     for form in Form:
-        answer = Outcome("CO:capital", judgement.verdict, "review", form, "round", "1", judgement.given, 900)
+        answer = Outcome(
+            "CO:capital", judgement.verdict, "review", form, "round", "1", judgement.given, 900
+        )
         assert srs.rate(answer, strong_before=strong_before) is Rating.AGAIN
 
 
@@ -50,7 +54,9 @@ def test_i_dont_know_is_again(strong_before):
 @pytest.mark.parametrize("form", list(Form))
 def test_close_is_hard_even_when_fast(form, strong_before):
     """P-M5."""
-    assert srs.rate(outcome(Verdict.CLOSE, form, ms=100), strong_before=strong_before) is Rating.HARD
+    assert (
+        srs.rate(outcome(Verdict.CLOSE, form, ms=100), strong_before=strong_before) is Rating.HARD
+    )
 
 
 @pytest.mark.parametrize("form", list(Form))
@@ -77,8 +83,18 @@ def test_a_right_pick_is_hard_until_the_fact_was_shown_known_in_a_strong_form():
 
 def test_the_first_stability_of_a_lucky_pick_is_shorter():
     """P-M5: what Hard buys over Good for a new fact picked right (FSRS-6 default weights)."""
-    hard = srs.schedule(srs.new_memory(T0), srs.rate(outcome(form=Form.CHOICE), strong_before=False), T0, time_zone=TZ)
-    good = srs.schedule(srs.new_memory(T0), srs.rate(outcome(form=Form.TYPED), strong_before=False), T0, time_zone=TZ)
+    hard = srs.schedule(
+        srs.new_memory(T0),
+        srs.rate(outcome(form=Form.CHOICE), strong_before=False),
+        T0,
+        time_zone=TZ,
+    )
+    good = srs.schedule(
+        srs.new_memory(T0),
+        srs.rate(outcome(form=Form.TYPED), strong_before=False),
+        T0,
+        time_zone=TZ,
+    )
     assert hard.stability < 1.5 < 2.0 < good.stability
 
 
@@ -131,7 +147,9 @@ def review_sequence(ratings, start=T0, gap=None, retention=0.9):
     now = start
     history = []
     for i, rating in enumerate(ratings):
-        memory = srs.schedule(memory, rating, now, desired_retention=retention, seed=f"s{i}", time_zone=TZ)
+        memory = srs.schedule(
+            memory, rating, now, desired_retention=retention, seed=f"s{i}", time_zone=TZ
+        )
         history.append((now, memory))
         now = memory.due if gap is None else now + gap
     return history
@@ -171,7 +189,11 @@ def test_lapses_count_only_facts_forgotten_after_they_were_learned():
 
 
 def test_a_fact_forgotten_eight_times_is_a_leech():
-    ratings = [Rating.GOOD, Rating.GOOD] + [Rating.AGAIN, Rating.GOOD, Rating.GOOD] * srs.LEECH_LAPSES
+    ratings = [Rating.GOOD, Rating.GOOD] + [
+        Rating.AGAIN,
+        Rating.GOOD,
+        Rating.GOOD,
+    ] * srs.LEECH_LAPSES
     history = review_sequence(ratings)
     lapses = [memory.lapses for _, memory in history]
     assert max(lapses) == srs.LEECH_LAPSES
@@ -182,9 +204,14 @@ def test_a_fact_forgotten_eight_times_is_a_leech():
 def test_fuzz_is_seeded_so_a_schedule_replays():
     memory = srs.schedule(srs.new_memory(T0), Rating.EASY, T0, time_zone=TZ)
     later = memory.due + dt.timedelta(days=30)
-    dues = {srs.schedule(memory, Rating.GOOD, later, seed=f"round:{i}", time_zone=TZ).due for i in range(20)}
+    dues = {
+        srs.schedule(memory, Rating.GOOD, later, seed=f"round:{i}", time_zone=TZ).due
+        for i in range(20)
+    }
     assert len(dues) > 1, "fuzz spreads facts learned together"
-    assert srs.schedule(memory, Rating.GOOD, later, seed="x", time_zone=TZ) == srs.schedule(memory, Rating.GOOD, later, seed="x", time_zone=TZ)
+    assert srs.schedule(memory, Rating.GOOD, later, seed="x", time_zone=TZ) == srs.schedule(
+        memory, Rating.GOOD, later, seed="x", time_zone=TZ
+    )
 
 
 def test_higher_retention_means_sooner_reviews():
@@ -226,9 +253,14 @@ def test_recall_is_fsrs_own_forgetting_curve(stability, seconds):
     at = T0 + dt.timedelta(seconds=seconds)
     days = srs.elapsed_days(T0, at, NEW_YORK)
     card = Card(card_id=1, stability=stability, last_review=at - dt.timedelta(days=days), due=T0)
-    expected = Scheduler(desired_retention=srs.DEFAULT_RETENTION, enable_fuzzing=False).get_card_retrievability(card, at)
+    expected = Scheduler(
+        desired_retention=srs.DEFAULT_RETENTION, enable_fuzzing=False
+    ).get_card_retrievability(card, at)
     assert srs.recall(stability, T0, at, NEW_YORK) == pytest.approx(expected, rel=1e-12)
-    assert srs.recall(None, T0, at, NEW_YORK) == 0.0 and srs.recall(stability, None, at, NEW_YORK) == 0.0
+    assert (
+        srs.recall(None, T0, at, NEW_YORK) == 0.0
+        and srs.recall(stability, None, at, NEW_YORK) == 0.0
+    )
 
 
 @settings(max_examples=200, deadline=None)
@@ -241,7 +273,9 @@ def test_no_sequence_of_outcomes_schedules_a_review_in_its_past(ratings, gaps, r
     memory = srs.new_memory(T0)
     now = T0
     for rating, gap in zip(ratings, gaps):
-        memory = srs.schedule(memory, rating, now, desired_retention=retention, seed=str(gap), time_zone=TZ)
+        memory = srs.schedule(
+            memory, rating, now, desired_retention=retention, seed=str(gap), time_zone=TZ
+        )
         assert memory.due > now
         assert memory.last_review == now
         assert memory.stability is not None and memory.stability > 0
@@ -284,7 +318,9 @@ DAY = srs.study_day(T0, "UTC")
 
 
 def review_memory(due, stability=10.0, last=None):
-    return Memory(MemoryState.REVIEW, None, stability, 5.0, due, last or due - dt.timedelta(days=stability))
+    return Memory(
+        MemoryState.REVIEW, None, stability, 5.0, due, last or due - dt.timedelta(days=stability)
+    )
 
 
 def test_due_facts_come_first_least_likely_recalled_first():
@@ -294,8 +330,14 @@ def test_due_facts_come_first_least_likely_recalled_first():
         "UT:map": review_memory(T0 + dt.timedelta(days=3)),  # not due
         "UT:capital": review_memory(T0 + dt.timedelta(hours=3)),  # due later today
     }
-    queue = srs.build_queue(memories, T0, DAY, teaching_order=["WA:map", "CO:map"], new_allowed=5, size=10)
-    assert queue[:3] == ["CO:capital", "CO:map", "UT:capital"] or queue[:3] == ["CO:map", "CO:capital", "UT:capital"]
+    queue = srs.build_queue(
+        memories, T0, DAY, teaching_order=["WA:map", "CO:map"], new_allowed=5, size=10
+    )
+    assert queue[:3] == ["CO:capital", "CO:map", "UT:capital"] or queue[:3] == [
+        "CO:map",
+        "CO:capital",
+        "UT:capital",
+    ]
     rs = [srs.retrievability(memories[k], T0, DAY.time_zone) for k in queue[:3]]
     assert rs == sorted(rs)
     assert queue[3:] == ["WA:map"], "new facts follow, and an introduced fact is never new"
@@ -312,27 +354,41 @@ def test_steps_due_soon_only_fill_an_otherwise_short_queue():
     soon = Memory(MemoryState.LEARNING, 1, 1.0, 5.0, T0 + dt.timedelta(minutes=5), T0)
     later = Memory(MemoryState.LEARNING, 1, 1.0, 5.0, T0 + dt.timedelta(hours=1), T0)
     memories = {"CO:map": soon, "UT:map": later}
-    assert srs.build_queue(memories, T0, DAY, teaching_order=["WA:map"], new_allowed=1, size=10) == ["WA:map", "CO:map"]
-    assert srs.build_queue(memories, T0, DAY, teaching_order=["WA:map"], new_allowed=1, size=1) == ["WA:map"]
+    assert srs.build_queue(
+        memories, T0, DAY, teaching_order=["WA:map"], new_allowed=1, size=10
+    ) == ["WA:map", "CO:map"]
+    assert srs.build_queue(memories, T0, DAY, teaching_order=["WA:map"], new_allowed=1, size=1) == [
+        "WA:map"
+    ]
 
 
 def test_include_focuses_the_queue():
     order = ["WA:map", "WA:capital", "OR:map"]
-    queue = srs.build_queue({}, T0, DAY, teaching_order=order, new_allowed=5, size=5, include=lambda k: k.endswith(":map"))
+    queue = srs.build_queue(
+        {},
+        T0,
+        DAY,
+        teaching_order=order,
+        new_allowed=5,
+        size=5,
+        include=lambda k: k.endswith(":map"),
+    )
     assert queue == ["WA:map", "OR:map"]
-
-
 
 
 @settings(max_examples=200, deadline=None)
 @given(
-    memories=st.dictionaries(st.sampled_from([f"K{i}" for i in range(40)]), memory_strategy, max_size=40),
+    memories=st.dictionaries(
+        st.sampled_from([f"K{i}" for i in range(40)]), memory_strategy, max_size=40
+    ),
     new_allowed=st.integers(0, 30),
     size=st.integers(0, 30),
 )
 def test_the_queue_never_repeats_a_fact(memories, new_allowed, size):
     order = [f"K{i}" for i in range(40)] + [f"N{i}" for i in range(20)]
-    queue = srs.build_queue(memories, T0, DAY, teaching_order=order, new_allowed=new_allowed, size=size)
+    queue = srs.build_queue(
+        memories, T0, DAY, teaching_order=order, new_allowed=new_allowed, size=size
+    )
     assert len(queue) == len(set(queue)) <= size
     new = [k for k in queue if k not in memories]
     assert len(new) <= new_allowed

@@ -14,7 +14,7 @@ from fsrs import Scheduler
 from trainer import srs
 from trainer.srs import Memory, MemoryState, Rating
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 NEW_YORK = "America/New_York"
 #: Clocks go back at 2 a.m. on 1 November 2026 in New York: the study day of 31 October runs
 #: from 04:00 EDT (08:00 UTC) to 04:00 EST on 1 November (09:00 UTC), 25 hours.
@@ -31,11 +31,19 @@ def test_the_issue_example_a_miss_then_a_recall_the_next_day_at_23_or_25_hours()
     the long-term update either way (0.21 -> about 1.9 days), never the same-day one (0.21 -> 0.25)."""
     missed = missed_new_fact(dt.datetime(2026, 3, 2, 16, 20, tzinfo=UTC))
     assert missed.stability == pytest.approx(0.212, abs=1e-3)
-    at_23h = srs.schedule(missed, Rating.GOOD, missed.last_review + dt.timedelta(hours=23), seed="b", time_zone="UTC")
-    at_25h = srs.schedule(missed, Rating.GOOD, missed.last_review + dt.timedelta(hours=25), seed="b", time_zone="UTC")
-    same_day = srs.schedule(missed, Rating.GOOD, missed.last_review + dt.timedelta(hours=2), seed="b", time_zone="UTC")
+    at_23h = srs.schedule(
+        missed, Rating.GOOD, missed.last_review + dt.timedelta(hours=23), seed="b", time_zone="UTC"
+    )
+    at_25h = srs.schedule(
+        missed, Rating.GOOD, missed.last_review + dt.timedelta(hours=25), seed="b", time_zone="UTC"
+    )
+    same_day = srs.schedule(
+        missed, Rating.GOOD, missed.last_review + dt.timedelta(hours=2), seed="b", time_zone="UTC"
+    )
     assert at_23h.stability == at_25h.stability > 1.5
-    assert same_day.stability == pytest.approx(FSRS._short_term_stability(stability=missed.stability, rating=2 + 1))
+    assert same_day.stability == pytest.approx(
+        FSRS._short_term_stability(stability=missed.stability, rating=2 + 1)
+    )
     assert same_day.stability < 0.5
 
 
@@ -52,9 +60,15 @@ def test_elapsed_days_change_at_4am_local_not_at_midnight_or_after_24_hours():
 def test_a_review_at_0359_is_a_same_day_review_and_at_0401_a_next_day_one():
     """P-M1: the same-day (short-term) update before 4 a.m., the long-term one after."""
     missed = missed_new_fact(dt.datetime(2026, 3, 3, 1, 0, tzinfo=UTC), NEW_YORK)
-    before_4 = srs.schedule(missed, Rating.GOOD, dt.datetime(2026, 3, 3, 8, 59, tzinfo=UTC), time_zone=NEW_YORK)
-    after_4 = srs.schedule(missed, Rating.GOOD, dt.datetime(2026, 3, 3, 9, 1, tzinfo=UTC), time_zone=NEW_YORK)
-    assert before_4.stability == pytest.approx(FSRS._short_term_stability(stability=missed.stability, rating=3))
+    before_4 = srs.schedule(
+        missed, Rating.GOOD, dt.datetime(2026, 3, 3, 8, 59, tzinfo=UTC), time_zone=NEW_YORK
+    )
+    after_4 = srs.schedule(
+        missed, Rating.GOOD, dt.datetime(2026, 3, 3, 9, 1, tzinfo=UTC), time_zone=NEW_YORK
+    )
+    assert before_4.stability == pytest.approx(
+        FSRS._short_term_stability(stability=missed.stability, rating=3)
+    )
     assert after_4.stability > 1.5 > before_4.stability
 
 
@@ -66,7 +80,9 @@ def test_the_25_hour_fall_back_day_is_one_study_day():
     assert srs.elapsed_days(first, last_minute, NEW_YORK) == 0
     missed = missed_new_fact(first, NEW_YORK)
     later = srs.schedule(missed, Rating.GOOD, last_minute, time_zone=NEW_YORK)
-    assert later.stability == pytest.approx(FSRS._short_term_stability(stability=missed.stability, rating=3))
+    assert later.stability == pytest.approx(
+        FSRS._short_term_stability(stability=missed.stability, rating=3)
+    )
     assert srs.recall(missed.stability, first, last_minute, NEW_YORK) == 1.0
 
 
@@ -83,13 +99,17 @@ def test_recall_is_whole_all_through_the_study_day_and_falls_the_next():
 def test_a_miss_comes_back_at_the_start_of_the_next_study_day_not_minutes_later():
     """P-M12 (no same-day steps) with P-M2: a new fact missed, or a learned fact forgotten, falls due
     at 4 a.m. local of the next study day, even 2 minutes before the day ends."""
-    at = dt.datetime(2026, 3, 3, 8, 58, tzinfo=UTC)  # 03:58 in New York: the study day ends in 2 minutes
+    at = dt.datetime(
+        2026, 3, 3, 8, 58, tzinfo=UTC
+    )  # 03:58 in New York: the study day ends in 2 minutes
     missed = missed_new_fact(at, NEW_YORK)
     assert missed.state is MemoryState.REVIEW and missed.last_review == at
     assert missed.due == dt.datetime(2026, 3, 3, 9, 0, tzinfo=UTC)
     learned = Memory(MemoryState.REVIEW, None, 10.0, 5.0, at, at - dt.timedelta(days=9))
     lapsed = srs.schedule(learned, Rating.AGAIN, at, time_zone=NEW_YORK)
-    assert lapsed.state is MemoryState.REVIEW and lapsed.due == dt.datetime(2026, 3, 3, 9, 0, tzinfo=UTC)
+    assert lapsed.state is MemoryState.REVIEW and lapsed.due == dt.datetime(
+        2026, 3, 3, 9, 0, tzinfo=UTC
+    )
     assert lapsed.lapses == 1
 
 
@@ -111,7 +131,11 @@ def test_a_fact_in_review_falls_due_at_the_start_of_its_study_day(zone, hour):
 def test_the_fuzzed_interval_is_the_seeded_one_in_study_days():
     at = dt.datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
     learned = Memory(MemoryState.REVIEW, None, 30.0, 5.0, at, at - dt.timedelta(days=30))
-    card_interval = dt.timedelta(days=FSRS._next_interval(stability=srs.schedule(learned, Rating.GOOD, at, time_zone="UTC").stability))
+    card_interval = dt.timedelta(
+        days=FSRS._next_interval(
+            stability=srs.schedule(learned, Rating.GOOD, at, time_zone="UTC").stability
+        )
+    )
     after = srs.schedule(learned, Rating.GOOD, at, seed="s", time_zone="UTC")
     days = srs._fuzzed(card_interval, "s", FSRS.maximum_interval).days
     assert after.due == srs.study_day(at, "UTC").start + dt.timedelta(days=days)

@@ -73,7 +73,14 @@ USERNAMES = {
 }
 #: Two sides: teacher T's class C ("owl") with student S; teacher T2's class D ("fox") with student S2.
 #: The admin is on neither.
-SIDES = {"anonymous": None, "student": "owl", "class_teacher": "owl", "other_student": "fox", "other_teacher": "fox", "admin": None}
+SIDES = {
+    "anonymous": None,
+    "student": "owl",
+    "class_teacher": "owl",
+    "other_student": "fox",
+    "other_teacher": "fox",
+    "admin": None,
+}
 CLASS_NAME = "Owl Class Zq7"
 JOIN_CODE = "QZ7WXH4R"
 OTHER_CLASS_NAME = "Fox Class Rb2"
@@ -92,34 +99,47 @@ OTHER_ASSIGNMENT_TITLE = "Fox Homework Jd6"
 OK, REDIRECT, LOGIN = "ok", "redirect", "login"
 
 
-def access(anonymous: Any, student: Any, other_student: Any, class_teacher: Any, other_teacher: Any, admin: Any) -> dict[str, Any]:
-    return dict(zip(ROLES, (anonymous, student, other_student, class_teacher, other_teacher, admin), strict=True))
+def access(
+    anonymous: Any,
+    student: Any,
+    other_student: Any,
+    class_teacher: Any,
+    other_teacher: Any,
+    admin: Any,
+) -> dict[str, Any]:
+    return dict(
+        zip(
+            ROLES,
+            (anonymous, student, other_student, class_teacher, other_teacher, admin),
+            strict=True,
+        )
+    )
 
 
 #                            anonymous  student   other_student  class_teacher  other_teacher  admin
-PUBLIC = access(              OK,        OK,       OK,            OK,            OK,            OK)
+PUBLIC = access(OK, OK, OK, OK, OK, OK)
 #: Logging in and signing up: someone already logged in is sent on.
-ANONYMOUS_ONLY = access(      OK,        REDIRECT, REDIRECT,      REDIRECT,      REDIRECT,      REDIRECT)
-ANYONE_SENT_ON = access(      REDIRECT,  REDIRECT, REDIRECT,      REDIRECT,      REDIRECT,      REDIRECT)
+ANONYMOUS_ONLY = access(OK, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)
+ANYONE_SENT_ON = access(REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT, REDIRECT)
 #: Anyone logged in, on their own account (changing their password).
-ACCOUNT_OWN = access(         LOGIN,     OK,       OK,            OK,            OK,            OK)
+ACCOUNT_OWN = access(LOGIN, OK, OK, OK, OK, OK)
 #: Any student's own pages with nothing of anyone else's in the URL (study home, game lists...).
-STUDENTS = access(            LOGIN,     OK,       OK,            403,           403,           403)
+STUDENTS = access(LOGIN, OK, OK, 403, 403, 403)
 #: A student's round or game (by its token), or an assignment of their class (by its id): anyone
 #: else's is as unknown as a made-up one.
-STUDENT_OWN = access(         LOGIN,     OK,       404,           403,           403,           403)
-STUDENT_OWN_SENT_ON = access( LOGIN,     REDIRECT, 404,           403,           403,           403)
+STUDENT_OWN = access(LOGIN, OK, 404, 403, 403, 403)
+STUDENT_OWN_SENT_ON = access(LOGIN, REDIRECT, 404, 403, 403, 403)
 #: Leaving a class (by its id): only a student in it; any other class is not found.
-CLASS_MEMBER = access(        LOGIN,     OK,       404,           403,           403,           403)
+CLASS_MEMBER = access(LOGIN, OK, 404, 403, 403, 403)
 #: Any teacher's own pages with nothing of anyone else's in the URL (the list of their classes).
-TEACHERS = access(            LOGIN,     403,      403,           OK,            OK,            OK)
+TEACHERS = access(LOGIN, 403, 403, OK, OK, OK)
 #: A class (its students, assignments, exports), by id: another teacher's class is not found.
-TEACHER_OWN = access(         LOGIN,     403,      403,           OK,            404,           404)
+TEACHER_OWN = access(LOGIN, 403, 403, OK, 404, 404)
 #: A round's match of a class tournament, scored in the app: the class's teacher and the students of
 #: its two teams (S is on team 1 of the world's match); to anyone else it is not found.
-MATCH_PLAYERS = access(       LOGIN,     OK,       404,           OK,            404,           404)
+MATCH_PLAYERS = access(LOGIN, OK, 404, OK, 404, 404)
 #: The school admin's pages (the teachers, invite links): no other teacher.
-ADMINS = access(              LOGIN,     403,      403,           403,           403,           OK)
+ADMINS = access(LOGIN, 403, 403, 403, 403, OK)
 
 EXPECTED: dict[str, dict[str, Any]] = {
     "main.home": PUBLIC,
@@ -243,7 +263,10 @@ ARGS_BY_NAME = {
 
 def _export_days() -> dict[str, str]:
     today = utcnow().date()
-    return {"start": (today - dt.timedelta(days=7)).isoformat(), "end": (today + dt.timedelta(days=1)).isoformat()}
+    return {
+        "start": (today - dt.timedelta(days=7)).isoformat(),
+        "end": (today + dt.timedelta(days=1)).isoformat(),
+    }
 
 
 #: Query strings a page needs to show what it is for (else it may just send the user back).
@@ -315,7 +338,9 @@ class World:
                 "the other assignment": OTHER_ASSIGNMENT_TITLE,
             }
             tokens = self.other_tokens
-        return {f"{side}: {what}": text for what, text in names.items()} | {f"{side}: the {kind} token": t for kind, t in tokens.items()}
+        return {f"{side}: {what}": text for what, text in names.items()} | {
+            f"{side}: the {kind} token": t for kind, t in tokens.items()
+        }
 
     def secrets(self, role: str, endpoint: str) -> dict[str, str]:
         """The data ``role`` must not be shown on ``endpoint``: everything of the sides it is not on.
@@ -351,7 +376,13 @@ def _token_of(response, prefix: str) -> str:
 
 def _build_world(app: Flask) -> World:
     ids = {
-        role: make_user(app, name, PASSWORD, Role.STUDENT if role.endswith("student") else Role.TEACHER, is_admin=role == "admin").id
+        role: make_user(
+            app,
+            name,
+            PASSWORD,
+            Role.STUDENT if role.endswith("student") else Role.TEACHER,
+            is_admin=role == "admin",
+        ).id
         for role, name in USERNAMES.items()
     }
     with app.app_context():
@@ -359,7 +390,9 @@ def _build_world(app: Flask) -> World:
         db.session.get(User, ids["student"]).managed_by_id = ids["class_teacher"]
         invite_token = invites.new_invite(db.session.get(User, ids["admin"]))
         klass = SchoolClass(teacher_id=ids["class_teacher"], name=CLASS_NAME, join_code=JOIN_CODE)
-        other = SchoolClass(teacher_id=ids["other_teacher"], name=OTHER_CLASS_NAME, join_code=OTHER_JOIN_CODE)
+        other = SchoolClass(
+            teacher_id=ids["other_teacher"], name=OTHER_CLASS_NAME, join_code=OTHER_JOIN_CODE
+        )
         db.session.add_all([klass, other])
         db.session.flush()
         db.session.add(ClassMembership(class_id=klass.id, student_id=ids["student"]))
@@ -367,54 +400,107 @@ def _build_world(app: Flask) -> World:
         now = utcnow()
         assignments = [
             Assignment(
-                class_id=class_.id, title=title, activities=["state-iq", "review"], scope={"facets": [], "area": "", "states": []},
-                amount="rounds", quantity=3, starts_at=now - dt.timedelta(days=1), due_at=now + dt.timedelta(days=7),
-                time_zone="UTC", everyone=True,
+                class_id=class_.id,
+                title=title,
+                activities=["state-iq", "review"],
+                scope={"facets": [], "area": "", "states": []},
+                amount="rounds",
+                quantity=3,
+                starts_at=now - dt.timedelta(days=1),
+                due_at=now + dt.timedelta(days=7),
+                time_zone="UTC",
+                everyone=True,
             )
             for class_, title in ((klass, ASSIGNMENT_TITLE), (other, OTHER_ASSIGNMENT_TITLE))
         ]
         db.session.add_all(assignments)
         # A tournament of class C with its first round paired (the student's team against another).
-        tournament = Tournament(class_id=klass.id, name=TOURNAMENT_NAME, seed=5, round=1, stage="rounds")
+        tournament = Tournament(
+            class_id=klass.id, name=TOURNAMENT_NAME, seed=5, round=1, stage="rounds"
+        )
         db.session.add(tournament)
         db.session.flush()
-        teams = [TournamentTeam(tournament_id=tournament.id, number=n, name=f"Team {n}") for n in (1, 2)]
+        teams = [
+            TournamentTeam(tournament_id=tournament.id, number=n, name=f"Team {n}") for n in (1, 2)
+        ]
         db.session.add_all(teams)
         db.session.flush()
-        db.session.add(TournamentMember(tournament_id=tournament.id, team_id=teams[0].id, student_id=ids["student"]))
-        match = TournamentMatch(tournament_id=tournament.id, round=1, a_team_id=teams[0].id, b_team_id=teams[1].id)
+        db.session.add(
+            TournamentMember(
+                tournament_id=tournament.id, team_id=teams[0].id, student_id=ids["student"]
+            )
+        )
+        match = TournamentMatch(
+            tournament_id=tournament.id, round=1, a_team_id=teams[0].id, b_team_id=teams[1].id
+        )
         db.session.add(match)
         db.session.commit()
         invite_id = db.session.execute(db.select(TeacherInvite.id)).scalar_one()
-        ids_of = (klass.id, other.id, assignments[0].id, assignments[1].id, tournament.id, match.id, invite_id, invite_token)
+        ids_of = (
+            klass.id,
+            other.id,
+            assignments[0].id,
+            assignments[1].id,
+            tournament.id,
+            match.id,
+            invite_id,
+            invite_token,
+        )
     world = World(app, ids, *ids_of)
     world.cookies = {role: _login(app, name) for role, name in USERNAMES.items()}
 
     # The student's records, made through the real routes.
     student = world.client("student")
-    world.tokens["study_round"] = _token_of(student.post("/study/rounds", data={}), "/study/rounds/")
-    assert student.post(f"/study/rounds/{world.tokens['study_round']}/1", data={"dont_know": "y"}).status_code == 302
-    world.tokens["state_iq"] = _token_of(student.post("/play/state-iq/", data={"level": "easy"}), "/play/state-iq/")
+    world.tokens["study_round"] = _token_of(
+        student.post("/study/rounds", data={}), "/study/rounds/"
+    )
+    assert (
+        student.post(
+            f"/study/rounds/{world.tokens['study_round']}/1", data={"dont_know": "y"}
+        ).status_code
+        == 302
+    )
+    world.tokens["state_iq"] = _token_of(
+        student.post("/play/state-iq/", data={"level": "easy"}), "/play/state-iq/"
+    )
     # Practice and cards face down: no clock runs, so opening them later changes nothing.
-    world.tokens["dashing"] = _token_of(student.post("/play/dashing-states/", data={"level": "practice"}), "/play/dashing-states/")
-    world.tokens["border_up"] = _token_of(student.post("/play/border-up/", data={"level": "easy"}), "/play/border-up/")
+    world.tokens["dashing"] = _token_of(
+        student.post("/play/dashing-states/", data={"level": "practice"}), "/play/dashing-states/"
+    )
+    world.tokens["border_up"] = _token_of(
+        student.post("/play/border-up/", data={"level": "easy"}), "/play/border-up/"
+    )
     game = {"game": "geoplunge-51", "players": "3", "team_size": "1", "level": "easy"}
     world.tokens["card_game"] = _token_of(student.post("/play/games/", data=game), "/play/games/")
-    world.tokens["combo"] = _token_of(student.post("/play/combo/", data={"format": "afternoon", "level": "easy"}), "/play/combo/")
+    world.tokens["combo"] = _token_of(
+        student.post("/play/combo/", data={"format": "afternoon", "level": "easy"}), "/play/combo/"
+    )
 
     # The other student has answers too (in the other class's export).
     other = world.client("other_student")
-    world.other_tokens["study_round"] = _token_of(other.post("/study/rounds", data={}), "/study/rounds/")
-    assert other.post(f"/study/rounds/{world.other_tokens['study_round']}/1", data={"dont_know": "y"}).status_code == 302
+    world.other_tokens["study_round"] = _token_of(
+        other.post("/study/rounds", data={}), "/study/rounds/"
+    )
+    assert (
+        other.post(
+            f"/study/rounds/{world.other_tokens['study_round']}/1", data={"dont_know": "y"}
+        ).status_code
+        == 302
+    )
     return world
 
 
 @pytest.fixture(scope="module", params=database_params())
-def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+def world(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[World]:
     """The app and its world, once per database for the module (as conftest's ``app``, module-wide)."""
     # The login sessions' last use is never written here: a refused request must change no row,
     # however long the module takes.
-    config = make_test_config(request.param, tmp_path_factory.mktemp("access")) | {"WTF_CSRF_ENABLED": False, "LOGIN_SESSION_TOUCH_SECONDS": 10**9}
+    config = make_test_config(request.param, tmp_path_factory.mktemp("access")) | {
+        "WTF_CSRF_ENABLED": False,
+        "LOGIN_SESSION_TOUCH_SECONDS": 10**9,
+    }
     app = create_app(config)
     with app.app_context():
         db.drop_all()
@@ -480,7 +566,9 @@ def unchanged(world: World) -> Iterator[Dump]:
 
 
 def _url_map_rules() -> list[Rule]:
-    app = create_app({"TESTING": True, "SECRET_KEY": "url-map-only", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "url-map-only", "SQLALCHEMY_DATABASE_URI": "sqlite://"}
+    )
     return sorted(app.url_map.iter_rules(), key=lambda rule: (rule.endpoint, rule.rule))
 
 
@@ -499,7 +587,9 @@ class Case:
     @property
     def id(self) -> str:
         # A page that is also a form is tried both ways: "teach.class_settings" and "teach.class_settings.post".
-        return self.endpoint + (".post" if self.method == "POST" and "GET" in (self.rule.methods or ()) else "")
+        return self.endpoint + (
+            ".post" if self.method == "POST" and "GET" in (self.rule.methods or ()) else ""
+        )
 
 
 def _cases() -> list[Case]:
@@ -519,10 +609,15 @@ def url_of(world: World, rule: Rule) -> str:
     for name in sorted(rule.arguments):
         source = ARGS_BY_ENDPOINT.get(rule.endpoint, {}).get(name)
         if source is None and name == "token":
-            source = next((kind for prefix, kind in TOKEN_BY_PATH.items() if rule.rule.startswith(prefix)), None)
+            source = next(
+                (kind for prefix, kind in TOKEN_BY_PATH.items() if rule.rule.startswith(prefix)),
+                None,
+            )
         source = source or ARGS_BY_NAME.get(name)
         if source is None:
-            pytest.fail(f"{rule.endpoint} ({rule.rule}): no world value for <{name}>; add one to ARGS_BY_ENDPOINT, TOKEN_BY_PATH or ARGS_BY_NAME")
+            pytest.fail(
+                f"{rule.endpoint} ({rule.rule}): no world value for <{name}>; add one to ARGS_BY_ENDPOINT, TOKEN_BY_PATH or ARGS_BY_NAME"
+            )
         values[name] = world.value(source)
     query = QUERY_BY_ENDPOINT.get(rule.endpoint, dict)()
     with world.app.test_request_context():
@@ -563,10 +658,14 @@ def check(response, expected: Any, method: str, where: str) -> None:
         assert status == 200, f"{where}: {status}, expected the page (200)"
     elif expected == REDIRECT:
         assert status in (301, 302, 303), f"{where}: {status}, expected to be sent on"
-        assert not response.headers["Location"].startswith("/auth/login"), f"{where}: sent to log in"
+        assert not response.headers["Location"].startswith("/auth/login"), (
+            f"{where}: sent to log in"
+        )
     elif expected == LOGIN:
         assert status == 302, f"{where}: {status}, expected to be sent to log in"
-        assert response.headers["Location"].startswith("/auth/login?next="), f"{where}: {response.headers['Location']}"
+        assert response.headers["Location"].startswith("/auth/login?next="), (
+            f"{where}: {response.headers['Location']}"
+        )
     else:
         assert status == expected, f"{where}: {status}, expected {expected}"
 
@@ -576,7 +675,9 @@ def check(response, expected: Any, method: str, where: str) -> None:
 def test_access(world: World, unchanged: Dump, case: Case, role: str) -> None:
     """Each route, each role: the intended status, none of the owners' data, no change if refused."""
     if case.endpoint not in EXPECTED:
-        pytest.fail(f"no access rule for {case.endpoint} ({case.rule.rule}): add it to EXPECTED in {__name__}")
+        pytest.fail(
+            f"no access rule for {case.endpoint} ({case.rule.rule}): add it to EXPECTED in {__name__}"
+        )
     expected = EXPECTED[case.endpoint][role]
     url = url_of(world, case.rule)
     client = world.client(role)
@@ -585,7 +686,9 @@ def test_access(world: World, unchanged: Dump, case: Case, role: str) -> None:
     check(response, expected, case.method, f"{case.method} {url} as {role}")
     assert_no_leak(world, role, case.endpoint, url, response)
     if _refusal(expected):
-        assert _dump(world.app) == unchanged, f"{case.method} {url} as {role} was refused but changed the database"
+        assert _dump(world.app) == unchanged, (
+            f"{case.method} {url} as {role} was refused but changed the database"
+        )
 
 
 LOGIN_CASES = [case for case in CASES if EXPECTED.get(case.endpoint, {}).get("anonymous") == LOGIN]
@@ -596,7 +699,11 @@ def test_anonymous_json_clients_get_401(world: World, unchanged: Dump, case: Cas
     url = url_of(world, case.rule)
     client = world.client("anonymous")
     headers = {"Accept": "application/json"}
-    response = client.get(url, headers=headers) if case.method == "GET" else client.post(url, data={}, headers=headers)
+    response = (
+        client.get(url, headers=headers)
+        if case.method == "GET"
+        else client.post(url, data={}, headers=headers)
+    )
     assert response.status_code == 401
     assert response.is_json and response.json["error"] == "Please log in"
     assert_no_leak(world, "anonymous", case.endpoint, url, response)
@@ -621,15 +728,31 @@ OWNERS_SEE = [
     ("student", "/play/dashing-states/", ["dashing"]),
     ("student", "/play/border-up/", ["border_up"]),
     ("student", "/play/games/", ["card_game"]),
-    ("student", "/teach/join", [CLASS_NAME, f"{USERNAMES['class_teacher']} can see your answers and progress", "Leave this class"]),
+    (
+        "student",
+        "/teach/join",
+        [
+            CLASS_NAME,
+            f"{USERNAMES['class_teacher']} can see your answers and progress",
+            "Leave this class",
+        ],
+    ),
     ("student", "/teach/my-classes/{class_id}/leave", [CLASS_NAME, USERNAMES["class_teacher"]]),
     ("admin", "/admin/", [USERNAMES["class_teacher"], USERNAMES["other_teacher"], "Take back"]),
     ("class_teacher", "/teach/classes/{class_id}/students/{student_id}", ["Make a new password"]),
     ("student", "/assignments/", [ASSIGNMENT_TITLE, CLASS_NAME]),
     ("student", "/tournaments/", [TOURNAMENT_NAME, "Team 2"]),
     ("student", "/play/combo/", [TOURNAMENT_NAME, "open the match"]),
-    ("student", "/tournaments/{tournament_id}/matches/{match_id}", [TOURNAMENT_NAME, USERNAMES["student"], "Border-Up"]),
-    ("class_teacher", "/tournaments/{tournament_id}/matches/{match_id}", [TOURNAMENT_NAME, USERNAMES["student"], "Border-Up"]),
+    (
+        "student",
+        "/tournaments/{tournament_id}/matches/{match_id}",
+        [TOURNAMENT_NAME, USERNAMES["student"], "Border-Up"],
+    ),
+    (
+        "class_teacher",
+        "/tournaments/{tournament_id}/matches/{match_id}",
+        [TOURNAMENT_NAME, USERNAMES["student"], "Border-Up"],
+    ),
     ("class_teacher", "/teach/tournaments/{tournament_id}", ["Score this match in the app"]),
     ("other_student", "/assignments/", [OTHER_ASSIGNMENT_TITLE, OTHER_CLASS_NAME]),
     ("class_teacher", "/teach/classes/{class_id}", [USERNAMES["student"], CLASS_NAME, JOIN_CODE]),
@@ -637,9 +760,21 @@ OWNERS_SEE = [
 ]
 
 
-@pytest.mark.parametrize(("role", "path", "shown"), OWNERS_SEE, ids=[f"{role}-{path}" for role, path, _ in OWNERS_SEE])
-def test_the_owners_see_their_own_data(world: World, unchanged: Dump, role: str, path: str, shown: list[str]) -> None:
-    response = world.client(role).get(path.format(**world.tokens, class_id=world.class_id, student_id=world.student_id, tournament_id=world.tournament_id, match_id=world.match_id))
+@pytest.mark.parametrize(
+    ("role", "path", "shown"), OWNERS_SEE, ids=[f"{role}-{path}" for role, path, _ in OWNERS_SEE]
+)
+def test_the_owners_see_their_own_data(
+    world: World, unchanged: Dump, role: str, path: str, shown: list[str]
+) -> None:
+    response = world.client(role).get(
+        path.format(
+            **world.tokens,
+            class_id=world.class_id,
+            student_id=world.student_id,
+            tournament_id=world.tournament_id,
+            match_id=world.match_id,
+        )
+    )
     assert response.status_code == 200
     body = response.get_data(as_text=True)
     for what in shown:
@@ -655,57 +790,225 @@ def test_the_owners_see_their_own_data(world: World, unchanged: Dump, role: str,
 OTHER_USERS_OBJECTS = [
     ("other_student", "POST", "/study/rounds/{study_round}/1", {"answer": "Ohio"}, 404),
     ("other_student", "POST", "/study/rounds/{study_round}/1", {"dont_know": "y"}, 404),
-    ("other_student", "POST", "/play/state-iq/{state_iq}", {"turn": "{state_iq_turn}", "answer": "Ohio"}, 404),
-    ("other_student", "POST", "/play/dashing-states/{dashing}", {"place-0": "aside", "place-1": "1", "place-2": "2", "place-3": "3", "place-4": "4"}, 404),
+    (
+        "other_student",
+        "POST",
+        "/play/state-iq/{state_iq}",
+        {"turn": "{state_iq_turn}", "answer": "Ohio"},
+        404,
+    ),
+    (
+        "other_student",
+        "POST",
+        "/play/dashing-states/{dashing}",
+        {"place-0": "aside", "place-1": "1", "place-2": "2", "place-3": "3", "place-4": "4"},
+        404,
+    ),
     ("other_student", "POST", "/play/border-up/{border_up}/ready", {}, 404),
     ("other_student", "POST", "/play/border-up/{border_up}/hint", {}, 404),
-    ("other_student", "POST", "/play/border-up/{border_up}", {"group-CO": "1", "group-UT": "2"}, 404),
-    ("other_student", "POST", "/play/games/{card_game}", {"ply": "{card_game_ply}", "action": "0"}, 404),
-    ("other_student", "POST", "/assignments/{assignment_id}/start", {"activity": "state-iq", "level": "easy"}, 404),
+    (
+        "other_student",
+        "POST",
+        "/play/border-up/{border_up}",
+        {"group-CO": "1", "group-UT": "2"},
+        404,
+    ),
+    (
+        "other_student",
+        "POST",
+        "/play/games/{card_game}",
+        {"ply": "{card_game_ply}", "action": "0"},
+        404,
+    ),
+    (
+        "other_student",
+        "POST",
+        "/assignments/{assignment_id}/start",
+        {"activity": "state-iq", "level": "easy"},
+        404,
+    ),
     # The student's own class's assignments only: not another class's.
     ("student", "GET", "/assignments/{other_assignment_id}", None, 404),
-    ("student", "POST", "/assignments/{other_assignment_id}/start", {"activity": "state-iq", "level": "easy"}, 404),
+    (
+        "student",
+        "POST",
+        "/assignments/{other_assignment_id}/start",
+        {"activity": "state-iq", "level": "easy"},
+        404,
+    ),
     ("other_teacher", "POST", "/teach/classes/{class_id}/joining", {"joining": "closed"}, 404),
     ("other_teacher", "POST", "/teach/classes/{class_id}/code", {}, 404),
-    ("other_teacher", "POST", "/teach/classes/{class_id}/settings", {"name": "Taken over", "desired_retention": "70", "new_per_day": "0"}, 404),
-    ("other_teacher", "POST", "/teach/classes/{class_id}/students/new", {"names": "Eve Intruder", "batch": "x"}, 404),
+    (
+        "other_teacher",
+        "POST",
+        "/teach/classes/{class_id}/settings",
+        {"name": "Taken over", "desired_retention": "70", "new_per_day": "0"},
+        404,
+    ),
+    (
+        "other_teacher",
+        "POST",
+        "/teach/classes/{class_id}/students/new",
+        {"names": "Eve Intruder", "batch": "x"},
+        404,
+    ),
     ("other_teacher", "POST", "/teach/classes/{class_id}/students/{student}/password", {}, 404),
     ("other_teacher", "POST", "/teach/classes/{class_id}/students/{student}/remove", {}, 404),
     # A class one is not in cannot be left.
     ("other_student", "POST", "/teach/my-classes/{class_id}/leave", {}, 404),
     ("student", "POST", "/teach/my-classes/{other_class_id}/leave", {}, 404),
-    ("other_teacher", "POST", "/teach/classes/{class_id}/assignments/new", "{new_assignment_for_student}", 404),
-    ("other_teacher", "POST", "/teach/classes/{class_id}/assignments/{assignment_id}/delete", {}, 404),
+    (
+        "other_teacher",
+        "POST",
+        "/teach/classes/{class_id}/assignments/new",
+        "{new_assignment_for_student}",
+        404,
+    ),
+    (
+        "other_teacher",
+        "POST",
+        "/teach/classes/{class_id}/assignments/{assignment_id}/delete",
+        {},
+        404,
+    ),
     # A teacher's own class, with a student or an assignment that is not in it.
     ("other_teacher", "GET", "/teach/classes/{other_class_id}/students/{student}", None, 404),
-    ("other_teacher", "POST", "/teach/classes/{other_class_id}/students/{student}/password", {}, 404),
+    (
+        "other_teacher",
+        "POST",
+        "/teach/classes/{other_class_id}/students/{student}/password",
+        {},
+        404,
+    ),
     ("other_teacher", "POST", "/teach/classes/{other_class_id}/students/{student}/remove", {}, 404),
-    ("other_teacher", "GET", "/teach/classes/{other_class_id}/assignments/{assignment_id}", None, 404),
-    ("other_teacher", "POST", "/teach/classes/{other_class_id}/assignments/{assignment_id}/delete", {}, 404),
-    ("other_teacher", "POST", "/teach/classes/{other_class_id}/assignments/new", "{new_assignment_for_student}", 400),
+    (
+        "other_teacher",
+        "GET",
+        "/teach/classes/{other_class_id}/assignments/{assignment_id}",
+        None,
+        404,
+    ),
+    (
+        "other_teacher",
+        "POST",
+        "/teach/classes/{other_class_id}/assignments/{assignment_id}/delete",
+        {},
+        404,
+    ),
+    (
+        "other_teacher",
+        "POST",
+        "/teach/classes/{other_class_id}/assignments/new",
+        "{new_assignment_for_student}",
+        400,
+    ),
     ("class_teacher", "GET", "/teach/classes/{class_id}/students/{other_student}", None, 404),
-    ("class_teacher", "POST", "/teach/classes/{class_id}/students/{other_student}/password", {}, 404),
+    (
+        "class_teacher",
+        "POST",
+        "/teach/classes/{class_id}/students/{other_student}/password",
+        {},
+        404,
+    ),
     ("class_teacher", "POST", "/teach/classes/{class_id}/students/{other_student}/remove", {}, 404),
     ("class_teacher", "GET", "/teach/classes/{class_id}/students/{other_teacher}", None, 404),
-    ("class_teacher", "POST", "/teach/classes/{class_id}/students/{class_teacher}/password", {}, 404),
-    ("class_teacher", "GET", "/teach/classes/{class_id}/assignments/{other_assignment_id}", None, 404),
-    ("class_teacher", "POST", "/teach/classes/{class_id}/assignments/{other_assignment_id}/delete", {}, 404),
-    ("class_teacher", "GET", "/teach/classes/{class_id}/assignments/{other_assignment_id}/preview?test_on={today}", None, 404),
-    ("class_teacher", "POST", "/teach/classes/{class_id}/assignments/{other_assignment_id}/test-day", {"test_on": ""}, 404),
-    ("other_teacher", "POST", "/teach/classes/{other_class_id}/assignments/{assignment_id}/test-day", {"test_on": ""}, 404),
-    ("class_teacher", "POST", "/teach/classes/{class_id}/assignments/new", "{new_assignment_for_other_student}", 400),
+    (
+        "class_teacher",
+        "POST",
+        "/teach/classes/{class_id}/students/{class_teacher}/password",
+        {},
+        404,
+    ),
+    (
+        "class_teacher",
+        "GET",
+        "/teach/classes/{class_id}/assignments/{other_assignment_id}",
+        None,
+        404,
+    ),
+    (
+        "class_teacher",
+        "POST",
+        "/teach/classes/{class_id}/assignments/{other_assignment_id}/delete",
+        {},
+        404,
+    ),
+    (
+        "class_teacher",
+        "GET",
+        "/teach/classes/{class_id}/assignments/{other_assignment_id}/preview?test_on={today}",
+        None,
+        404,
+    ),
+    (
+        "class_teacher",
+        "POST",
+        "/teach/classes/{class_id}/assignments/{other_assignment_id}/test-day",
+        {"test_on": ""},
+        404,
+    ),
+    (
+        "other_teacher",
+        "POST",
+        "/teach/classes/{other_class_id}/assignments/{assignment_id}/test-day",
+        {"test_on": ""},
+        404,
+    ),
+    (
+        "class_teacher",
+        "POST",
+        "/teach/classes/{class_id}/assignments/new",
+        "{new_assignment_for_other_student}",
+        400,
+    ),
     # And the other teacher's class itself.
     ("class_teacher", "GET", "/teach/classes/{other_class_id}", None, 404),
     ("class_teacher", "GET", "/teach/classes/{other_class_id}/progress.csv", None, 404),
-    ("class_teacher", "GET", "/teach/classes/{other_class_id}/reviews.csv?start={today}&end={today}", None, 404),
-    ("class_teacher", "POST", "/teach/classes/{other_class_id}/students/{other_student}/remove", {}, 404),
-    ("class_teacher", "POST", "/teach/classes/{other_class_id}/students/{other_student}/password", {}, 404),
+    (
+        "class_teacher",
+        "GET",
+        "/teach/classes/{other_class_id}/reviews.csv?start={today}&end={today}",
+        None,
+        404,
+    ),
+    (
+        "class_teacher",
+        "POST",
+        "/teach/classes/{other_class_id}/students/{other_student}/remove",
+        {},
+        404,
+    ),
+    (
+        "class_teacher",
+        "POST",
+        "/teach/classes/{other_class_id}/students/{other_student}/password",
+        {},
+        404,
+    ),
     ("class_teacher", "POST", "/teach/classes/{other_class_id}/code", {}, 404),
     # A tournament match of class C, scored in the app: only its teams' students and C's teacher.
     ("other_student", "GET", "/tournaments/{tournament_id}/matches/{match_id}", None, 404),
-    ("other_student", "POST", "/tournaments/{tournament_id}/matches/{match_id}/games", {"game-number": "1", "game-game": "border-up", "game-winner": "a"}, 404),
-    ("other_teacher", "POST", "/tournaments/{tournament_id}/matches/{match_id}/games", {"game-number": "1", "game-game": "border-up", "game-winner": "b"}, 404),
-    ("other_teacher", "POST", "/tournaments/{tournament_id}/matches/{match_id}/finish", {"finish-expected": "0"}, 404),
+    (
+        "other_student",
+        "POST",
+        "/tournaments/{tournament_id}/matches/{match_id}/games",
+        {"game-number": "1", "game-game": "border-up", "game-winner": "a"},
+        404,
+    ),
+    (
+        "other_teacher",
+        "POST",
+        "/tournaments/{tournament_id}/matches/{match_id}/games",
+        {"game-number": "1", "game-game": "border-up", "game-winner": "b"},
+        404,
+    ),
+    (
+        "other_teacher",
+        "POST",
+        "/tournaments/{tournament_id}/matches/{match_id}/finish",
+        {"finish-expected": "0"},
+        404,
+    ),
 ]
 
 
@@ -725,8 +1028,12 @@ def _assignment_form(student_id: int) -> dict[str, Any]:
 
 def _fill(world: World, text: str) -> str:
     with world.app.app_context():
-        turn = db.session.execute(db.select(StateIqGame.move_count).where(StateIqGame.token == world.tokens["state_iq"])).scalar_one()
-        ply = db.session.execute(db.select(CardGame.ply).where(CardGame.token == world.tokens["card_game"])).scalar_one()
+        turn = db.session.execute(
+            db.select(StateIqGame.move_count).where(StateIqGame.token == world.tokens["state_iq"])
+        ).scalar_one()
+        ply = db.session.execute(
+            db.select(CardGame.ply).where(CardGame.token == world.tokens["card_game"])
+        ).scalar_one()
     return text.format(
         **world.tokens,
         **world.ids,
@@ -754,9 +1061,14 @@ def _form(world: World, form: dict[str, str] | str | None) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("role", "method", "path", "form", "status"),
     OTHER_USERS_OBJECTS,
-    ids=[f"{role}-{method}-{re.sub(r'[{}]', '', path.split('?')[0])}" for role, method, path, *_ in OTHER_USERS_OBJECTS],
+    ids=[
+        f"{role}-{method}-{re.sub(r'[{}]', '', path.split('?')[0])}"
+        for role, method, path, *_ in OTHER_USERS_OBJECTS
+    ],
 )
-def test_another_users_object_is_refused(world: World, unchanged: Dump, role: str, method: str, path: str, form: Any, status: int) -> None:
+def test_another_users_object_is_refused(
+    world: World, unchanged: Dump, role: str, method: str, path: str, form: Any, status: int
+) -> None:
     url = _fill(world, path)
     client = world.client(role)
     response = client.get(url) if method == "GET" else client.post(url, data=_form(world, form))
@@ -768,9 +1080,14 @@ def test_another_users_object_is_refused(world: World, unchanged: Dump, role: st
 
 @pytest.mark.parametrize(
     ("role", "class_id", "student"),
-    [("class_teacher", "class_id", "student"), ("other_teacher", "other_class_id", "other_student")],
+    [
+        ("class_teacher", "class_id", "student"),
+        ("other_teacher", "other_class_id", "other_student"),
+    ],
 )
-def test_an_assignment_for_the_classs_own_student_is_set(world: World, unchanged: Dump, role: str, class_id: str, student: str) -> None:
+def test_an_assignment_for_the_classs_own_student_is_set(
+    world: World, unchanged: Dump, role: str, class_id: str, student: str
+) -> None:
     """The control for the refused assignment forms above: the same form, with the class's own student."""
     url = f"/teach/classes/{getattr(world, class_id)}/assignments/new"
     response = world.client(role).post(url, data=_assignment_form(world.ids[student]))

@@ -20,7 +20,9 @@ from trainer.web.auth.passwords import HAS_USERNAME, TOO_EASY
 from trainer.web.extensions import db
 from trainer.web.models import Role, TeacherInvite, User, utcnow
 
-LINK = re.compile(r'<code class="join-link" data-invite-link>http://localhost(/auth/invite/[^<]+)</code>')
+LINK = re.compile(
+    r'<code class="join-link" data-invite-link>http://localhost(/auth/invite/[^<]+)</code>'
+)
 
 
 @pytest.fixture
@@ -41,15 +43,32 @@ def new_invite(client: FlaskClient) -> str:
     return path
 
 
-def sign_up_with(client: FlaskClient, path: str, username: str = "ms_lee", password: str = "maps are fun", email: str = ""):
+def sign_up_with(
+    client: FlaskClient,
+    path: str,
+    username: str = "ms_lee",
+    password: str = "maps are fun",
+    email: str = "",
+):
     # The session's CSRF token, from any form (a link that does not work shows none).
     token = csrf_token(client, "/auth/login")
-    return client.post(path, data={"username": username, "password": password, "confirm": password, "email": email, "csrf_token": token})
+    return client.post(
+        path,
+        data={
+            "username": username,
+            "password": password,
+            "confirm": password,
+            "email": email,
+            "csrf_token": token,
+        },
+    )
 
 
 def get_user(app: Flask, username: str) -> User | None:
     with app.app_context():
-        return db.session.execute(select(User).where(User.username_key == username)).scalar_one_or_none()
+        return db.session.execute(
+            select(User).where(User.username_key == username)
+        ).scalar_one_or_none()
 
 
 def count(app: Flask, model) -> int:
@@ -61,25 +80,35 @@ def count(app: Flask, model) -> int:
 
 
 def test_create_admin_makes_a_teacher_with_the_admin_flag(app, runner):
-    result = runner.invoke(args=["create-admin", "--username", "principal", "--password", "purple-tiger-rocket"])
+    result = runner.invoke(
+        args=["create-admin", "--username", "principal", "--password", "purple-tiger-rocket"]
+    )
     assert result.exit_code == 0, result.output
     assert "School admin principal created" in result.output
     user = get_user(app, "principal")
-    assert user.role is Role.TEACHER and user.is_admin and user.check_password("purple-tiger-rocket")
+    assert (
+        user.role is Role.TEACHER and user.is_admin and user.check_password("purple-tiger-rocket")
+    )
     assert user.password_hash.startswith("scrypt:")
 
 
 def test_create_admin_prompts_for_what_is_missing(app, runner):
-    result = runner.invoke(args=["create-admin"], input="principal\npurple-tiger-rocket\npurple-tiger-rocket\n")
+    result = runner.invoke(
+        args=["create-admin"], input="principal\npurple-tiger-rocket\npurple-tiger-rocket\n"
+    )
     assert result.exit_code == 0, result.output
     assert "purple-tiger-rocket" not in result.output, "the password is typed hidden"
     assert get_user(app, "principal").is_admin
 
 
 def test_create_admin_again_changes_nothing(app, runner):
-    runner.invoke(args=["create-admin", "--username", "principal", "--password", "purple-tiger-rocket"])
+    runner.invoke(
+        args=["create-admin", "--username", "principal", "--password", "purple-tiger-rocket"]
+    )
     before = get_user(app, "principal").password_hash
-    result = runner.invoke(args=["create-admin", "--username", "Principal", "--password", "another-strong-one"])
+    result = runner.invoke(
+        args=["create-admin", "--username", "Principal", "--password", "another-strong-one"]
+    )
     assert result.exit_code == 0 and "already a school admin. Nothing changed." in result.output
     assert get_user(app, "principal").password_hash == before and count(app, User) == 1
 
@@ -92,7 +121,11 @@ def test_create_admin_again_changes_nothing(app, runner):
         ("principal", "principal-2024", HAS_USERNAME),
         ("principal", "short", "A password has 8 to 128 characters."),
         ("x", "purple-tiger-rocket", "A username has 3 to 32 characters."),
-        ("bad name", "purple-tiger-rocket", "Use only letters, numbers, dots, dashes and underscores."),
+        (
+            "bad name",
+            "purple-tiger-rocket",
+            "Use only letters, numbers, dots, dashes and underscores.",
+        ),
     ],
 )
 def test_create_admin_refuses_bad_input(app, runner, username, password, message):
@@ -102,14 +135,19 @@ def test_create_admin_refuses_bad_input(app, runner, username, password, message
 
 
 def test_create_admin_never_turns_a_student_into_an_admin(app, runner, student):
-    result = runner.invoke(args=["create-admin", "--username", "student1", "--password", "purple-tiger-rocket"])
+    result = runner.invoke(
+        args=["create-admin", "--username", "student1", "--password", "purple-tiger-rocket"]
+    )
     assert result.exit_code != 0 and "is a student's account" in result.output
     assert not get_user(app, "student1").is_admin
 
 
 def test_create_admin_makes_an_existing_teacher_an_admin(app, runner, teacher):
     result = runner.invoke(args=["create-admin", "--username", "teacher1"])
-    assert result.exit_code == 0 and "now a school admin (their password is unchanged)" in result.output
+    assert (
+        result.exit_code == 0
+        and "now a school admin (their password is unchanged)" in result.output
+    )
     user = get_user(app, "teacher1")
     assert user.is_admin and user.check_password("correct horse")
 
@@ -164,8 +202,14 @@ def test_an_invite_link_makes_one_teacher_account(app, admin_client):
     assert len(token) >= 43
     with app.app_context():
         invite = db.session.execute(select(TeacherInvite)).scalar_one()
-        assert invite.token_hash == hashlib.sha256(token.encode()).hexdigest(), "stored only as its hash"
-        assert dt.timedelta(days=6, hours=23) < invite.expires_at - invite.created_at <= dt.timedelta(days=7)
+        assert invite.token_hash == hashlib.sha256(token.encode()).hexdigest(), (
+            "stored only as its hash"
+        )
+        assert (
+            dt.timedelta(days=6, hours=23)
+            < invite.expires_at - invite.created_at
+            <= dt.timedelta(days=7)
+        )
     newcomer = client_for(app, None)
     page = newcomer.get(path)
     assert page.status_code == 200 and "Make your teacher account" in page.get_data(as_text=True)
@@ -178,7 +222,9 @@ def test_an_invite_link_makes_one_teacher_account(app, admin_client):
     # Used once, the link lets nobody else in.
     again = client_for(app, None)
     refused = again.get(path)
-    assert refused.status_code == 404 and "This invite link does not work" in unescape(refused.get_data(as_text=True))
+    assert refused.status_code == 404 and "This invite link does not work" in unescape(
+        refused.get_data(as_text=True)
+    )
     assert sign_up_with(again, path, username="intruder").status_code == 404
     assert get_user(app, "intruder") is None
     page = unescape(admin_client.get("/admin/").get_data(as_text=True))
@@ -214,14 +260,23 @@ def test_an_expired_or_taken_back_invite_lets_nobody_in(app, admin_client):
     with app.app_context():
         db.session.execute(
             update(TeacherInvite)
-            .where(TeacherInvite.token_hash == hashlib.sha256(expired.rsplit("/", 1)[1].encode()).hexdigest())
+            .where(
+                TeacherInvite.token_hash
+                == hashlib.sha256(expired.rsplit("/", 1)[1].encode()).hexdigest()
+            )
             .values(expires_at=utcnow() - dt.timedelta(seconds=1))
         )
         db.session.commit()
         revoked_id = db.session.execute(
-            select(TeacherInvite.id).where(TeacherInvite.token_hash == hashlib.sha256(revoked.rsplit("/", 1)[1].encode()).hexdigest())
+            select(TeacherInvite.id).where(
+                TeacherInvite.token_hash
+                == hashlib.sha256(revoked.rsplit("/", 1)[1].encode()).hexdigest()
+            )
         ).scalar_one()
-    response = admin_client.post(f"/admin/invites/{revoked_id}/revoke", data={"csrf_token": csrf_token(admin_client, "/admin/")})
+    response = admin_client.post(
+        f"/admin/invites/{revoked_id}/revoke",
+        data={"csrf_token": csrf_token(admin_client, "/admin/")},
+    )
     assert response.status_code == 302
     page = unescape(admin_client.get("/admin/").get_data(as_text=True))
     assert "The invite link is taken back" in page and "taken back" in page and "expired" in page
@@ -236,12 +291,26 @@ def test_taking_back_a_used_invite_changes_nothing(app, admin_client):
     path = new_invite(admin_client)
     assert sign_up_with(client_for(app, None), path).status_code == 302
     with app.app_context():
-        invite_id, used_at = db.session.execute(select(TeacherInvite.id, TeacherInvite.used_at)).one()
-    admin_client.post(f"/admin/invites/{invite_id}/revoke", data={"csrf_token": csrf_token(admin_client, "/admin/")})
-    assert "That invite link is used already" in unescape(admin_client.get("/admin/").get_data(as_text=True))
+        invite_id, used_at = db.session.execute(
+            select(TeacherInvite.id, TeacherInvite.used_at)
+        ).one()
+    admin_client.post(
+        f"/admin/invites/{invite_id}/revoke",
+        data={"csrf_token": csrf_token(admin_client, "/admin/")},
+    )
+    assert "That invite link is used already" in unescape(
+        admin_client.get("/admin/").get_data(as_text=True)
+    )
     with app.app_context():
-        assert db.session.execute(select(TeacherInvite.revoked_at, TeacherInvite.used_at)).one() == (None, used_at)
-    assert admin_client.post("/admin/invites/99999/revoke", data={"csrf_token": csrf_token(admin_client, "/admin/")}).status_code == 404
+        assert db.session.execute(
+            select(TeacherInvite.revoked_at, TeacherInvite.used_at)
+        ).one() == (None, used_at)
+    assert (
+        admin_client.post(
+            "/admin/invites/99999/revoke", data={"csrf_token": csrf_token(admin_client, "/admin/")}
+        ).status_code
+        == 404
+    )
 
 
 def test_an_invite_is_claimed_once_even_at_the_same_moment(app, admin):
@@ -270,6 +339,8 @@ def test_invite_pages_need_a_csrf_token(app, admin_client):
     path = new_invite(admin_client)
     newcomer = client_for(app, None)
     newcomer.get(path)
-    response = newcomer.post(path, data={"username": "ms_lee", "password": "maps are fun", "confirm": "maps are fun"})
+    response = newcomer.post(
+        path, data={"username": "ms_lee", "password": "maps are fun", "confirm": "maps are fun"}
+    )
     assert response.status_code == 400
     assert get_user(app, "ms_lee") is None

@@ -16,8 +16,8 @@ from sqlalchemy import inspect
 from tests.conftest import make_test_config
 from tests.web.migrations import databases, empty_database
 from trainer.cards import DATA_DIR, DeckError
-from trainer.web import create_app
 from trainer.web import config as config_module
+from trainer.web import create_app
 from trainer.web.extensions import db
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_app_refuses_to_start_on_bad_data(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(DATA_DIR, data)
-    text_ = (data / "states.csv").read_text().replace("Colorado,CO,Denver,103642,8,", "Colorado,CO,Denver,103642,9,")
+    text_ = (
+        (data / "states.csv")
+        .read_text()
+        .replace("Colorado,CO,Denver,103642,8,", "Colorado,CO,Denver,103642,9,")
+    )
     (data / "states.csv").write_text(text_)
     with pytest.raises(DeckError, match=r"states.csv line \d+ \((Colorado|Wyoming)\): size_rank 9"):
         create_app({**make_test_config("sqlite", tmp_path), "DATA_DIR": str(data)})
@@ -37,10 +41,25 @@ def test_app_py_exits_with_the_row_named(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(DATA_DIR, data)
     (data / "borders.csv").write_text((data / "borders.csv").read_text() + "AK,WA\n")
-    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}", "SECRET_KEY": "x", "GEOPLUNGE_DATA_DIR": str(data)}
-    result = subprocess.run([sys.executable, "-c", "import app"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}",
+        "SECRET_KEY": "x",
+        "GEOPLUNGE_DATA_DIR": str(data),
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", "import app"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 1
-    assert "refuses to start" in result.stderr and "borders.csv line 107 (AK,WA): AK borders no state (G5)" in result.stderr
+    assert (
+        "refuses to start" in result.stderr
+        and "borders.csv line 107 (AK,WA): AK borders no state (G5)" in result.stderr
+    )
     assert "Traceback" not in result.stderr
 
 

@@ -41,8 +41,7 @@ from trainer.web.models import (
 )
 from trainer.web.teach.forms import parse_states
 
-UTC = dt.timezone.utc
-
+UTC = dt.UTC
 
 
 def today() -> dt.date:
@@ -84,15 +83,34 @@ def count(app: Flask, model) -> int:
         return db.session.execute(select(func.count()).select_from(model)).scalar_one()
 
 
-def make_assignment(app: Flask, class_id: int, *, activities=("state-iq",), scope=None, amount="rounds", quantity=2,
-                    target=None, starts_at=None, due_at=None, everyone=True, students=()) -> int:
+def make_assignment(
+    app: Flask,
+    class_id: int,
+    *,
+    activities=("state-iq",),
+    scope=None,
+    amount="rounds",
+    quantity=2,
+    target=None,
+    starts_at=None,
+    due_at=None,
+    everyone=True,
+    students=(),
+) -> int:
     now = utcnow()
     with app.app_context():
         row = Assignment(
-            class_id=class_id, title="Practice", activities=list(activities),
-            scope=scope or {"facets": [], "area": "", "states": []}, amount=amount, quantity=quantity, target=target,
-            starts_at=starts_at or now - dt.timedelta(days=1), due_at=due_at or now + dt.timedelta(days=6),
-            time_zone="UTC", everyone=everyone,
+            class_id=class_id,
+            title="Practice",
+            activities=list(activities),
+            scope=scope or {"facets": [], "area": "", "states": []},
+            amount=amount,
+            quantity=quantity,
+            target=target,
+            starts_at=starts_at or now - dt.timedelta(days=1),
+            due_at=due_at or now + dt.timedelta(days=6),
+            time_zone="UTC",
+            everyone=everyone,
         )
         db.session.add(row)
         db.session.flush()
@@ -102,23 +120,62 @@ def make_assignment(app: Flask, class_id: int, *, activities=("state-iq",), scop
         return row.id
 
 
-def finished_state_iq(app: Flask, student_id: int, finished_at: dt.datetime, token: str, link: int | None = None) -> None:
+def finished_state_iq(
+    app: Flask, student_id: int, finished_at: dt.datetime, token: str, link: int | None = None
+) -> None:
     with app.app_context():
-        db.session.add(StateIqGame(
-            token=token, student_id=student_id, level="easy", power_card=1, student_card="CO", computer_card="UT",
-            first_guesser="student", seed=1, moves=[], move_count=0, recorded=[], result="won",
-            created_at=finished_at - dt.timedelta(minutes=3), finished_at=finished_at,
-        ))
+        db.session.add(
+            StateIqGame(
+                token=token,
+                student_id=student_id,
+                level="easy",
+                power_card=1,
+                student_card="CO",
+                computer_card="UT",
+                first_guesser="student",
+                seed=1,
+                moves=[],
+                move_count=0,
+                recorded=[],
+                result="won",
+                created_at=finished_at - dt.timedelta(minutes=3),
+                finished_at=finished_at,
+            )
+        )
         if link is not None:
-            db.session.add(AssignmentRound(assignment_id=link, student_id=student_id, activity="state-iq", round_token=f"state_iq:{token}"))
+            db.session.add(
+                AssignmentRound(
+                    assignment_id=link,
+                    student_id=student_id,
+                    activity="state-iq",
+                    round_token=f"state_iq:{token}",
+                )
+            )
         db.session.commit()
 
 
-def review(app: Flask, user: User, key: str, when: dt.datetime, *, mode="review", verdict=Verdict.RIGHT, item="1", token=None) -> None:
+def review(
+    app: Flask,
+    user: User,
+    key: str,
+    when: dt.datetime,
+    *,
+    mode="review",
+    verdict=Verdict.RIGHT,
+    item="1",
+    token=None,
+) -> None:
     with app.app_context():
         student = db.session.get(User, user.id)
-        outcome = srs.Outcome(fact_key=key, verdict=verdict, mode=mode, form=Form.TYPED,
-                              round_token=token or f"{mode}:{key}:{when.isoformat()}", item=item, answer="x")
+        outcome = srs.Outcome(
+            fact_key=key,
+            verdict=verdict,
+            mode=mode,
+            form=Form.TYPED,
+            round_token=token or f"{mode}:{key}:{when.isoformat()}",
+            item=item,
+            answer="x",
+        )
         record(student, outcome, now=when)
 
 
@@ -139,7 +196,13 @@ def test_a_teacher_sets_an_assignment_for_the_class(world):
     assert response.status_code == 302
     [row] = assignments(world.app)
     assert response.headers["Location"] == f"/teach/classes/{world.class_a}/assignments/{row.id}"
-    assert (row.title, row.activities, row.amount, row.quantity, row.everyone) == ("5 rounds of State IQ", ["state-iq"], "rounds", 5, True)
+    assert (row.title, row.activities, row.amount, row.quantity, row.everyone) == (
+        "5 rounds of State IQ",
+        ["state-iq"],
+        "rounds",
+        5,
+        True,
+    )
     assert row.time_zone == "America/Chicago"
     # The form's dates are the teacher's; stored in UTC from midnight to the end of the due day.
     assert (row.starts_at, row.due_at) == window(local_today, due, "America/Chicago")
@@ -148,8 +211,19 @@ def test_a_teacher_sets_an_assignment_for_the_class(world):
 
 
 def test_the_form_offers_every_activity_and_the_class_students(world):
-    html = world.client("teacher").get(f"/teach/classes/{world.class_a}/assignments/new").get_data(as_text=True)
-    for title in ("Flashcard review", "State IQ", "Dashing States", "Border-Up", "GeoPlunge 51 (drill)", "GeoPower Toss (drill)"):
+    html = (
+        world.client("teacher")
+        .get(f"/teach/classes/{world.class_a}/assignments/new")
+        .get_data(as_text=True)
+    )
+    for title in (
+        "Flashcard review",
+        "State IQ",
+        "Dashing States",
+        "Border-Up",
+        "GeoPlunge 51 (drill)",
+        "GeoPower Toss (drill)",
+    ):
         assert title in html
     assert "river" in html and "otter" not in html
 
@@ -158,13 +232,26 @@ def test_a_scoped_assignment_for_some_students(world, app):
     other = make_user(app, "wren")
     add_member(app, world.class_a, other.id)
     response = create(
-        world, activities=["review", "dashing-states"], facets=["capital"], area="region:west", states="Texas, new york",
-        amount="reviews", quantity="40", who="some", students=[str(world.student.id)], title="Western capitals",
+        world,
+        activities=["review", "dashing-states"],
+        facets=["capital"],
+        area="region:west",
+        states="Texas, new york",
+        amount="reviews",
+        quantity="40",
+        who="some",
+        students=[str(world.student.id)],
+        title="Western capitals",
     )
     assert response.status_code == 302
     [row] = assignments(app)
     assert row.scope == {"facets": ["capital"], "area": "region:west", "states": ["NY", "TX"]}
-    assert (row.title, row.amount, row.quantity, row.everyone) == ("Western capitals", "reviews", 40, False)
+    assert (row.title, row.amount, row.quantity, row.everyone) == (
+        "Western capitals",
+        "reviews",
+        40,
+        False,
+    )
     with app.app_context():
         chosen = db.session.execute(select(AssignmentStudent.student_id)).scalars().all()
     assert chosen == [world.student.id]
@@ -176,7 +263,10 @@ def test_a_scoped_assignment_for_some_students(world, app):
 
 
 def test_a_recall_goal(world, app):
-    assert create(world, activities=["review"], amount="recall", target="85", quantity="").status_code == 302
+    assert (
+        create(world, activities=["review"], amount="recall", target="85", quantity="").status_code
+        == 302
+    )
     [row] = assignments(app)
     assert (row.amount, row.quantity, row.target) == ("recall", None, 0.85)
     assert row.title == "Remember it all at 85%: Flashcard review"
@@ -184,8 +274,17 @@ def test_a_recall_goal(world, app):
 
 BAD_FORMS = [
     ({"activities": []}, "Choose at least one activity."),
-    ({"due_on": (dt.date.today() - dt.timedelta(days=3)).isoformat(), "starts_on": (dt.date.today() - dt.timedelta(days=5)).isoformat()}, "That due date has passed."),
-    ({"starts_on": (dt.date.today() + dt.timedelta(days=9)).isoformat()}, "The due date is before the start date."),
+    (
+        {
+            "due_on": (dt.date.today() - dt.timedelta(days=3)).isoformat(),
+            "starts_on": (dt.date.today() - dt.timedelta(days=5)).isoformat(),
+        },
+        "That due date has passed.",
+    ),
+    (
+        {"starts_on": (dt.date.today() + dt.timedelta(days=9)).isoformat()},
+        "The due date is before the start date.",
+    ),
     ({"due_on": "next friday"}, "Not a valid date value."),
     ({"starts_on": ""}, "Choose the day it starts."),
     ({"quantity": ""}, "Type how many rounds, from 1 to 50."),
@@ -196,7 +295,10 @@ BAD_FORMS = [
     ({"amount": "forever"}, "Not a valid choice."),
     ({"activities": ["state-iq", "chess"]}, "not a valid choice"),
     ({"states": "Texas, Atlantis, Narnia"}, "These are not US states: “Atlantis”, “Narnia”."),
-    ({"activities": ["dashing-states"], "facets": ["postal"]}, "Dashing States does not ask about Postal codes: it asks about Map and Capitals."),
+    (
+        {"activities": ["dashing-states"], "facets": ["postal"]},
+        "Dashing States does not ask about Postal codes: it asks about Map and Capitals.",
+    ),
     ({"activities": ["border-up"], "facets": ["capital", "zone"]}, "Border-Up does not ask about"),
     ({"area": "region:atlantis"}, "Not a valid choice."),
     ({"who": "some"}, "Tick at least one student, or set it for everyone."),
@@ -237,11 +339,22 @@ def test_deleting_an_assignment_keeps_the_students_history(world, app):
     game_time = utcnow() - dt.timedelta(hours=1)
     finished_state_iq(app, world.student.id, game_time, "g-1", link=aid)
     for who, status in ((None, 302), ("student", 403), ("other_teacher", 404)):
-        assert post(world.client(who), f"/teach/classes/{world.class_a}/assignments/{aid}/delete").status_code == status
+        assert (
+            post(
+                world.client(who), f"/teach/classes/{world.class_a}/assignments/{aid}/delete"
+            ).status_code
+            == status
+        )
     assert count(app, Assignment) == 1
-    response = post(world.client("teacher"), f"/teach/classes/{world.class_a}/assignments/{aid}/delete")
+    response = post(
+        world.client("teacher"), f"/teach/classes/{world.class_a}/assignments/{aid}/delete"
+    )
     assert response.status_code == 302
-    assert count(app, Assignment) == 0 and count(app, AssignmentRound) == 0 and count(app, StateIqGame) == 1
+    assert (
+        count(app, Assignment) == 0
+        and count(app, AssignmentRound) == 0
+        and count(app, StateIqGame) == 1
+    )
 
 
 def test_another_class_assignment_is_not_found(world, app):
@@ -249,7 +362,9 @@ def test_another_class_assignment_is_not_found(world, app):
     client = world.client("teacher")
     assert client.get(f"/teach/classes/{world.class_a}/assignments/{aid}").status_code == 404
     assert client.get(f"/teach/classes/{world.class_b}/assignments/{aid}").status_code == 404
-    assert post(client, f"/teach/classes/{world.class_a}/assignments/{aid}/delete").status_code == 404
+    assert (
+        post(client, f"/teach/classes/{world.class_a}/assignments/{aid}/delete").status_code == 404
+    )
     assert count(app, Assignment) == 1
 
 
@@ -274,14 +389,22 @@ def test_a_student_only_opens_their_own_assignments(world, app):
     assert client.get(f"/assignments/{mine}").status_code == 200
     for aid in (theirs, not_me, 99999):
         assert client.get(f"/assignments/{aid}").status_code == 404
-        assert post(client, f"/assignments/{aid}/start", {"activity": "state-iq", "level": "easy"}).status_code == 404
+        assert (
+            post(
+                client, f"/assignments/{aid}/start", {"activity": "state-iq", "level": "easy"}
+            ).status_code
+            == 404
+        )
     assert count(app, StateIqGame) == 0
     assert world.client("teacher").get(f"/assignments/{mine}").status_code == 403
 
 
 def test_a_student_taken_out_of_the_class_no_longer_has_its_assignments(world, app):
     aid = make_assignment(app, world.class_a)
-    post(world.client("teacher"), f"/teach/classes/{world.class_a}/students/{world.student.id}/remove")
+    post(
+        world.client("teacher"),
+        f"/teach/classes/{world.class_a}/students/{world.student.id}/remove",
+    )
     assert world.client("student").get(f"/assignments/{aid}").status_code == 404
 
 
@@ -292,7 +415,12 @@ def start(client, aid, activity, level="easy"):
 def test_scoped_rounds_are_dealt_from_the_scope(world, app):
     """P-A1: every activity that follows a scope deals from it."""
     scope = {"facets": ["capital", "map", "borders", "postal"], "area": "region:west", "states": []}
-    aid = make_assignment(app, world.class_a, activities=("review", "state-iq", "dashing-states", "border-up", "geoplunge-51"), scope=scope)
+    aid = make_assignment(
+        app,
+        world.class_a,
+        activities=("review", "state-iq", "dashing-states", "border-up", "geoplunge-51"),
+        scope=scope,
+    )
     client = world.client("student")
     with app.app_context():
         western = {s.postal for s in get_deck().in_region(Region.WEST)}
@@ -302,7 +430,11 @@ def test_scoped_rounds_are_dealt_from_the_scope(world, app):
     with app.app_context():
         study = db.session.execute(select(StudyRound)).scalar_one()
         keys = [Fact.from_key(key) for key, _form in study.items]
-        assert keys and all(f.postal in western and f.facet in {Facet.CAPITAL, Facet.MAP, Facet.BORDERS, Facet.POSTAL} for f in keys)
+        assert keys and all(
+            f.postal in western
+            and f.facet in {Facet.CAPITAL, Facet.MAP, Facet.BORDERS, Facet.POSTAL}
+            for f in keys
+        )
         assert study.items and len(study.items) <= 10
         game = db.session.execute(select(StateIqGame)).scalar_one()
         assert game.computer_card in western
@@ -312,8 +444,16 @@ def test_scoped_rounds_are_dealt_from_the_scope(world, app):
         assert set(border.hand) & western
         card_game = db.session.execute(select(CardGame)).scalar_one()
         assert card_game.drill and card_game.game == "geoplunge-51" and card_game.level == "easy"
-        links = db.session.execute(select(AssignmentRound.activity, AssignmentRound.round_token)).all()
-    assert {a for a, _ in links} == {"review", "state-iq", "dashing-states", "border-up", "geoplunge-51"}
+        links = db.session.execute(
+            select(AssignmentRound.activity, AssignmentRound.round_token)
+        ).all()
+    assert {a for a, _ in links} == {
+        "review",
+        "state-iq",
+        "dashing-states",
+        "border-up",
+        "geoplunge-51",
+    }
     assert f"state_iq:{game.token}" in {t for _, t in links}
 
 
@@ -323,17 +463,26 @@ def test_an_activity_not_in_the_assignment_or_before_the_start_starts_nothing(wo
     client = world.client("student")
     response = start(client, aid, "border-up")
     assert response.status_code == 302
-    assert "That activity is not part of this assignment" in client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "That activity is not part of this assignment" in client.get(
+        response.headers["Location"]
+    ).get_data(as_text=True)
     response = start(client, later, "state-iq")
     assert "has not started yet" in client.get(response.headers["Location"]).get_data(as_text=True)
     response = start(client, aid, "state-iq", level="impossible")
-    assert "Choose a computer level" in client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Choose a computer level" in client.get(response.headers["Location"]).get_data(
+        as_text=True
+    )
     assert count(app, BorderUpRound) + count(app, StateIqGame) + count(app, AssignmentRound) == 0
 
 
 def test_a_review_round_played_from_the_assignment_counts(world, app):
-    aid = make_assignment(app, world.class_a, activities=("review",), quantity=1,
-                          scope={"facets": ["capital"], "area": "", "states": ["CO", "UT"]})
+    aid = make_assignment(
+        app,
+        world.class_a,
+        activities=("review",),
+        quantity=1,
+        scope={"facets": ["capital"], "area": "", "states": ["CO", "UT"]},
+    )
     client = world.client("student")
     response = start(client, aid, "review")
     url = response.headers["Location"]
@@ -343,7 +492,12 @@ def test_a_review_round_played_from_the_assignment_counts(world, app):
     assert sorted(key for key, _ in items) == ["CO:capital", "UT:capital"]
     token = url.split("/")[3]
     for index in range(1, len(items) + 1):
-        assert post(client, f"/study/rounds/{token}/{index}", {"dont_know": "I don't know"}).status_code == 302
+        assert (
+            post(
+                client, f"/study/rounds/{token}/{index}", {"dont_know": "I don't know"}
+            ).status_code
+            == 302
+        )
     page = client.get(f"/assignments/{aid}").get_data(as_text=True)
     assert "1 of 1 rounds" in page and "Done!" in page
     # Asked again, with nothing due or new in the scope, the weakest answered facts come back.
@@ -355,13 +509,23 @@ def test_a_review_round_played_from_the_assignment_counts(world, app):
 
 
 def teacher_page(world, aid) -> str:
-    return world.client("teacher").get(f"/teach/classes/{world.class_a}/assignments/{aid}").get_data(as_text=True)
+    return (
+        world.client("teacher")
+        .get(f"/teach/classes/{world.class_a}/assignments/{aid}")
+        .get_data(as_text=True)
+    )
 
 
 def test_rounds_count_in_the_window_and_late_ones_are_marked(world, app):
     """P-A4."""
     now = utcnow()
-    aid = make_assignment(app, world.class_a, quantity=2, starts_at=now - dt.timedelta(days=5), due_at=now - dt.timedelta(days=1))
+    aid = make_assignment(
+        app,
+        world.class_a,
+        quantity=2,
+        starts_at=now - dt.timedelta(days=5),
+        due_at=now - dt.timedelta(days=1),
+    )
     finished_state_iq(app, world.student.id, now - dt.timedelta(days=6), "before")
     finished_state_iq(app, world.student.id, now - dt.timedelta(days=3), "inside")
     assert "Overdue" in teacher_page(world, aid) and "1 of 2 rounds" in teacher_page(world, aid)
@@ -372,7 +536,9 @@ def test_rounds_count_in_the_window_and_late_ones_are_marked(world, app):
 
 def test_a_scoped_assignment_counts_only_rounds_dealt_from_it(world, app):
     """P-A2."""
-    aid = make_assignment(app, world.class_a, quantity=2, scope={"facets": [], "area": "region:west", "states": []})
+    aid = make_assignment(
+        app, world.class_a, quantity=2, scope={"facets": [], "area": "region:west", "states": []}
+    )
     now = utcnow()
     finished_state_iq(app, world.student.id, now - dt.timedelta(hours=3), "free")
     finished_state_iq(app, world.student.id, now - dt.timedelta(hours=2), "linked", link=aid)
@@ -386,23 +552,44 @@ def test_card_games_count_only_finished_drill_games(world, app):
     now = utcnow()
     with app.app_context():
         for token, drill, finished in (("a", True, now), ("b", False, now), ("c", True, None)):
-            db.session.add(CardGame(token=token, student_id=world.student.id, game="play-the-ranks", players=2, team_size=1,
-                                    level="easy", drill=drill, seed=1, actions=[], ply=0, result="won" if finished else "playing",
-                                    finished_at=finished))
+            db.session.add(
+                CardGame(
+                    token=token,
+                    student_id=world.student.id,
+                    game="play-the-ranks",
+                    players=2,
+                    team_size=1,
+                    level="easy",
+                    drill=drill,
+                    seed=1,
+                    actions=[],
+                    ply=0,
+                    result="won" if finished else "playing",
+                    finished_at=finished,
+                )
+            )
         db.session.commit()
     assert "1 of 2 rounds" in teacher_page(world, aid)
 
 
 def test_reviews_count_within_the_scope_and_the_activities(world, app):
     now = utcnow()
-    aid = make_assignment(app, world.class_a, activities=("review", "state-iq"), amount="reviews", quantity=3,
-                          scope={"facets": ["capital"], "area": "", "states": ["CO", "UT"]})
+    aid = make_assignment(
+        app,
+        world.class_a,
+        activities=("review", "state-iq"),
+        amount="reviews",
+        quantity=3,
+        scope={"facets": ["capital"], "area": "", "states": ["CO", "UT"]},
+    )
     student = world.student
     review(app, student, "CO:capital", now - dt.timedelta(hours=5))
     review(app, student, "UT:capital", now - dt.timedelta(hours=4), mode="state_iq")
     review(app, student, "CO:map", now - dt.timedelta(hours=3))  # another facet
     review(app, student, "TX:capital", now - dt.timedelta(hours=3))  # another state
-    review(app, student, "CO:capital", now - dt.timedelta(hours=2), mode="dashing_states")  # another activity
+    review(
+        app, student, "CO:capital", now - dt.timedelta(hours=2), mode="dashing_states"
+    )  # another activity
     review(app, student, "CO:capital", now - dt.timedelta(days=3))  # before the start
     assert "2 of 3 answers" in teacher_page(world, aid)
     review(app, student, "UT:capital", now - dt.timedelta(hours=1), verdict=Verdict.WRONG)
@@ -413,12 +600,24 @@ def test_a_recall_goal_follows_the_memory_model(world, app):
     """P-A3: the predicted recall on the due date, from each fact's last review."""
     now = utcnow()
     due = now + dt.timedelta(days=3)
-    aid = make_assignment(app, world.class_a, activities=("review",), amount="recall", target=0.9, quantity=None,
-                          scope={"facets": ["capital"], "area": "", "states": ["CO", "UT"]}, due_at=due)
+    aid = make_assignment(
+        app,
+        world.class_a,
+        activities=("review",),
+        amount="recall",
+        target=0.9,
+        quantity=None,
+        scope={"facets": ["capital"], "area": "", "states": ["CO", "UT"]},
+        due_at=due,
+    )
     review(app, world.student, "CO:capital", now - dt.timedelta(hours=2))
     with app.app_context():
         stability = db.session.execute(select(ReviewLog.stability_after)).scalar_one()
-    expected = srs.retrievability(srs.Memory(srs.MemoryState.REVIEW, None, stability, None, due, now - dt.timedelta(hours=2)), due, "UTC")
+    expected = srs.retrievability(
+        srs.Memory(srs.MemoryState.REVIEW, None, stability, None, due, now - dt.timedelta(hours=2)),
+        due,
+        "UTC",
+    )
     page = teacher_page(world, aid)
     assert f"{int(expected >= 0.9)} of 2 facts at the goal" in page
     assert "In progress" in page
@@ -439,20 +638,65 @@ def test_the_progress_export(world, app):
     now = utcnow()
     other = make_user(app, "=cmd")
     add_member(app, world.class_a, other.id)
-    aid = make_assignment(app, world.class_a, quantity=1, starts_at=now - dt.timedelta(days=2), due_at=now + dt.timedelta(days=1))
+    aid = make_assignment(
+        app,
+        world.class_a,
+        quantity=1,
+        starts_at=now - dt.timedelta(days=2),
+        due_at=now + dt.timedelta(days=1),
+    )
     finished_state_iq(app, world.student.id, now - dt.timedelta(hours=1), "g")
     response = world.client("teacher").get(f"/teach/classes/{world.class_a}/progress.csv")
     assert response.status_code == 200 and response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
-    assert rows[0] == ["student", "assignment", "activities", "starts", "due", "status", "done", "needed", "late", "completed_at"]
+    assert rows[0] == [
+        "student",
+        "assignment",
+        "activities",
+        "starts",
+        "due",
+        "status",
+        "done",
+        "needed",
+        "late",
+        "completed_at",
+    ]
     start_day, due_day = (now - dt.timedelta(days=2)).date().isoformat(), now.date().isoformat()
-    assert rows[1][:9] == ["'=cmd", "Practice", "State IQ", start_day, due_day, "not started", "0", "1", "0"]
-    assert rows[2][:9] == ["river", "Practice", "State IQ", start_day, due_day, "done", "1", "1", "0"]
+    assert rows[1][:9] == [
+        "'=cmd",
+        "Practice",
+        "State IQ",
+        start_day,
+        due_day,
+        "not started",
+        "0",
+        "1",
+        "0",
+    ]
+    assert rows[2][:9] == [
+        "river",
+        "Practice",
+        "State IQ",
+        start_day,
+        due_day,
+        "done",
+        "1",
+        "1",
+        "0",
+    ]
     assert rows[2][9].startswith((now - dt.timedelta(hours=1)).strftime("%Y-%m-%dT%H"))
     assert len(rows) == 3
-    assert world.client("other_teacher").get(f"/teach/classes/{world.class_a}/progress.csv").status_code == 404
-    assert world.client("student").get(f"/teach/classes/{world.class_a}/progress.csv").status_code == 403
+    assert (
+        world.client("other_teacher")
+        .get(f"/teach/classes/{world.class_a}/progress.csv")
+        .status_code
+        == 404
+    )
+    assert (
+        world.client("student").get(f"/teach/classes/{world.class_a}/progress.csv").status_code
+        == 403
+    )
     assert aid
 
 
@@ -460,13 +704,23 @@ def test_a_recall_goal_is_judged_on_the_reviews_given_by_the_due_date(world, app
     """P-A3: after the due date, the last review by then decides; a later catch-up is late."""
     now = utcnow()
     due = now - dt.timedelta(hours=1)
-    aid = make_assignment(app, world.class_a, activities=("review",), amount="recall", target=0.5, quantity=None,
-                          scope={"facets": ["capital"], "area": "", "states": ["CO", "UT"]},
-                          starts_at=due - dt.timedelta(days=5), due_at=due)
+    aid = make_assignment(
+        app,
+        world.class_a,
+        activities=("review",),
+        amount="recall",
+        target=0.5,
+        quantity=None,
+        scope={"facets": ["capital"], "area": "", "states": ["CO", "UT"]},
+        starts_at=due - dt.timedelta(days=5),
+        due_at=due,
+    )
     review(app, world.student, "CO:capital", due - dt.timedelta(days=2))
     review(app, world.student, "UT:capital", due - dt.timedelta(days=30), verdict=Verdict.WRONG)
     with app.app_context():
-        stability = dict(db.session.execute(select(ReviewLog.fact_key, ReviewLog.stability_after)).all())
+        stability = dict(
+            db.session.execute(select(ReviewLog.fact_key, ReviewLog.stability_after)).all()
+        )
     co = srs.recall(stability["CO:capital"], due - dt.timedelta(days=2), due, "UTC")
     ut = srs.recall(stability["UT:capital"], due - dt.timedelta(days=30), due, "UTC")
     assert co >= 0.5 > ut  # what the test is about: one fact met, one missed on the due date
@@ -477,12 +731,28 @@ def test_a_recall_goal_is_judged_on_the_reviews_given_by_the_due_date(world, app
     page = teacher_page(world, aid)
     assert "Done late" in page and "2 of 2 facts at the goal (1 late)" in page
     # A slip after the due date does not change what was met on it (recall right after a review is 1).
-    review(app, world.student, "CO:capital", now - dt.timedelta(minutes=4), verdict=Verdict.WRONG, token="oops")
+    review(
+        app,
+        world.student,
+        "CO:capital",
+        now - dt.timedelta(minutes=4),
+        verdict=Verdict.WRONG,
+        token="oops",
+    )
     assert "2 of 2 facts at the goal (1 late)" in teacher_page(world, aid)
 
 
 def test_a_students_page_shows_their_assignments(world, app):
     make_assignment(app, world.class_a, quantity=2)
     finished_state_iq(app, world.student.id, utcnow() - dt.timedelta(hours=1), "g")
-    html = world.client("teacher").get(f"/teach/classes/{world.class_a}/students/{world.student.id}").get_data(as_text=True)
-    assert "Assignments" in html and "Practice" in html and "1 of 2 rounds" in html and "In progress" in html
+    html = (
+        world.client("teacher")
+        .get(f"/teach/classes/{world.class_a}/students/{world.student.id}")
+        .get_data(as_text=True)
+    )
+    assert (
+        "Assignments" in html
+        and "Practice" in html
+        and "1 of 2 rounds" in html
+        and "In progress" in html
+    )

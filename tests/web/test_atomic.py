@@ -29,9 +29,10 @@ from tests.web import test_state_iq as state_iq
 from trainer import srs
 from trainer.cards import Category
 from trainer.facts import Form, Verdict
-from trainer.games.geography_war import SETTLE, TURN
 from trainer.games.drill import war_result
-from trainer.quiz.border_up import judge_call, reviews as border_reviews
+from trainer.games.geography_war import SETTLE, TURN
+from trainer.quiz.border_up import judge_call
+from trainer.quiz.border_up import reviews as border_reviews
 from trainer.quiz.state_iq import Move, student_answers
 from trainer.web import get_deck, memory
 from trainer.web.extensions import db
@@ -48,7 +49,12 @@ def position(which: str, count: int) -> int:
 
 
 def lost_connection() -> OperationalError:
-    return OperationalError("INSERT INTO review_log ...", {}, Exception("server closed the connection unexpectedly"), connection_invalidated=True)
+    return OperationalError(
+        "INSERT INTO review_log ...",
+        {},
+        Exception("server closed the connection unexpectedly"),
+        connection_invalidated=True,
+    )
 
 
 def refused_data() -> DataError:
@@ -60,7 +66,14 @@ class FailingReview:
     (or the first ``times`` ones); ``poison`` makes it fail in the real database instead (a NUL
     byte in its answer, which PostgreSQL refuses)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, n: int, error=lost_connection, times: int | None = None, poison: bool = False):
+    def __init__(
+        self,
+        monkeypatch: pytest.MonkeyPatch,
+        n: int,
+        error=lost_connection,
+        times: int | None = None,
+        poison: bool = False,
+    ):
         self.real = memory._write
         self.n, self.error, self.times, self.poison = n, error, times, poison
         self.order: list[tuple[str, str]] = []
@@ -86,8 +99,14 @@ def snapshot(app) -> tuple[list, int]:
     """Every memory card (its whole schedule) and the number of review rows."""
     with app.app_context():
         cards = db.session.execute(
-            select(MemoryCard.fact_key, MemoryCard.reps, MemoryCard.state, MemoryCard.due, MemoryCard.stability, MemoryCard.lapses)
-            .order_by(MemoryCard.fact_key)
+            select(
+                MemoryCard.fact_key,
+                MemoryCard.reps,
+                MemoryCard.state,
+                MemoryCard.due,
+                MemoryCard.stability,
+                MemoryCard.lapses,
+            ).order_by(MemoryCard.fact_key)
         ).all()
         count = db.session.execute(select(func.count()).select_from(ReviewLog)).scalar_one()
     return [tuple(card) for card in cards], count
@@ -97,14 +116,22 @@ def remember(app, student, fact_key: str) -> None:
     """An earlier answer about ``fact_key``, so that its memory card exists before the call."""
     with app.app_context():
         user = db.session.get(User, student.id)
-        then = dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=3)
-        memory.record(user, srs.Outcome(fact_key, Verdict.WRONG, "review", Form.TYPED, "earlier", "1"), now=then)
+        then = dt.datetime.now(dt.UTC) - dt.timedelta(days=3)
+        memory.record(
+            user,
+            srs.Outcome(fact_key, Verdict.WRONG, "review", Form.TYPED, "earlier", "1"),
+            now=then,
+        )
 
 
 def recorded(app, round_token: str) -> list[str]:
     """The items recorded under ``round_token``."""
     with app.app_context():
-        return list(db.session.execute(select(ReviewLog.item).where(ReviewLog.round_token == round_token)).scalars())
+        return list(
+            db.session.execute(
+                select(ReviewLog.item).where(ReviewLog.round_token == round_token)
+            ).scalars()
+        )
 
 
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]*)" value="([^"]*)">')
@@ -125,14 +152,18 @@ def try_again_page(response, sent: dict[str, str]) -> MultiDict:
 
 
 def flashes(client, url) -> str:
-    return " ".join(re.findall(r'class="flash[^"]*">([^<]*)', client.get(url).get_data(as_text=True)))
+    return " ".join(
+        re.findall(r'class="flash[^"]*">([^<]*)', client.get(url).get_data(as_text=True))
+    )
 
 
 # --- Dashing States -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("which", WHICH)
-def test_a_dashing_call_and_its_eight_reviews_are_kept_together_or_not_at_all(player, app, student, monkeypatch, which):
+def test_a_dashing_call_and_its_eight_reviews_are_kept_together_or_not_at_all(
+    player, app, student, monkeypatch, which
+):
     url = dashing.deal(player, "practice")
     token = f"dashing_states:{url.rsplit('/', 1)[1]}"
     data = dashing.call_data(app, url)
@@ -142,14 +173,20 @@ def test_a_dashing_call_and_its_eight_reviews_are_kept_together_or_not_at_all(pl
 
     response = player.post(url, data={"csrf_token": csrf_token(player, url), **data})
     fields = try_again_page(response, data)
-    assert failing.failures == memory._OUTAGE_ATTEMPTS, "the whole unit was tried again from a fresh read"
+    assert failing.failures == memory._OUTAGE_ATTEMPTS, (
+        "the whole unit was tried again from a fresh read"
+    )
     assert snapshot(app) == before, "no review and no memory card of the call was kept"
     row = dashing.stored(app, url)
-    assert row.call is None and row.called_at is None and row.result == "playing", "the round is still open"
+    assert row.call is None and row.called_at is None and row.result == "playing", (
+        "the round is still open"
+    )
 
     failing.active = False
     assert player.post(url, data=fields).status_code == 302
-    assert len(recorded(app, token)) == len(set(recorded(app, token))) == 8, "every review exactly once"
+    assert len(recorded(app, token)) == len(set(recorded(app, token))) == 8, (
+        "every review exactly once"
+    )
     assert dashing.stored(app, url).result == "right"
     # A double submit of the same call: "already called", nothing changes.
     assert player.post(url, data=fields).status_code == 302
@@ -157,7 +194,9 @@ def test_a_dashing_call_and_its_eight_reviews_are_kept_together_or_not_at_all(pl
     assert len(recorded(app, token)) == 8
 
 
-def test_a_dashing_call_whose_review_fails_once_is_saved_whole_by_the_retry_inside_the_request(player, app, monkeypatch):
+def test_a_dashing_call_whose_review_fails_once_is_saved_whole_by_the_retry_inside_the_request(
+    player, app, monkeypatch
+):
     url = dashing.deal(player, "practice")
     token = f"dashing_states:{url.rsplit('/', 1)[1]}"
     failing = FailingReview(monkeypatch, 5, times=1)
@@ -167,7 +206,9 @@ def test_a_dashing_call_whose_review_fails_once_is_saved_whole_by_the_retry_insi
     assert dashing.stored(app, url).call is not None
 
 
-def test_a_review_refused_by_the_database_leaves_the_call_open_with_a_clear_message(player, app, monkeypatch):
+def test_a_review_refused_by_the_database_leaves_the_call_open_with_a_clear_message(
+    player, app, monkeypatch
+):
     """Not every failure is worth a retry (bad data): the unit is still all or nothing, and 400, not 500."""
     url = dashing.deal(player, "practice")
     token = f"dashing_states:{url.rsplit('/', 1)[1]}"
@@ -191,7 +232,9 @@ postgresql_only = pytest.mark.parametrize(
 
 
 @postgresql_only
-def test_a_nul_byte_refused_by_postgresql_in_the_last_review_keeps_nothing_of_the_call(player, app, monkeypatch):
+def test_a_nul_byte_refused_by_postgresql_in_the_last_review_keeps_nothing_of_the_call(
+    player, app, monkeypatch
+):
     """The issue's case, below any input guard: the real driver refuses the 8th review's text."""
     url = dashing.deal(player, "practice")
     token = f"dashing_states:{url.rsplit('/', 1)[1]}"
@@ -268,7 +311,9 @@ def a_wrong_call(app, url) -> tuple[list[str], list[str], int]:
 
 
 @pytest.mark.parametrize("which", WHICH)
-def test_a_border_up_call_and_its_reviews_are_kept_together_or_not_at_all(player, app, student, monkeypatch, which):
+def test_a_border_up_call_and_its_reviews_are_kept_together_or_not_at_all(
+    player, app, student, monkeypatch, which
+):
     url = border_up.deal(player, "easy")
     token = f"border_up:{url.rsplit('/', 1)[1]}"
     first, second, count = a_wrong_call(app, url)
@@ -318,7 +363,9 @@ def to_the_last_move(app, client, url) -> tuple[str, int]:
             game = _rebuild(row)
             postal = deck[answer].postal
             try:
-                game.guess(postal) if game.waiting_for() == "student_guess" else game.give_border(postal)
+                game.guess(postal) if game.waiting_for() == "student_guess" else game.give_border(
+                    postal
+                )
             except Move:
                 pass
             _computer_plays(game)
@@ -328,7 +375,9 @@ def to_the_last_move(app, client, url) -> tuple[str, int]:
 
 
 @pytest.mark.parametrize("which", WHICH)
-def test_the_last_state_iq_move_its_reviews_and_the_result_are_kept_together_or_not_at_all(player, app, student, monkeypatch, which):
+def test_the_last_state_iq_move_its_reviews_and_the_result_are_kept_together_or_not_at_all(
+    player, app, student, monkeypatch, which
+):
     url = state_iq.make_game(app, student.id)
     token = f"state_iq:{url.rsplit('/', 1)[1]}"
     answer, count = to_the_last_move(app, player, url)
@@ -343,7 +392,10 @@ def test_the_last_state_iq_move_its_reviews_and_the_result_are_kept_together_or_
     assert snapshot(app) == before
     row = state_iq.stored(app, url)
     assert (row.move_count, row.moves, row.recorded, row.result) == (
-        before_row.move_count, before_row.moves, before_row.recorded, "playing"
+        before_row.move_count,
+        before_row.moves,
+        before_row.recorded,
+        "playing",
     ), "the move was not kept: the game is still open"
 
     failing.active = False
@@ -365,7 +417,9 @@ def known_seed(monkeypatch):
 
 
 @pytest.mark.parametrize("which", WHICH)
-def test_a_war_drill_call_its_reviews_and_tally_are_kept_together_or_not_at_all(player, app, known_seed, monkeypatch, which):
+def test_a_war_drill_call_its_reviews_and_tally_are_kept_together_or_not_at_all(
+    player, app, known_seed, monkeypatch, which
+):
     url = card_games.new_game(player, game="geography-war", players="2", drill=True)
     token = f"game:{url.rsplit('/', 1)[1]}"
     assert card_games.move(player, url, action=TURN).status_code == 302
@@ -376,11 +430,18 @@ def test_a_war_drill_call_its_reviews_and_tally_are_kept_together_or_not_at_all(
     failing = FailingReview(monkeypatch, position(which, 2))
 
     response = card_games.move(player, url, action=SETTLE, call=call)
-    fields = try_again_page(response, {"action": str(SETTLE), "call": call, "ply": str(before_row.ply)})
+    fields = try_again_page(
+        response, {"action": str(SETTLE), "call": call, "ply": str(before_row.ply)}
+    )
     assert failing.failures == memory._OUTAGE_ATTEMPTS
     assert snapshot(app) == before
     row = card_games.stored(app, url)
-    assert (row.ply, row.actions, row.drill_answers, row.drill_right) == (before_row.ply, before_row.actions, 0, 0)
+    assert (row.ply, row.actions, row.drill_answers, row.drill_right) == (
+        before_row.ply,
+        before_row.actions,
+        0,
+        0,
+    )
 
     failing.active = False
     assert player.post(url, data=fields).status_code == 302
@@ -391,7 +452,9 @@ def test_a_war_drill_call_its_reviews_and_tally_are_kept_together_or_not_at_all(
     assert card_games.stored(app, url).drill_answers == 2 and len(recorded(app, token)) == 2
 
 
-def test_a_refused_51_number_is_recorded_with_its_tally_or_not_at_all(player, app, known_seed, monkeypatch):
+def test_a_refused_51_number_is_recorded_with_its_tally_or_not_at_all(
+    player, app, known_seed, monkeypatch
+):
     """D-F1's wrong number: refused as a play, recorded as an answer, in a unit of its own."""
     url = card_games.new_game(player, drill=True)
     state = card_games.state_of(app, url)
@@ -416,7 +479,9 @@ def test_record_alone_is_one_transaction_and_idempotent(app, student):
     """The study path: one answer is one unit; the same (round, item) again changes nothing."""
     with app.app_context():
         user = db.session.get(User, student.id)
-        outcome = srs.Outcome("CO:capital", Verdict.RIGHT, "review", Form.TYPED, "r1", "1", answer="Denver")
+        outcome = srs.Outcome(
+            "CO:capital", Verdict.RIGHT, "review", Form.TYPED, "r1", "1", answer="Denver"
+        )
         first = memory.record(user, outcome)
         again = memory.record(user, outcome)
         assert first.created and not again.created and again.due == first.due
@@ -428,8 +493,12 @@ def test_a_unit_inside_a_unit_joins_it_and_a_failure_keeps_none_of_either(app, s
         user = db.session.get(User, student.id)
 
         def work() -> None:
-            memory.record(user, srs.Outcome("CO:capital", Verdict.RIGHT, "review", Form.TYPED, "r1", "1"))
-            memory.record(user, srs.Outcome("UT:capital", Verdict.RIGHT, "review", Form.TYPED, "r1", "2"))
+            memory.record(
+                user, srs.Outcome("CO:capital", Verdict.RIGHT, "review", Form.TYPED, "r1", "1")
+            )
+            memory.record(
+                user, srs.Outcome("UT:capital", Verdict.RIGHT, "review", Form.TYPED, "r1", "2")
+            )
             raise RuntimeError("the view failed after its reviews")
 
         with pytest.raises(RuntimeError):
@@ -445,7 +514,12 @@ def test_conflicts_that_never_stop_give_busy_and_keep_nothing(app, student):
 
         def work() -> None:
             tries.append(1)
-            memory.record(user, srs.Outcome("CO:capital", Verdict.RIGHT, "review", Form.TYPED, f"r{len(tries)}", "1"))
+            memory.record(
+                user,
+                srs.Outcome(
+                    "CO:capital", Verdict.RIGHT, "review", Form.TYPED, f"r{len(tries)}", "1"
+                ),
+            )
             raise memory._Conflict
 
         with pytest.raises(memory.Busy):

@@ -25,7 +25,9 @@ def count_users(app) -> int:
 
 def get_user(app, username: str) -> User | None:
     with app.app_context():
-        return db.session.execute(select(User).where(User.username_key == username.casefold())).scalar_one_or_none()
+        return db.session.execute(
+            select(User).where(User.username_key == username.casefold())
+        ).scalar_one_or_none()
 
 
 def test_signup_page(client):
@@ -36,7 +38,9 @@ def test_signup_page(client):
 
 def test_student_signs_up_and_is_logged_in(app, client, auth):
     response = auth.signup("river_otter")
-    assert response.status_code == 302 and response.headers["Location"] == "/study/", "a student starts at their study home"
+    assert response.status_code == 302 and response.headers["Location"] == "/study/", (
+        "a student starts at their study home"
+    )
     user = get_user(app, "river_otter")
     assert user.role is Role.STUDENT and user.email is None
     assert user.password_hash != "correct horse" and user.check_password("correct horse")
@@ -76,7 +80,12 @@ def test_student_may_not_give_email(app, auth):
     ],
 )
 def test_signup_field_errors(app, auth, fields, message):
-    args = {"username": "new_user", "password": "correct horse", "role": "student", "email": ""} | fields
+    args = {
+        "username": "new_user",
+        "password": "correct horse",
+        "role": "student",
+        "email": "",
+    } | fields
     response = auth.signup(**args)
     html = response.get_data(as_text=True)
     assert response.status_code == 400
@@ -95,7 +104,12 @@ def test_duplicate_username_any_case(app, auth, student):
 def test_signup_without_csrf_token_is_rejected(app, client):
     response = client.post(
         "/auth/signup",
-        data={"username": "sneaky", "password": "correct horse", "confirm": "correct horse", "role": "student"},
+        data={
+            "username": "sneaky",
+            "password": "correct horse",
+            "confirm": "correct horse",
+            "role": "student",
+        },
     )
     assert response.status_code == 400
     assert "did not come from this site" in response.get_data(as_text=True)
@@ -106,7 +120,13 @@ def test_signup_with_forged_csrf_token_is_rejected(app, client):
     client.get("/auth/signup")
     response = client.post(
         "/auth/signup",
-        data={"username": "sneaky", "password": "correct horse", "confirm": "correct horse", "role": "student", "csrf_token": "forged"},
+        data={
+            "username": "sneaky",
+            "password": "correct horse",
+            "confirm": "correct horse",
+            "role": "student",
+            "csrf_token": "forged",
+        },
     )
     assert response.status_code == 400
     assert count_users(app) == 0
@@ -129,8 +149,12 @@ def test_login_is_case_insensitive_on_username(client, auth, student):
     assert auth.login("Student1").status_code == 302
 
 
-@pytest.mark.parametrize(("username", "password"), [("student1", "wrong password"), ("nobody", "correct horse")])
-def test_wrong_password_and_unknown_user_get_the_same_message(client, auth, student, username, password):
+@pytest.mark.parametrize(
+    ("username", "password"), [("student1", "wrong password"), ("nobody", "correct horse")]
+)
+def test_wrong_password_and_unknown_user_get_the_same_message(
+    client, auth, student, username, password
+):
     response = auth.login(username, password)
     html = response.get_data(as_text=True)
     assert response.status_code == 400
@@ -138,7 +162,10 @@ def test_wrong_password_and_unknown_user_get_the_same_message(client, auth, stud
     assert "Log out" not in html
 
 
-@pytest.mark.parametrize(("fields", "message"), [({"username": ""}, "Type your username."), ({"password": ""}, "Type your password.")])
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [({"username": ""}, "Type your username."), ({"password": ""}, "Type your password.")],
+)
 def test_login_field_errors(client, auth, student, fields, message):
     args = {"username": "student1", "password": "correct horse"} | fields
     response = auth.login(**args)
@@ -146,7 +173,9 @@ def test_login_field_errors(client, auth, student, fields, message):
 
 
 def test_login_without_csrf_token_is_rejected(client, student):
-    response = client.post("/auth/login", data={"username": "student1", "password": "correct horse"})
+    response = client.post(
+        "/auth/login", data={"username": "student1", "password": "correct horse"}
+    )
     assert response.status_code == 400
     assert "Log out" not in client.get("/").get_data(as_text=True)
 
@@ -207,7 +236,9 @@ def test_password_field_is_never_echoed(client, auth, student):
 
 def test_session_cookie_flags(client, auth, student):
     response = auth.login()
-    cookie = next(v for k, v in response.headers.items() if k == "Set-Cookie" and v.startswith("session="))
+    cookie = next(
+        v for k, v in response.headers.items() if k == "Set-Cookie" and v.startswith("session=")
+    )
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
@@ -270,7 +301,15 @@ def test_nobody_makes_themselves_a_teacher_by_sign_up(app, auth):
 
 def test_without_a_role_the_sign_up_makes_a_student(app, client):
     token = csrf_token(client, "/auth/signup")
-    response = client.post("/auth/signup", data={"username": "kid_a", "password": "correct horse", "confirm": "correct horse", "csrf_token": token})
+    response = client.post(
+        "/auth/signup",
+        data={
+            "username": "kid_a",
+            "password": "correct horse",
+            "confirm": "correct horse",
+            "csrf_token": token,
+        },
+    )
     assert response.status_code == 302
     assert get_user(app, "kid_a").role is Role.STUDENT
 
@@ -283,7 +322,9 @@ def test_open_teacher_sign_up_offers_the_teacher_choice(app, client, auth):
     assert get_user(app, "ms_solo").role is Role.TEACHER
 
 
-@pytest.mark.parametrize(("value", "expected"), [(None, False), ("0", False), ("1", True), ("yes", True)])
+@pytest.mark.parametrize(
+    ("value", "expected"), [(None, False), ("0", False), ("1", True), ("yes", True)]
+)
 def test_open_teacher_sign_up_comes_from_the_environment(tmp_path, monkeypatch, value, expected):
     from trainer.web.config import from_environment
 
@@ -303,11 +344,15 @@ def test_a_guessable_password_is_refused_at_sign_up(app, auth, password):
     response = auth.signup("river_otter", password=password)
     assert response.status_code == 400
     assert TOO_EASY in html_unescape(response.get_data(as_text=True))
-    assert f'value="{password}"' not in response.get_data(as_text=True), "a password is never echoed"
+    assert f'value="{password}"' not in response.get_data(as_text=True), (
+        "a password is never echoed"
+    )
     assert count_users(app) == 0
 
 
-@pytest.mark.parametrize("password", ["river_otter", "River_Otter!", "riverotter2012", "my-river.otter-pw"])
+@pytest.mark.parametrize(
+    "password", ["river_otter", "River_Otter!", "riverotter2012", "my-river.otter-pw"]
+)
 def test_a_password_with_the_username_in_it_is_refused(app, auth, password):
     response = auth.signup("river.otter", password=password)
     assert response.status_code == 400
@@ -343,7 +388,10 @@ def test_password_problem_takes_any_text():
     """Whatever is typed (any script, emoji, controls, odd case mappings) gets an answer, never an error."""
     rng = random.Random(18)
     for _ in range(300):
-        text = "".join(chr(rng.choice([rng.randint(0, 0x2FFF), rng.randint(0x1F300, 0x1F6FF), 0x130, 0xFB00])) for _ in range(rng.randint(0, 140)))
+        text = "".join(
+            chr(rng.choice([rng.randint(0, 0x2FFF), rng.randint(0x1F300, 0x1F6FF), 0x130, 0xFB00]))
+            for _ in range(rng.randint(0, 140))
+        )
         assert password_problem(text, "maria.g") in (None, TOO_EASY, HAS_USERNAME)
 
 
@@ -355,7 +403,7 @@ def test_login_slip_passwords_pass_the_rule():
 
 
 def test_a_refused_slip_password_is_drawn_again():
-    """"bearcat22" would be refused (a dictionary word): the next draw is used instead."""
+    """ "bearcat22" would be refused (a dictionary word): the next draw is used instead."""
     draws = iter(["bear", "cat", "2", "2", "otter", "lamp", "4", "7"])
     assert make_password(lambda _options: next(draws)) == "otterlamp47"
 
@@ -365,7 +413,15 @@ def test_a_refused_slip_password_is_drawn_again():
 
 def change_password(client, current: str, new: str, confirm: str | None = None):
     token = csrf_token(client, "/auth/password")
-    return client.post("/auth/password", data={"current": current, "password": new, "confirm": new if confirm is None else confirm, "csrf_token": token})
+    return client.post(
+        "/auth/password",
+        data={
+            "current": current,
+            "password": new,
+            "confirm": new if confirm is None else confirm,
+            "csrf_token": token,
+        },
+    )
 
 
 def test_a_student_changes_their_password(app, player):
@@ -374,7 +430,9 @@ def test_a_student_changes_their_password(app, player):
     assert "Your password is changed" in player.get("/study/").get_data(as_text=True)
     with app.app_context():
         user = db.session.execute(select(User).where(User.username_key == "student1")).scalar_one()
-        assert user.check_password("purple-tiger-rocket") and not user.check_password("correct horse")
+        assert user.check_password("purple-tiger-rocket") and not user.check_password(
+            "correct horse"
+        )
 
 
 @pytest.mark.parametrize(
@@ -383,7 +441,12 @@ def test_a_student_changes_their_password(app, player):
         ("wrong one", "purple-tiger-rocket", None, "That is not your password now."),
         ("correct horse", "password", None, TOO_EASY),
         ("correct horse", "student1-rocket", None, HAS_USERNAME),
-        ("correct horse", "purple-tiger-rocket", "purple-tiger-rockets", "The two passwords are not the same."),
+        (
+            "correct horse",
+            "purple-tiger-rocket",
+            "purple-tiger-rockets",
+            "The two passwords are not the same.",
+        ),
         ("correct horse", "short", None, "A password has at least 8 characters."),
     ],
 )
@@ -405,7 +468,12 @@ def test_guessing_the_current_password_is_rate_limited(app, player):
     assert change_password(player, "correct horse", "purple-tiger-rocket").status_code == 429
     # Another account is not held up.
     make_user(app, "student2")
-    assert change_password(client_for(app, "student2"), "correct horse", "purple-tiger-rocket").status_code == 302
+    assert (
+        change_password(
+            client_for(app, "student2"), "correct horse", "purple-tiger-rocket"
+        ).status_code
+        == 302
+    )
 
 
 def test_the_password_page_needs_a_login(client):
@@ -443,7 +511,9 @@ def test_logging_out_ends_the_session_on_the_server(app, client, auth, student):
     assert logged_in(with_cookie(app, copied)), "the copy works while the session lasts"
     auth.logout()
     assert not logged_in(client)
-    assert not logged_in(with_cookie(app, copied)), "a cookie copied before logout no longer logs in"
+    assert not logged_in(with_cookie(app, copied)), (
+        "a cookie copied before logout no longer logs in"
+    )
     assert login_sessions(app) == []
 
 
@@ -466,9 +536,15 @@ def test_a_password_change_ends_every_other_session(app, student):
 def test_the_session_token_is_stored_only_as_a_hash(app, client, auth, student):
     auth.login()
     with app.test_request_context():
-        token = app.session_interface.get_signing_serializer(app).loads(session_cookie(app, client))["_user_id"]
+        token = app.session_interface.get_signing_serializer(app).loads(
+            session_cookie(app, client)
+        )["_user_id"]
     (row,) = login_sessions(app)
-    assert len(token) >= 43 and row.token_hash == hashlib.sha256(token.encode()).hexdigest() and token not in row.token_hash
+    assert (
+        len(token) >= 43
+        and row.token_hash == hashlib.sha256(token.encode()).hexdigest()
+        and token not in row.token_hash
+    )
 
 
 def test_login_renews_the_session(app, client, auth, student):
@@ -488,19 +564,30 @@ def test_no_remember_cookie_and_a_forged_one_does_not_log_in(app, client, auth, 
     from flask_login.utils import encode_cookie
 
     response = auth.login()
-    assert not any(COOKIE_NAME in value for key, value in response.headers.items() if key == "Set-Cookie")
+    assert not any(
+        COOKIE_NAME in value for key, value in response.headers.items() if key == "Set-Cookie"
+    )
     with app.test_request_context():
-        token = app.session_interface.get_signing_serializer(app).loads(session_cookie(app, client))["_user_id"]
+        token = app.session_interface.get_signing_serializer(app).loads(
+            session_cookie(app, client)
+        )["_user_id"]
         forged = encode_cookie(token)
     auth.logout()
     client.set_cookie(app.config.get("REMEMBER_COOKIE_NAME", COOKIE_NAME), forged)
-    assert not logged_in(client), "a remember cookie holding an ended session's token logs nobody in"
+    assert not logged_in(client), (
+        "a remember cookie holding an ended session's token logs nobody in"
+    )
 
 
 def test_a_session_unused_for_a_month_ends(app, client, auth, student):
     auth.login()
     with app.app_context():
-        db.session.execute(update(LoginSession).values(last_seen_at=utcnow() - dt.timedelta(days=app.config["LOGIN_SESSION_IDLE_DAYS"], minutes=1)))
+        db.session.execute(
+            update(LoginSession).values(
+                last_seen_at=utcnow()
+                - dt.timedelta(days=app.config["LOGIN_SESSION_IDLE_DAYS"], minutes=1)
+            )
+        )
         db.session.commit()
     assert not logged_in(client)
 
@@ -532,7 +619,9 @@ def test_the_user_and_session_are_one_query(app, client, auth, student):
             assert client.get("/deck/").status_code == 200
         finally:
             event.remove(db.engine, "before_cursor_execute", listener)
-    assert len([s for s in statements if "login_session" in s or '"user"' in s or "user." in s]) == 1, statements
+    assert (
+        len([s for s in statements if "login_session" in s or '"user"' in s or "user." in s]) == 1
+    ), statements
 
 
 def test_an_old_numeric_id_in_a_cookie_logs_nobody_in(app, client, student):
@@ -547,7 +636,11 @@ def test_an_old_numeric_id_in_a_cookie_logs_nobody_in(app, client, student):
 
 def login_from(client, address: str, username: str, password: str):
     token = csrf_token(client, "/auth/login")
-    return client.post("/auth/login", data={"username": username, "password": password, "csrf_token": token}, environ_base={"REMOTE_ADDR": address})
+    return client.post(
+        "/auth/login",
+        data={"username": username, "password": password, "csrf_token": token},
+        environ_base={"REMOTE_ADDR": address},
+    )
 
 
 @pytest.mark.app_config(RATELIMIT_ENABLED=True)

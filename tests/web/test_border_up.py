@@ -19,7 +19,9 @@ INDEX = "/play/border-up/"
 
 
 def deal(client, level="medium", ready=True) -> str:
-    url = client.post(INDEX, data={"csrf_token": csrf_token(client, INDEX), "level": level}).location
+    url = client.post(
+        INDEX, data={"csrf_token": csrf_token(client, INDEX), "level": level}
+    ).location
     if ready:
         client.post(f"{url}/ready", data={"csrf_token": csrf_token(client, url)})
     return url
@@ -27,7 +29,9 @@ def deal(client, level="medium", ready=True) -> str:
 
 def stored(app, url) -> BorderUpRound:
     with app.app_context():
-        row = db.session.execute(select(BorderUpRound).where(BorderUpRound.token == url.rsplit("/", 1)[1])).scalar_one()
+        row = db.session.execute(
+            select(BorderUpRound).where(BorderUpRound.token == url.rsplit("/", 1)[1])
+        ).scalar_one()
         db.session.expunge(row)
         return row
 
@@ -45,7 +49,11 @@ def call(client, url, first, second):
 
 def logged(app) -> list[ReviewLog]:
     with app.app_context():
-        return db.session.execute(select(ReviewLog).where(ReviewLog.mode == "border_up")).scalars().all()
+        return (
+            db.session.execute(select(ReviewLog).where(ReviewLog.mode == "border_up"))
+            .scalars()
+            .all()
+        )
 
 
 def test_visitors_and_teachers_may_not_play(client, auth, teacher):
@@ -94,7 +102,12 @@ def test_b2_a_wrong_group_loses_and_is_again_on_the_states_involved(player, app)
     rest = [p for p in row.hand if p not in first]
     bad = next(
         trio
-        for trio in ([a, b, c] for i, a in enumerate(rest) for j, b in enumerate(rest[i + 1 :]) for c in rest[i + j + 2 :])
+        for trio in (
+            [a, b, c]
+            for i, a in enumerate(rest)
+            for j, b in enumerate(rest[i + 1 :])
+            for c in rest[i + j + 2 :]
+        )
         if not any(all(deck.borders_between(x, y) for y in trio if y != x) for x in trio)
     )
     call(player, url, first, bad)
@@ -122,7 +135,9 @@ def test_a_call_that_is_not_two_groups_of_the_hand_is_refused(player, app, probl
     if problem == "short":
         first = first[:2]
     elif problem == "not_in_hand":
-        outside = next(p for p in [s.postal for s in get_deck_for(app)] if p not in stored(app, url).hand)
+        outside = next(
+            p for p in [s.postal for s in get_deck_for(app)] if p not in stored(app, url).hand
+        )
         first = [*first[:2], outside]
     else:
         second = second[:2]

@@ -30,7 +30,13 @@ def known_seeds(monkeypatch):
 
 
 def new_game(client, game="geoplunge-51", players="3", team_size="1", level="medium", drill=False):
-    data = {"csrf_token": csrf_token(client, INDEX), "game": game, "players": players, "team_size": team_size, "level": level}
+    data = {
+        "csrf_token": csrf_token(client, INDEX),
+        "game": game,
+        "players": players,
+        "team_size": team_size,
+        "level": level,
+    }
     if drill:
         data["drill"] = "y"
     response = client.post(INDEX, data=data)
@@ -40,7 +46,9 @@ def new_game(client, game="geoplunge-51", players="3", team_size="1", level="med
 
 def stored(app, url) -> CardGame:
     with app.app_context():
-        row = db.session.execute(select(CardGame).where(CardGame.token == url.rsplit("/", 1)[1])).scalar_one()
+        row = db.session.execute(
+            select(CardGame).where(CardGame.token == url.rsplit("/", 1)[1])
+        ).scalar_one()
         db.session.expunge(row)
         return row
 
@@ -56,8 +64,14 @@ def state_of(app, url):
 def move(client, url, **fields):
     row_ply = fields.pop("ply", None)
     if row_ply is None:
-        row_ply = re.search(r'name="ply" value="(\d+)"', client.get(url).get_data(as_text=True)).group(1)
-    data = {"csrf_token": csrf_token(client, url), "ply": str(row_ply), **{k: str(v) for k, v in fields.items()}}
+        row_ply = re.search(
+            r'name="ply" value="(\d+)"', client.get(url).get_data(as_text=True)
+        ).group(1)
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "ply": str(row_ply),
+        **{k: str(v) for k, v in fields.items()},
+    }
     return client.post(url, data=data)
 
 
@@ -67,7 +81,9 @@ def reviews(app) -> list[ReviewLog]:
 
 
 def flashes(client, url) -> str:
-    return " ".join(re.findall(r'class="flash[^"]*">([^<]*)', client.get(url).get_data(as_text=True)))
+    return " ".join(
+        re.findall(r'class="flash[^"]*">([^<]*)', client.get(url).get_data(as_text=True))
+    )
 
 
 def set_game(app, url, seed, actions=()) -> None:
@@ -80,7 +96,9 @@ def set_game(app, url, seed, actions=()) -> None:
             state.apply_action(action)
         play_computer_turns(state, {s: Level(row.level) for s in range(1, row.players)}, seed)
         db.session.execute(
-            CardGame.__table__.update().where(CardGame.id == row.id).values(seed=seed, actions=state.history, ply=len(state.history))
+            CardGame.__table__.update()
+            .where(CardGame.id == row.id)
+            .values(seed=seed, actions=state.history, ply=len(state.history))
         )
         db.session.commit()
 
@@ -103,7 +121,9 @@ def test_another_students_game_is_unknown(player, app, auth, client):
     assert client.get(url).status_code == 404
     before = stored(app, url).actions
     token = csrf_token(client, INDEX)
-    assert client.post(url, data={"csrf_token": token, "ply": "0", "action": "0"}).status_code == 404
+    assert (
+        client.post(url, data={"csrf_token": token, "ply": "0", "action": "0"}).status_code == 404
+    )
     assert stored(app, url).actions == before
     assert client.get(INDEX + "no-such-game").status_code == 404
 
@@ -114,7 +134,14 @@ def test_another_students_game_is_unknown(player, app, auth, client):
 def test_games_page_lists_games_levels_and_drill(player):
     html = player.get(INDEX).get_data(as_text=True)
     assert_strict_page(html)
-    for text in ("GeoPlunge 51", "Play the Ranks", "Geography War", "Teams of 2", "Hard: they think ahead", "Drill mode"):
+    for text in (
+        "GeoPlunge 51",
+        "Play the Ranks",
+        "Geography War",
+        "Teams of 2",
+        "Hard: they think ahead",
+        "Drill mode",
+    ):
         assert text in html
 
 
@@ -128,7 +155,13 @@ def test_games_page_lists_games_levels_and_drill(player):
     ],
 )
 def test_a_wrong_choice_gets_a_message_and_deals_nothing(player, app, fields, message):
-    data = {"csrf_token": csrf_token(player, INDEX), "game": "geoplunge-51", "players": "3", "team_size": "1", "level": "medium"}
+    data = {
+        "csrf_token": csrf_token(player, INDEX),
+        "game": "geoplunge-51",
+        "players": "3",
+        "team_size": "1",
+        "level": "medium",
+    }
     response = player.post(INDEX, data=data | fields)
     assert response.status_code == 400
     assert message in response.get_data(as_text=True)
@@ -211,7 +244,13 @@ def test_a_card_not_in_hand_or_past_51_is_refused(player, app):
         too_big = [a for a in mine if a not in state.legal_actions()]
         if too_big:
             break
-        move(player, url, action=max(state.legal_actions(), key=lambda a: game.cards[a // 3].rank(list(Category)[a % 3])))
+        move(
+            player,
+            url,
+            action=max(
+                state.legal_actions(), key=lambda a: game.cards[a // 3].rank(list(Category)[a % 3])
+            ),
+        )
     before = stored(app, url).actions
     move(player, url, action=too_big[0])
     assert stored(app, url).actions == before
@@ -241,6 +280,7 @@ def test_an_unfinished_game_is_resumed_from_the_games_page(player, app):
     url = new_game(player, game="play-the-ranks")
     html = player.get(INDEX).get_data(as_text=True)
     assert "Carry on" in html and url in html
+
     def without_tokens(html):
         return re.sub(r'name="csrf_token"[^>]*>', "", html)
 
@@ -279,21 +319,38 @@ def hidden_names(app, url) -> set[str]:
     state = state_of(app, url)
     public = " ".join(event.text for event in state.log)
     deck = state.game.deck
-    return {deck[p].name for p in state.hidden_from(0)} - {n for n in (c.name for c in deck) if n in public}
+    return {deck[p].name for p in state.hidden_from(0)} - {
+        n for n in (c.name for c in deck) if n in public
+    }
 
 
-CALLS = {"play-the-ranks": "wins", "geopower-toss": "not", "geoclash-down-back": "not", "geography-war": "war"}
+CALLS = {
+    "play-the-ranks": "wins",
+    "geopower-toss": "not",
+    "geoclash-down-back": "not",
+    "geography-war": "war",
+}
 
 
-@pytest.mark.parametrize("game", ["geoplunge-51", "play-the-ranks", "geography-war", "geopower-toss", "geoclash-down-back"])
+@pytest.mark.parametrize(
+    "game",
+    ["geoplunge-51", "play-the-ranks", "geography-war", "geopower-toss", "geoclash-down-back"],
+)
 @pytest.mark.parametrize("drill", [False, True])
 def test_no_response_names_a_hidden_card(player, app, game, drill):
-    url = new_game(player, game=game, players="4" if game in ("geoplunge-51", "geopower-toss", "geoclash-down-back") else "2", drill=drill)
+    url = new_game(
+        player,
+        game=game,
+        players="4" if game in ("geoplunge-51", "geopower-toss", "geoclash-down-back") else "2",
+        drill=drill,
+    )
     for _ in range(6):
         html = player.get(url).get_data(as_text=True)
         hidden = hidden_names(app, url)
         for name in hidden:
-            assert not re.search(rf"(?<!West )\b{re.escape(name)}\b", html), f"{name} is hidden but on the page"
+            assert not re.search(rf"(?<!West )\b{re.escape(name)}\b", html), (
+                f"{name} is hidden but on the page"
+            )
         assert_strict_page(html)
         state = state_of(app, url)
         if state.is_terminal():
@@ -332,7 +389,9 @@ def test_51_drill_a_wrong_number_is_refused_and_recorded_then_the_right_one_play
     assert stored(app, url).actions == before
     assert f"Not quite: {card.name} is" in flashes(player, url)
     logged = reviews(app)
-    assert [(r.fact_key, r.correct, r.mode, r.form) for r in logged] == [(f"{card.postal}:{category.slug}", False, "geoplunge_51", "typed")]
+    assert [(r.fact_key, r.correct, r.mode, r.form) for r in logged] == [
+        (f"{card.postal}:{category.slug}", False, "geoplunge_51", "typed")
+    ]
     move(player, url, action=action, number=rank)
     assert stored(app, url).actions[len(before)] == action
     assert len(reviews(app)) == 1  # the first answer about this fact and move counts
@@ -374,15 +433,21 @@ def _to_phase(player, app, url, phase_check):
 def test_ranks_drill_lead_and_follow_are_graded_on_the_real_rankings(player, app):
     """D-R1: the rank of the card led, and "it wins / it loses" when following, are reviews."""
     url = new_game(player, game="play-the-ranks", drill=True)
-    leading = _to_phase(player, app, url, lambda s: s.phase == "trick" and s.legal_actions()[0] >= 100)
+    leading = _to_phase(
+        player, app, url, lambda s: s.phase == "trick" and s.legal_actions()[0] >= 100
+    )
     action = leading.legal_actions()[0]
     move_ = leading.decode(action)
     rank = leading.game.card(move_.card).rank(move_.category)
     count = len(reviews(app))
     move(player, url, action=action, number=rank)
     new = reviews(app)[count:]
-    assert [(r.fact_key, r.correct, r.form) for r in new] == [(f"{move_.card}:{move_.category.slug}", True, "typed")]
-    following = _to_phase(player, app, url, lambda s: s.phase == "trick" and s.legal_actions()[0] < 100)
+    assert [(r.fact_key, r.correct, r.form) for r in new] == [
+        (f"{move_.card}:{move_.category.slug}", True, "typed")
+    ]
+    following = _to_phase(
+        player, app, url, lambda s: s.phase == "trick" and s.legal_actions()[0] < 100
+    )
     action = following.legal_actions()[0]
     postal = following.decode(action).card
     trick = following.tricks[-1]
@@ -392,12 +457,16 @@ def test_ranks_drill_lead_and_follow_are_graded_on_the_real_rankings(player, app
     count = len(reviews(app))
     move(player, url, action=action, call="loses" if wins else "wins")  # the wrong call
     new = reviews(app)[count:]
-    assert [(r.fact_key, r.correct, r.form) for r in new] == [(f"{postal}:{category.slug}", False, "choice")]
+    assert [(r.fact_key, r.correct, r.form) for r in new] == [
+        (f"{postal}:{category.slug}", False, "choice")
+    ]
 
 
 def test_ranks_drill_follow_without_a_call_is_refused(player, app):
     url = new_game(player, game="play-the-ranks", drill=True)
-    following = _to_phase(player, app, url, lambda s: s.phase == "trick" and s.legal_actions()[0] < 100)
+    following = _to_phase(
+        player, app, url, lambda s: s.phase == "trick" and s.legal_actions()[0] < 100
+    )
     before = stored(app, url).actions
     count = len(reviews(app))
     move(player, url, action=following.legal_actions()[0])
@@ -463,7 +532,12 @@ def _toss_fields(state):
 
 def _follows_with_a_choice(state):
     """The student follows a lead holding cards both in and out of the led zone."""
-    if state.is_terminal() or state.current_player() != 0 or state.phase != "trick" or not state.trick:
+    if (
+        state.is_terminal()
+        or state.current_player() != 0
+        or state.phase != "trick"
+        or not state.trick
+    ):
         return False
     led = state.game.card(state.trick[0]["card"]).zone
     zones = {state.game.card(p).zone == led for p in state.hands[0]}
@@ -492,15 +566,23 @@ def test_toss_drill_breaking_the_zone_is_refused_and_recorded_on_the_zone_fact(p
     move(player, url, action=state.game.index[off], call="beats")
     assert stored(app, url).actions == before
     new = reviews(app)[count:]
-    assert [(r.fact_key, r.correct, r.mode) for r in new] == [(f"{off}:zone", False, "geopower_toss")]
+    assert [(r.fact_key, r.correct, r.mode) for r in new] == [
+        (f"{off}:zone", False, "geopower_toss")
+    ]
     assert "zone" in flashes(player, url)
     on = next(p for p in state.hands[0] if state.game.card(p).zone == led)
     category = state.geopower
-    best = min(state.game.card(c["card"]).rank(category) for c in state.trick if state.game.card(c["card"]).zone == led)
+    best = min(
+        state.game.card(c["card"]).rank(category)
+        for c in state.trick
+        if state.game.card(c["card"]).zone == led
+    )
     beats = state.game.card(on).rank(category) < best
     move(player, url, action=state.game.index[on], call="beats" if beats else "not")
     new = reviews(app)[count + 1 :]
-    assert sorted((r.fact_key, r.correct) for r in new) == sorted([(f"{on}:zone", True), (f"{on}:{category.slug}", True)])
+    assert sorted((r.fact_key, r.correct) for r in new) == sorted(
+        [(f"{on}:zone", True), (f"{on}:{category.slug}", True)]
+    )
 
 
 def test_clash_drill_lead_and_worst_calls_are_reviews(player, app):
@@ -510,7 +592,9 @@ def test_clash_drill_lead_and_worst_calls_are_reviews(player, app):
     def fields(state):
         return {"number": "1"} if not state.trick["cards"] else {"call": "not"}
 
-    following = _play_until(player, app, url, lambda s: s.current_player() == 0 and bool(s.trick["cards"]), fields)
+    following = _play_until(
+        player, app, url, lambda s: s.current_player() == 0 and bool(s.trick["cards"]), fields
+    )
     action = following.legal_actions()[0]
     postal = following.decode(action).card
     category = Category.from_slug(following.trick["category"])
@@ -518,7 +602,9 @@ def test_clash_drill_lead_and_worst_calls_are_reviews(player, app):
     is_worst = following.game.card(postal).rank(category) > worst
     count = len(reviews(app))
     move(player, url, action=action, call="worst" if is_worst else "not")
-    assert [(r.fact_key, r.correct, r.mode) for r in reviews(app)[count:]] == [(f"{postal}:{category.slug}", True, "geoclash_down_back")]
+    assert [(r.fact_key, r.correct, r.mode) for r in reviews(app)[count:]] == [
+        (f"{postal}:{category.slug}", True, "geoclash_down_back")
+    ]
 
 
 def test_clash_drill_a_lead_is_graded_on_the_rank_typed_and_a_silent_follow_is_refused(player, app):
@@ -527,14 +613,20 @@ def test_clash_drill_a_lead_is_graded_on_the_rank_typed_and_a_silent_follow_is_r
     def fields(state):
         return {"number": "1"} if not state.trick["cards"] else {"call": "not"}
 
-    leading = _play_until(player, app, url, lambda s: s.current_player() == 0 and not s.trick["cards"], fields)
+    leading = _play_until(
+        player, app, url, lambda s: s.current_player() == 0 and not s.trick["cards"], fields
+    )
     action = leading.legal_actions()[-1]
     lead = leading.decode(action)
     rank = leading.game.card(lead.card).rank(lead.category)
     count = len(reviews(app))
     move(player, url, action=action, number=rank)
-    assert [(r.fact_key, r.correct, r.form) for r in reviews(app)[count:]] == [(f"{lead.card}:{lead.category.slug}", True, "typed")]
-    following = _play_until(player, app, url, lambda s: s.current_player() == 0 and bool(s.trick["cards"]), fields)
+    assert [(r.fact_key, r.correct, r.form) for r in reviews(app)[count:]] == [
+        (f"{lead.card}:{lead.category.slug}", True, "typed")
+    ]
+    following = _play_until(
+        player, app, url, lambda s: s.current_player() == 0 and bool(s.trick["cards"]), fields
+    )
     before = stored(app, url).actions
     count = len(reviews(app))
     move(player, url, action=following.legal_actions()[0])  # no call

@@ -25,18 +25,27 @@ from trainer.web.models import (
 )
 
 INDEX = "/play/combo/"
-ROWS = {"border-up": BorderUpRound, "state-iq": StateIqGame, "dashing-states": DashingRound, "play-the-ranks": CardGame}
+ROWS = {
+    "border-up": BorderUpRound,
+    "state-iq": StateIqGame,
+    "dashing-states": DashingRound,
+    "play-the-ranks": CardGame,
+}
 
 
 def start(client, fmt="morning", level="medium") -> str:
-    response = client.post(INDEX, data={"csrf_token": csrf_token(client, INDEX), "format": fmt, "level": level})
+    response = client.post(
+        INDEX, data={"csrf_token": csrf_token(client, INDEX), "format": fmt, "level": level}
+    )
     assert response.status_code == 302, response.get_data(as_text=True)
     return response.location
 
 
 def match_of(app, url) -> ComboMatch:
     with app.app_context():
-        row = db.session.execute(select(ComboMatch).where(ComboMatch.token == url.rsplit("/", 1)[1])).scalar_one()
+        row = db.session.execute(
+            select(ComboMatch).where(ComboMatch.token == url.rsplit("/", 1)[1])
+        ).scalar_one()
         db.session.expunge(row)
         return row
 
@@ -44,9 +53,15 @@ def match_of(app, url) -> ComboMatch:
 def games_of(app, url) -> list[ComboMatchGame]:
     match = match_of(app, url)
     with app.app_context():
-        rows = db.session.execute(
-            select(ComboMatchGame).where(ComboMatchGame.match_id == match.id).order_by(ComboMatchGame.position)
-        ).scalars().all()
+        rows = (
+            db.session.execute(
+                select(ComboMatchGame)
+                .where(ComboMatchGame.match_id == match.id)
+                .order_by(ComboMatchGame.position)
+            )
+            .scalars()
+            .all()
+        )
         for row in rows:
             db.session.expunge(row)
         return list(rows)
@@ -54,10 +69,14 @@ def games_of(app, url) -> list[ComboMatchGame]:
 
 def deal_next(client, url, position=None):
     position = len(games_of(client.application, url)) if position is None else position
-    return client.post(f"{url}/next", data={"csrf_token": csrf_token(client, url), "position": str(position)})
+    return client.post(
+        f"{url}/next", data={"csrf_token": csrf_token(client, url), "position": str(position)}
+    )
 
 
-def finish(app, entry: ComboMatchGame, result: str, after: dt.timedelta = dt.timedelta(seconds=30)) -> None:
+def finish(
+    app, entry: ComboMatchGame, result: str, after: dt.timedelta = dt.timedelta(seconds=30)
+) -> None:
     """End a game as if it had been played: its result, at the round's start + ``after``."""
     model = ROWS[entry.game]
     with app.app_context():
@@ -85,7 +104,10 @@ def test_a_morning_match_plays_the_four_games_in_order_and_passes_the_start_alon
     winner leads Play the Ranks (P-K2)."""
     url = start(player)
     html = player.get(url).get_data(as_text=True)
-    assert "The 20-minute clock starts when the first game is dealt" in html and "Deal game 1: Border-Up" in html
+    assert (
+        "The 20-minute clock starts when the first game is dealt" in html
+        and "Deal game 1: Border-Up" in html
+    )
     assert_strict_page(html)
     assert match_of(app, url).started_at is None
 
@@ -107,7 +129,9 @@ def test_a_morning_match_plays_the_four_games_in_order_and_passes_the_start_alon
     entries = games_of(app, url)
     assert [e.game for e in entries] == ["border-up", "state-iq"] and entries[1].first_side == "a"
     with app.app_context():
-        iq = db.session.execute(select(StateIqGame).where(StateIqGame.token == entries[1].token)).scalar_one()
+        iq = db.session.execute(
+            select(StateIqGame).where(StateIqGame.token == entries[1].token)
+        ).scalar_one()
         assert iq.first_guesser == "student"
         hidden = get_deck()[iq.computer_card].name
         deck = get_deck()
@@ -131,9 +155,13 @@ def test_a_morning_match_plays_the_four_games_in_order_and_passes_the_start_alon
     entries = games_of(app, url)
     assert entries[3].game == "play-the-ranks" and entries[3].first_side == "a"
     with app.app_context():
-        ranks = db.session.execute(select(CardGame).where(CardGame.token == entries[3].token)).scalar_one()
+        ranks = db.session.execute(
+            select(CardGame).where(CardGame.token == entries[3].token)
+        ).scalar_one()
         assert (ranks.first_leader, ranks.drill, ranks.players) == (0, True, 2)
-    assert "You won Dashing States, so you lead the first trick." in player.get(f"/play/games/{entries[3].token}").get_data(as_text=True)
+    assert "You won Dashing States, so you lead the first trick." in player.get(
+        f"/play/games/{entries[3].token}"
+    ).get_data(as_text=True)
     finish(app, entries[3], "drawn")
     # Then the order starts again.
     deal_next(player, url)
@@ -219,8 +247,12 @@ def test_an_afternoon_match_alternates_two_different_picks_k2(player, app, seed_
     assert "Deal game 1" not in html
     if seed_winner == "b":
         # The computer's pick cannot be picked again.
-        response = player.post(f"{url}/pick", data={"csrf_token": csrf_token(player, url), "game": "dashing-states"})
-        assert response.status_code == 400 and "Not a valid choice" in response.get_data(as_text=True)
+        response = player.post(
+            f"{url}/pick", data={"csrf_token": csrf_token(player, url), "game": "dashing-states"}
+        )
+        assert response.status_code == 400 and "Not a valid choice" in response.get_data(
+            as_text=True
+        )
         assert match_of(app, url).picks == ["dashing-states"]
     player.post(f"{url}/pick", data={"csrf_token": csrf_token(player, url), "game": "border-up"})
     picks = match_of(app, url).picks
@@ -239,12 +271,21 @@ def test_an_afternoon_match_alternates_two_different_picks_k2(player, app, seed_
 
 
 def test_bad_input_is_refused_plainly(player, app):
-    response = player.post(INDEX, data={"csrf_token": csrf_token(player, INDEX), "format": "midnight", "level": "medium"})
+    response = player.post(
+        INDEX,
+        data={"csrf_token": csrf_token(player, INDEX), "format": "midnight", "level": "medium"},
+    )
     assert response.status_code == 400 and "Not a valid choice" in response.get_data(as_text=True)
-    assert player.post(INDEX, data={"format": "morning", "level": "medium"}).status_code == 400  # no CSRF token
+    assert (
+        player.post(INDEX, data={"format": "morning", "level": "medium"}).status_code == 400
+    )  # no CSRF token
     url = start(player)
-    response = player.post(f"{url}/pick", data={"csrf_token": csrf_token(player, url), "game": "border-up"})
-    assert response.status_code == 302 and match_of(app, url).picks is None  # a morning match has no picks
+    response = player.post(
+        f"{url}/pick", data={"csrf_token": csrf_token(player, url), "game": "border-up"}
+    )
+    assert (
+        response.status_code == 302 and match_of(app, url).picks is None
+    )  # a morning match has no picks
     assert player.get("/play/combo/not-a-match").status_code == 404
 
 
@@ -254,8 +295,15 @@ def test_another_students_match_is_not_found(player, app):
     make_user(app, "student2")
     other = client_for(app, "student2")
     assert other.get(url).status_code == 404
-    assert other.post(f"{url}/next", data={"csrf_token": csrf_token(other, INDEX), "position": "1"}).status_code == 404
-    assert other.post(f"{url}/stop", data={"csrf_token": csrf_token(other, INDEX)}).status_code == 404
+    assert (
+        other.post(
+            f"{url}/next", data={"csrf_token": csrf_token(other, INDEX), "position": "1"}
+        ).status_code
+        == 404
+    )
+    assert (
+        other.post(f"{url}/stop", data={"csrf_token": csrf_token(other, INDEX)}).status_code == 404
+    )
     # The game itself is the first student's, and its page shows no match to anyone else.
     entry = games_of(app, url)[0]
     assert other.get(f"/play/border-up/{entry.token}").status_code == 404
@@ -269,7 +317,11 @@ def test_every_answer_in_a_match_is_a_review(player, app):
     first, second = a_solution(app, game_url)
     call(player, game_url, first, second)
     with app.app_context():
-        reviews = db.session.execute(select(ReviewLog).where(ReviewLog.mode == "border_up")).scalars().all()
+        reviews = (
+            db.session.execute(select(ReviewLog).where(ReviewLog.mode == "border_up"))
+            .scalars()
+            .all()
+        )
     assert len(reviews) == 2
 
 

@@ -22,12 +22,26 @@ from trainer.web.models import User, utcnow
 EMPTY_STYLE = "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='"
 
 
-
-def answer(app: Flask, user: User, key: str, when: dt.datetime, verdict=Verdict.RIGHT, answered_postal=None, item="1") -> None:
+def answer(
+    app: Flask,
+    user: User,
+    key: str,
+    when: dt.datetime,
+    verdict=Verdict.RIGHT,
+    answered_postal=None,
+    item="1",
+) -> None:
     with app.app_context():
-        outcome = srs.Outcome(fact_key=key, verdict=verdict, mode="review", form=Form.TYPED,
-                              round_token=f"review:{key}:{int(when.timestamp())}", item=item, answer="x",
-                              answered_postal=answered_postal)
+        outcome = srs.Outcome(
+            fact_key=key,
+            verdict=verdict,
+            mode="review",
+            form=Form.TYPED,
+            round_token=f"review:{key}:{int(when.timestamp())}",
+            item=item,
+            answer="x",
+            answered_postal=answered_postal,
+        )
         record(db.session.get(User, user.id), outcome, now=when)
 
 
@@ -56,7 +70,9 @@ def test_a_students_dashboard_shows_their_own_numbers(world, app):
     assert "3 reviews" in page or "3 reviews" in html.unescape(page)
     # The map names the states started, and each state links to its facts.
     assert 'aria-label="Colorado: ' in page and 'aria-label="Texas: not started"' in page
-    assert "Texas: " not in page.replace('aria-label="Texas: not started"', "").replace("<title>Texas: not started</title>", "")
+    assert "Texas: " not in page.replace('aria-label="Texas: not started"', "").replace(
+        "<title>Texas: not started</title>", ""
+    )
     assert 'href="/progress/?state=co#state-facts"' in page
 
 
@@ -65,20 +81,39 @@ def test_picking_a_state_shows_its_facts(world, app):
     answer(app, world.student, "CO:capital", now - dt.timedelta(hours=1))
     client = world.client("student")
     page = client.get("/progress/?state=co").get_data(as_text=True)
-    assert 'id="state-facts"' in page and "How likely you are to remember each fact about Colorado today" in page
+    assert (
+        'id="state-facts"' in page
+        and "How likely you are to remember each fact about Colorado today" in page
+    )
     section = page.split('id="state-facts"', 1)[1].split("</section>", 1)[0]
     assert section.count("Not started") == 7 and "100%" in section  # answered an hour ago
     # An unknown state is no state: the page is the plain dashboard.
     for bad in ("zz", "colorado'%3E", "<script>"):
         response = client.get(f"/progress/?state={bad}")
-        assert response.status_code == 200 and 'id="state-facts"' not in response.get_data(as_text=True)
+        assert response.status_code == 200 and 'id="state-facts"' not in response.get_data(
+            as_text=True
+        )
 
 
 def test_a_class_dashboard(world, app):
     now = utcnow()
-    answer(app, world.student, "NH:map", now - dt.timedelta(days=1), verdict=Verdict.WRONG, answered_postal="VT")
+    answer(
+        app,
+        world.student,
+        "NH:map",
+        now - dt.timedelta(days=1),
+        verdict=Verdict.WRONG,
+        answered_postal="VT",
+    )
     answer(app, world.student, "NH:capital", now - dt.timedelta(days=1), item="2")
-    answer(app, world.other_student, "ME:map", now - dt.timedelta(days=1), verdict=Verdict.WRONG, answered_postal="VT")
+    answer(
+        app,
+        world.other_student,
+        "ME:map",
+        now - dt.timedelta(days=1),
+        verdict=Verdict.WRONG,
+        answered_postal="VT",
+    )
     response = world.client("teacher").get(f"/progress/classes/{world.class_a}")
     assert response.status_code == 200
     page = html.unescape(response.get_data(as_text=True))
@@ -86,7 +121,11 @@ def test_a_class_dashboard(world, app):
     assert set(charts) == {"heatmap", "risk", "confused", "completion"}
     assert charts["confused"]["data"][0]["x"] == [1]
     # The mix-up comes from this class only: Vermont for New Hampshire, not for Maine.
-    assert "Vermont for New Hampshire" in page and "Maine" not in page.split("States most often taken for another", 1)[1].split("</figure>", 1)[0]
+    assert (
+        "Vermont for New Hampshire" in page
+        and "Maine"
+        not in page.split("States most often taken for another", 1)[1].split("</figure>", 1)[0]
+    )
     assert "otter" not in page and "Room 7" not in page
     assert "river" in page
 
@@ -94,8 +133,11 @@ def test_a_class_dashboard(world, app):
 def test_the_test_date_is_checked(world):
     client = world.client("teacher")
     today = utcnow().date()
-    for raw, message in (("tomorrow", "“tomorrow” is not a date."), ("2001-01-01", "That date has passed"),
-                         ((today + dt.timedelta(days=400)).isoformat(), "Choose a date within a year.")):
+    for raw, message in (
+        ("tomorrow", "“tomorrow” is not a date."),
+        ("2001-01-01", "That date has passed"),
+        ((today + dt.timedelta(days=400)).isoformat(), "Choose a date within a year."),
+    ):
         response = client.get(f"/progress/classes/{world.class_a}?date={raw}")
         assert response.status_code == 400
         assert message in html.unescape(response.get_data(as_text=True))
@@ -104,7 +146,9 @@ def test_the_test_date_is_checked(world):
     assert response.status_code == 200 and f'value="{good}"' in response.get_data(as_text=True)
 
 
-@pytest.mark.parametrize(("who", "status"), [(None, 302), ("student", 403), ("other_teacher", 404), ("teacher", 200)])
+@pytest.mark.parametrize(
+    ("who", "status"), [(None, 302), ("student", 403), ("other_teacher", 404), ("teacher", 200)]
+)
 def test_only_the_class_teacher_sees_its_dashboard(world, who, status):
     response = world.client(who).get(f"/progress/classes/{world.class_a}")
     assert response.status_code == status
@@ -126,7 +170,11 @@ def test_chart_pages_allow_only_plotlys_own_stylesheets(world):
     # Other pages keep the plain policy.
     assert "sha256" not in world.client("student").get("/study/").headers["Content-Security-Policy"]
     page = response.get_data(as_text=True)
-    assert "<script>" not in page and " style=" not in page and "http://" not in page.replace("http://localhost", "")
+    assert (
+        "<script>" not in page
+        and " style=" not in page
+        and "http://" not in page.replace("http://localhost", "")
+    )
     assert f'src="/progress/plotly-{plotly_version()}.min.js"' in page
 
 
@@ -137,7 +185,9 @@ def test_plotly_js_is_served_by_the_app(client):
     assert plain.data == PLOTLY_JS.read_bytes()
     assert "immutable" in plain.headers["Cache-Control"]
     packed = client.get(url, headers={"Accept-Encoding": "gzip, deflate"})
-    assert packed.headers["Content-Encoding"] == "gzip" and gzip.decompress(packed.data) == plain.data
+    assert (
+        packed.headers["Content-Encoding"] == "gzip" and gzip.decompress(packed.data) == plain.data
+    )
     assert len(packed.data) < len(plain.data) / 2
     assert client.get("/progress/plotly-0.0.1.min.js").status_code == 404
 

@@ -32,8 +32,19 @@ from trainer.web.extensions import db
 from trainer.web.models import SchoolClass, User
 
 #: The class dashboard's charts (their ids on the page) and the figure each is.
-CLASS_CHARTS = {"heatmap": "class_heatmap", "risk": "at_risk", "confused": "confused_pairs", "completion": "completion"}
-STUDENT_CHARTS = {"stages": "facet_stages", "calendar": "review_calendar", "accuracy": "accuracy", "retention": "retention", "games": "game_records"}
+CLASS_CHARTS = {
+    "heatmap": "class_heatmap",
+    "risk": "at_risk",
+    "confused": "confused_pairs",
+    "completion": "completion",
+}
+STUDENT_CHARTS = {
+    "stages": "facet_stages",
+    "calendar": "review_calendar",
+    "accuracy": "accuracy",
+    "retention": "retention",
+    "games": "game_records",
+}
 
 
 def text(fragment: str) -> str:
@@ -44,8 +55,16 @@ def text(fragment: str) -> str:
 def boxes(page: str) -> dict[str, tuple[str, dict | None, Table]]:
     """Every chart on a dashboard, by id: its sentence, its figure's JSON (None: no figure), its table."""
     found = {}
-    for chart_id, body in re.findall(r'<figure class="chart-box[^"]*" aria-labelledby="([\w-]+)-title">(.*?)</figure>', page, re.DOTALL):
-        summary = text(re.search(r'<figcaption class="chart-box__summary">(.*?)</figcaption>', body, re.DOTALL).group(1))
+    for chart_id, body in re.findall(
+        r'<figure class="chart-box[^"]*" aria-labelledby="([\w-]+)-title">(.*?)</figure>',
+        page,
+        re.DOTALL,
+    ):
+        summary = text(
+            re.search(
+                r'<figcaption class="chart-box__summary">(.*?)</figcaption>', body, re.DOTALL
+            ).group(1)
+        )
         data = re.search(r'data-figure="([^"]*)"', body)
         figure = json.loads(html.unescape(data.group(1))) if data else None
         caption = text(re.search(r"<caption[^>]*>(.*?)</caption>", body, re.DOTALL).group(1))
@@ -56,7 +75,11 @@ def boxes(page: str) -> dict[str, tuple[str, dict | None, Table]]:
             for row in re.findall(r"<tr>(.*?)</tr>", tbody, re.DOTALL)
             if "colspan" not in row
         )
-        found["map" if chart_id == "map" else chart_id] = (summary, figure, Table(caption, headers, rows))
+        found["map" if chart_id == "map" else chart_id] = (
+            summary,
+            figure,
+            Table(caption, headers, rows),
+        )
     return found
 
 
@@ -76,7 +99,19 @@ def seed(app: Flask, number: int) -> tuple[str, str]:
     """A demo school of 8 students with 40 days of seeded histories: the teacher's and the students' passwords."""
     if "seed-demo" not in app.cli.commands:
         demo.init_app(app)
-    result = app.test_cli_runner().invoke(args=["seed-demo", "--students", "8", "--days", "40", "--seed", str(number), "--workers", "0"])
+    result = app.test_cli_runner().invoke(
+        args=[
+            "seed-demo",
+            "--students",
+            "8",
+            "--days",
+            "40",
+            "--seed",
+            str(number),
+            "--workers",
+            "0",
+        ]
+    )
     assert result.exit_code == 0, result.output + repr(result.exception)
     teacher = re.search(r"Teacher: demo_teacher\s+password: (\S+)", result.output).group(1)
     student = re.search(r"all with the same password: (\S+)", result.output).group(1)
@@ -91,7 +126,11 @@ def login(app: Flask, username: str, password: str):
 
 def class_page_finished(page: str) -> dict[str, tuple[int, int]]:
     """The class page's assignments table: "Finished: 24 of 30" by assignment title."""
-    table = re.search(r'<caption class="visually-hidden">Assignments of .*?</caption>(.*?)</table>', page, re.DOTALL).group(1)
+    table = re.search(
+        r'<caption class="visually-hidden">Assignments of .*?</caption>(.*?)</table>',
+        page,
+        re.DOTALL,
+    ).group(1)
     out = {}
     for row in re.findall(r"<tr>(.*?)</tr>", table, re.DOTALL):
         title = re.search(r'<th scope="row"><a [^>]*>(.*?)</a>', row, re.DOTALL)
@@ -107,27 +146,44 @@ def test_the_class_dashboard_says_what_its_charts_show(app: Flask, number: int) 
     with app.app_context():
         class_id = db.session.execute(select(SchoolClass.id)).scalar_one()
     client = login(app, "demo_teacher", teacher_password)
-    for query in ("", f"?date={dt.date.today().isoformat()}", f"?date={(dt.date.today() + dt.timedelta(days=30)).isoformat()}"):
+    for query in (
+        "",
+        f"?date={dt.date.today().isoformat()}",
+        f"?date={(dt.date.today() + dt.timedelta(days=30)).isoformat()}",
+    ):
         response = client.get(f"/progress/classes/{class_id}{query}")
         assert response.status_code == 200
         found = check_page(response.get_data(as_text=True), CLASS_CHARTS)
         summary, _figure, table = found["map"]
         check_mastery_map(summary.removesuffix(" Pick a state to see its facts."), table, you=False)
         # The two charts that average recall over different facts each say which.
-        assert "facts not started are left out here" in summary or "not started any state" in summary
+        assert (
+            "facts not started are left out here" in summary or "not started any state" in summary
+        )
         assert "facts not started counting as 0" in found["risk"][0]
 
     # The completion chart's last point is the class page's "finished", assignment by assignment.
     completion = found["completion"][1]
-    drawn = {html.unescape(trace["name"]): (trace["y"][-1], trace["customdata"][-1][0]) for trace in completion["data"]}
+    drawn = {
+        html.unescape(trace["name"]): (trace["y"][-1], trace["customdata"][-1][0])
+        for trace in completion["data"]
+    }
     listed = class_page_finished(client.get(f"/teach/classes/{class_id}").get_data(as_text=True))
-    assert drawn and drawn == listed, "every assignment under way or past is drawn, as many finished as listed"
+    assert drawn and drawn == listed, (
+        "every assignment under way or past is drawn, as many finished as listed"
+    )
 
 
 def test_a_students_dashboard_says_what_its_charts_show(app: Flask) -> None:
     _, student_password = seed(app, 4)
     with app.app_context():
-        usernames = db.session.execute(select(User.username).where(User.username.like("demo%")).order_by(User.username)).scalars().all()
+        usernames = (
+            db.session.execute(
+                select(User.username).where(User.username.like("demo%")).order_by(User.username)
+            )
+            .scalars()
+            .all()
+        )
     for username in usernames[1:4]:
         client = login(app, username, student_password)
         page = client.get("/progress/").get_data(as_text=True)

@@ -57,7 +57,13 @@ TODAY = dt.date(2024, 3, 7)
 
 
 def new_user(name: str, time_zone: str | None = None, role: Role = Role.STUDENT) -> int:
-    user = User(username=name, username_key=User.key_for(name), role=role, time_zone=time_zone, password_hash="x")
+    user = User(
+        username=name,
+        username_key=User.key_for(name),
+        role=role,
+        time_zone=time_zone,
+        password_hash="x",
+    )
     db.session.add(user)
     db.session.commit()
     return user.id
@@ -74,7 +80,13 @@ def answer(
     """One answer at ``at``, recorded through the memory model as every mode does."""
     student = db.session.get(User, student_id)
     outcome = srs.Outcome(
-        fact_key, verdict, mode, Form.TYPED, f"{mode}:t{student_id}", f"{fact_key}@{at:%y%m%d%H%M%S}", answer="x",
+        fact_key,
+        verdict,
+        mode,
+        Form.TYPED,
+        f"{mode}:t{student_id}",
+        f"{fact_key}@{at:%y%m%d%H%M%S}",
+        answer="x",
         answered_postal=answered,
     )
     record(student, outcome, now=at)
@@ -92,7 +104,9 @@ def add_card(
 ) -> None:
     """A memory card written directly, with exactly the columns a test needs (its last review's
     study day in the student's zone, as memory._write writes it)."""
-    last_study_day = None if last_review is None else srs.study_day(last_review, zone_of(student_id)).date
+    last_study_day = (
+        None if last_review is None else srs.study_day(last_review, zone_of(student_id)).date
+    )
     db.session.execute(
         insert(MemoryCard),
         [
@@ -117,7 +131,9 @@ def add_card(
 
 
 def cards_of(student_id: int) -> dict[str, MemoryCard]:
-    rows = db.session.execute(select(MemoryCard).where(MemoryCard.student_id == student_id)).scalars()
+    rows = db.session.execute(
+        select(MemoryCard).where(MemoryCard.student_id == student_id)
+    ).scalars()
     return {card.fact_key: card for card in rows}
 
 
@@ -142,7 +158,9 @@ _DST_TIMES = [
     dt.datetime(2024, 11, 2, 8, 30, tzinfo=UTC),  # 04:30 EDT, 2 Nov
     dt.datetime(2024, 11, 3, 8, 59, 59, tzinfo=UTC),  # 03:59:59 EST, still the study day of 2 Nov
     dt.datetime(2024, 11, 3, 9, 0, tzinfo=UTC),  # 04:00 EST, 3 Nov
-    dt.datetime(2024, 3, 10, 7, 59, tzinfo=UTC),  # 03:59 EDT (there is no 2 a.m.), study day of 9 March
+    dt.datetime(
+        2024, 3, 10, 7, 59, tzinfo=UTC
+    ),  # 03:59 EDT (there is no 2 a.m.), study day of 9 March
     dt.datetime(2024, 3, 10, 8, 0, tzinfo=UTC),  # 04:00 EDT, 10 March
 ]
 
@@ -158,13 +176,27 @@ def test_recall_expr_equals_srs_recall_on_many_cards(app: Flask) -> None:
         *_DST_TIMES,
     ]
     with app.app_context():
-        students = [new_user("recall"), new_user("recall_ny", "America/New_York"), new_user("recall_tokyo", "Asia/Tokyo")]
-        rows: list[tuple[float | None, dt.datetime | None]] = [(None, ats[0]), (3.0, None), (None, None)]
+        students = [
+            new_user("recall"),
+            new_user("recall_ny", "America/New_York"),
+            new_user("recall_tokyo", "Asia/Tokyo"),
+        ]
+        rows: list[tuple[float | None, dt.datetime | None]] = [
+            (None, ats[0]),
+            (3.0, None),
+            (None, None),
+        ]
         for at in ats:
             # Exactly whole days before, a microsecond either side, an hour either side of a study
             # day's start, and later than ``at`` (0 days).
             for days in (0, 1, 2, 7, 30, 365):
-                for nudge in (dt.timedelta(0), dt.timedelta(microseconds=1), -dt.timedelta(microseconds=1), dt.timedelta(hours=1), -dt.timedelta(hours=1)):
+                for nudge in (
+                    dt.timedelta(0),
+                    dt.timedelta(microseconds=1),
+                    -dt.timedelta(microseconds=1),
+                    dt.timedelta(hours=1),
+                    -dt.timedelta(hours=1),
+                ):
                     rows.append((rng.uniform(0.05, 400), at - dt.timedelta(days=days) + nudge))
             rows.append((2.0, at + dt.timedelta(hours=5)))
             rows.append((2.0, at + dt.timedelta(days=3)))
@@ -174,7 +206,14 @@ def test_recall_expr_equals_srs_recall_on_many_cards(app: Flask) -> None:
             when = start + dt.timedelta(seconds=rng.uniform(0, 600 * 86400))
             if rng.random() < 0.3:
                 when = when.replace(microsecond=0)
-            rows.append((rng.choice([0.01, 0.5, 1.0, 21.0]) if rng.random() < 0.1 else rng.lognormvariate(2, 2), when))
+            rows.append(
+                (
+                    rng.choice([0.01, 0.5, 1.0, 21.0])
+                    if rng.random() < 0.1
+                    else rng.lognormvariate(2, 2),
+                    when,
+                )
+            )
         for sid in students:
             for n, (stability, last_review) in enumerate(rows):
                 add_card(sid, f"k{n}", stability=stability, last_review=last_review, facet="map")
@@ -184,12 +223,22 @@ def test_recall_expr_equals_srs_recall_on_many_cards(app: Flask) -> None:
                 db.session.execute(
                     select(
                         MemoryCard.id,
-                        dashboards.recall_expr(MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, students, at),
+                        dashboards.recall_expr(
+                            MemoryCard.stability,
+                            MemoryCard.last_study_day,
+                            MemoryCard.student_id,
+                            students,
+                            at,
+                        ),
                     ).where(MemoryCard.student_id.in_(students))
                 ).all()
             )
             assert len(found) == len(rows) * len(students)
-            mismatches = [(cards[i].stability, cards[i].last_review, v, recall_of(cards[i], at)) for i, v in found.items() if v != recall_of(cards[i], at)]
+            mismatches = [
+                (cards[i].stability, cards[i].last_review, v, recall_of(cards[i], at))
+                for i, v in found.items()
+                if v != recall_of(cards[i], at)
+            ]
             assert mismatches == []
             assert 0.0 in found.values() and 1.0 in found.values()
 
@@ -199,12 +248,18 @@ def test_recall_expr_counts_study_days_not_24_hours(app: Flask) -> None:
     25-hour fall-back study day it is still the same day's (1.0)."""
     with app.app_context():
         ny = new_user("ny", "America/New_York")
-        add_card(ny, "CO:map", stability=2.0, last_review=dt.datetime(2024, 5, 17, 3, 0, tzinfo=UTC))  # 23:00 EDT, 16 May
+        add_card(
+            ny, "CO:map", stability=2.0, last_review=dt.datetime(2024, 5, 17, 3, 0, tzinfo=UTC)
+        )  # 23:00 EDT, 16 May
         add_card(ny, "UT:map", stability=2.0, last_review=_DST_TIMES[0])  # 04:30 EDT, 2 Nov
 
         def sql_recall(key: str, at: dt.datetime) -> float:
-            expr = dashboards.recall_expr(MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, [ny], at)
-            return db.session.execute(select(expr).where(MemoryCard.student_id == ny, MemoryCard.fact_key == key)).scalar_one()
+            expr = dashboards.recall_expr(
+                MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, [ny], at
+            )
+            return db.session.execute(
+                select(expr).where(MemoryCard.student_id == ny, MemoryCard.fact_key == key)
+            ).scalar_one()
 
         next_morning = dt.datetime(2024, 5, 17, 13, 0, tzinfo=UTC)  # 09:00 EDT, 10 hours later
         assert sql_recall("CO:map", next_morning) == srs.recall_after(2.0, 1) < 1.0
@@ -214,7 +269,13 @@ def test_recall_expr_counts_study_days_not_24_hours(app: Flask) -> None:
 
 def test_recall_expr_refuses_a_naive_time(app: Flask) -> None:
     with pytest.raises(ValueError):
-        dashboards.recall_expr(MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, [], dt.datetime(2024, 1, 1))
+        dashboards.recall_expr(
+            MemoryCard.stability,
+            MemoryCard.last_study_day,
+            MemoryCard.student_id,
+            [],
+            dt.datetime(2024, 1, 1),
+        )
 
 
 # --- A student -----------------------------------------------------------------------------------
@@ -265,10 +326,18 @@ def test_forecast_by_study_day_in_the_students_time_zone(app: Flask) -> None:
         add_card(sid, "CO:map", due=day(3, 10, 10, 30))  # UTC 10 March; LA 03:30 PDT: still 9 March
         add_card(sid, "CT:map", due=day(4, 20))  # after the 30 days
         add_card(other, "AL:map", due=day(3, 5, 10))
-        assert dashboards.forecast(sid, now, "UTC") == _days(dt.date(2024, 3, 5), {0: 3, 1: 1, 5: 2})
-        assert dashboards.forecast(sid, now, "America/Los_Angeles") == _days(dt.date(2024, 3, 4), {0: 2, 1: 2, 5: 1, 6: 1})
-        assert dashboards.forecast(sid, now, "UTC", days=3) == _days(dt.date(2024, 3, 5), {0: 3, 1: 1}, 3)
-        assert dashboards.forecast(other, now, "UTC", days=2) == _days(dt.date(2024, 3, 5), {0: 1}, 2)
+        assert dashboards.forecast(sid, now, "UTC") == _days(
+            dt.date(2024, 3, 5), {0: 3, 1: 1, 5: 2}
+        )
+        assert dashboards.forecast(sid, now, "America/Los_Angeles") == _days(
+            dt.date(2024, 3, 4), {0: 2, 1: 2, 5: 1, 6: 1}
+        )
+        assert dashboards.forecast(sid, now, "UTC", days=3) == _days(
+            dt.date(2024, 3, 5), {0: 3, 1: 1}, 3
+        )
+        assert dashboards.forecast(other, now, "UTC", days=2) == _days(
+            dt.date(2024, 3, 5), {0: 1}, 2
+        )
         assert dashboards.forecast(new_user("cy"), now, "UTC") == _days(dt.date(2024, 3, 5), {})
 
 
@@ -282,7 +351,9 @@ def _history(sid: int) -> None:
     answer(sid, "VT:capital", day(3, 4, 10, 5), Verdict.WRONG)  # first answer
     answer(sid, "NH:capital", day(3, 6), Verdict.CLOSE)  # recalled (close counts as right)
     answer(sid, "OH:capital", day(3, 6, 20))  # first answer, study day 6 March
-    answer(sid, "OH:capital", day(3, 7, 3), Verdict.WRONG)  # 03:00 on the 7th: still study day 6 March
+    answer(
+        sid, "OH:capital", day(3, 7, 3), Verdict.WRONG
+    )  # 03:00 on the 7th: still study day 6 March
     answer(sid, "VT:capital", day(3, 7), Verdict.WRONG)  # a recall answer, not recalled
     answer(sid, "CO:capital", day(3, 8))  # after today
 
@@ -304,7 +375,9 @@ def test_weekly_accuracy(app: Flask) -> None:
         assert weeks[-5] == WeekAccuracy(dt.date(2024, 2, 5), 0, 0, 0, 0)
         assert weeks[-6] == WeekAccuracy(dt.date(2024, 1, 29), 1, 1, 0, 0)
         # A Sunday is the last day of its week.
-        assert dashboards.weekly_accuracy(sid, dt.date(2024, 3, 3), weeks=1) == [WeekAccuracy(dt.date(2024, 2, 26), 2, 1, 0, 0)]
+        assert dashboards.weekly_accuracy(sid, dt.date(2024, 3, 3), weeks=1) == [
+            WeekAccuracy(dt.date(2024, 2, 26), 2, 1, 0, 0)
+        ]
         assert dashboards.weekly_accuracy(new_user("cy"), TODAY, weeks=2) == [
             WeekAccuracy(dt.date(2024, 2, 26), 0, 0, 0, 0),
             WeekAccuracy(dt.date(2024, 3, 4), 0, 0, 0, 0),
@@ -330,7 +403,9 @@ def test_review_calendar(app: Flask) -> None:
             dt.date(2024, 3, 6): 3,
             dt.date(2024, 3, 7): 1,
         }
-        assert [c.day for c in calendar] == [dt.date(2023, 3, 9) + dt.timedelta(days=n) for n in range(365)]
+        assert [c.day for c in calendar] == [
+            dt.date(2023, 3, 9) + dt.timedelta(days=n) for n in range(365)
+        ]
 
 
 def test_review_calendar_uses_the_study_day_of_the_students_time_zone(app: Flask) -> None:
@@ -353,45 +428,93 @@ def _games(sid: int, tag: str) -> None:
     n = iter(range(1000))
 
     def card_game(slug: str, level: str, result: str, drill: bool = False) -> dict:
-        return {"token": f"{tag}c{next(n)}", "student_id": sid, "game": slug, "players": 2, "level": level, "drill": drill,
-                "seed": 1, "actions": [], "ply": 0, "result": result}
+        return {
+            "token": f"{tag}c{next(n)}",
+            "student_id": sid,
+            "game": slug,
+            "players": 2,
+            "level": level,
+            "drill": drill,
+            "seed": 1,
+            "actions": [],
+            "ply": 0,
+            "result": result,
+        }
 
     def state_iq(level: str, result: str) -> dict:
-        return {"token": f"{tag}s{next(n)}", "student_id": sid, "level": level, "power_card": 1, "student_card": "CO",
-                "computer_card": "UT", "first_guesser": "student", "seed": 1, "moves": [], "move_count": 0,
-                "recorded": [], "result": result}
+        return {
+            "token": f"{tag}s{next(n)}",
+            "student_id": sid,
+            "level": level,
+            "power_card": 1,
+            "student_card": "CO",
+            "computer_card": "UT",
+            "first_guesser": "student",
+            "seed": 1,
+            "moves": [],
+            "move_count": 0,
+            "recorded": [],
+            "result": result,
+        }
 
     def dashing(level: str, result: str, seconds: float | None) -> dict:
-        return {"token": f"{tag}d{next(n)}", "student_id": sid, "level": level, "seed": 1, "cards": [], "result": result,
-                "seconds": seconds}
+        return {
+            "token": f"{tag}d{next(n)}",
+            "student_id": sid,
+            "level": level,
+            "seed": 1,
+            "cards": [],
+            "result": result,
+            "seconds": seconds,
+        }
 
     def border_up(level: str, result: str, seconds: float | None) -> dict:
-        return {"token": f"{tag}b{next(n)}", "student_id": sid, "level": level, "seed": 1, "hand": [], "computer_hand": [],
-                "result": result, "seconds": seconds}
+        return {
+            "token": f"{tag}b{next(n)}",
+            "student_id": sid,
+            "level": level,
+            "seed": 1,
+            "hand": [],
+            "computer_hand": [],
+            "result": result,
+            "seconds": seconds,
+        }
 
-    db.session.execute(insert(CardGame), [
-        card_game("geography-war", "hard", "lost"),
-        card_game("geoplunge-51", "hard", "won"),
-        card_game("geoplunge-51", "easy", "won"),
-        card_game("geoplunge-51", "easy", "won", drill=True),
-        card_game("geoplunge-51", "easy", "lost"),
-        card_game("geoplunge-51", "easy", "drawn"),
-        card_game("geoplunge-51", "easy", "playing"),
-    ])
-    db.session.execute(insert(StateIqGame), [state_iq("medium", "won"), state_iq("medium", "tied"), state_iq("easy", "playing")])
-    db.session.execute(insert(DashingRound), [
-        dashing("easy", "won", 40.5),
-        dashing("easy", "lost", 50.0),  # a right call, slower than the computer
-        dashing("easy", "lost", None),  # a wrong call
-        dashing("hard", "tied", 33.0),
-        dashing("practice", "right", 10.0),  # untimed practice: no race
-        dashing("medium", "playing", None),
-    ])
-    db.session.execute(insert(BorderUpRound), [
-        border_up("medium", "won", 20.0),
-        border_up("medium", "lost", None),
-        border_up("easy", "dealt", None),
-    ])
+    db.session.execute(
+        insert(CardGame),
+        [
+            card_game("geography-war", "hard", "lost"),
+            card_game("geoplunge-51", "hard", "won"),
+            card_game("geoplunge-51", "easy", "won"),
+            card_game("geoplunge-51", "easy", "won", drill=True),
+            card_game("geoplunge-51", "easy", "lost"),
+            card_game("geoplunge-51", "easy", "drawn"),
+            card_game("geoplunge-51", "easy", "playing"),
+        ],
+    )
+    db.session.execute(
+        insert(StateIqGame),
+        [state_iq("medium", "won"), state_iq("medium", "tied"), state_iq("easy", "playing")],
+    )
+    db.session.execute(
+        insert(DashingRound),
+        [
+            dashing("easy", "won", 40.5),
+            dashing("easy", "lost", 50.0),  # a right call, slower than the computer
+            dashing("easy", "lost", None),  # a wrong call
+            dashing("hard", "tied", 33.0),
+            dashing("practice", "right", 10.0),  # untimed practice: no race
+            dashing("medium", "playing", None),
+        ],
+    )
+    db.session.execute(
+        insert(BorderUpRound),
+        [
+            border_up("medium", "won", 20.0),
+            border_up("medium", "lost", None),
+            border_up("easy", "dealt", None),
+        ],
+    )
     db.session.commit()
 
 
@@ -401,13 +524,38 @@ def test_game_records_and_personal_bests(app: Flask) -> None:
         other = new_user("ben")
         _games(sid, "a")
         _games(other, "b")
-        db.session.execute(insert(DashingRound), [{"token": "fast", "student_id": other, "level": "easy", "seed": 1,
-                                                   "cards": [], "result": "won", "seconds": 5.0}])
+        db.session.execute(
+            insert(DashingRound),
+            [
+                {
+                    "token": "fast",
+                    "student_id": other,
+                    "level": "easy",
+                    "seed": 1,
+                    "cards": [],
+                    "result": "won",
+                    "seconds": 5.0,
+                }
+            ],
+        )
         # Whole Combo 1 matches: finished ones count, one under way does not.
-        db.session.execute(insert(ComboMatch), [
-            {"token": f"m{i}", "student_id": sid, "format": "morning", "level": level, "seed": i, "draw": {}, "result": result}
-            for i, (level, result) in enumerate([("easy", "won"), ("easy", "tied"), ("hard", "lost"), ("hard", "playing")])
-        ])
+        db.session.execute(
+            insert(ComboMatch),
+            [
+                {
+                    "token": f"m{i}",
+                    "student_id": sid,
+                    "format": "morning",
+                    "level": level,
+                    "seed": i,
+                    "draw": {},
+                    "result": result,
+                }
+                for i, (level, result) in enumerate(
+                    [("easy", "won"), ("easy", "tied"), ("hard", "lost"), ("hard", "playing")]
+                )
+            ],
+        )
         db.session.commit()
         assert dashboards.game_records(sid) == [
             GameRecord("GeoPlunge 51", "easy", won=2, lost=1, drawn=1),
@@ -454,16 +602,30 @@ def test_state_recall_for_a_student_and_a_class(app: Flask) -> None:
         mine = {s.postal: s for s in dashboards.state_recall([ana], at)}
         assert len(mine) == 50 and list(mine)[:3] == ["AL", "AK", "AZ"]  # by name
         assert mine["CO"].name == "Colorado" and mine["CO"].facts == 2
-        assert mine["CO"].recall == pytest.approx(fmean([recall_of(a["CO:capital"], at), recall_of(a["CO:map"], at)]), rel=1e-12)
-        assert mine["UT"].facts == 1 and mine["UT"].recall == pytest.approx(recall_of(a["UT:capital"], at), rel=1e-12)
-        assert [(s.recall, s.facts) for p, s in mine.items() if p not in ("CO", "UT")] == [(None, 0)] * 48
+        assert mine["CO"].recall == pytest.approx(
+            fmean([recall_of(a["CO:capital"], at), recall_of(a["CO:map"], at)]), rel=1e-12
+        )
+        assert mine["UT"].facts == 1 and mine["UT"].recall == pytest.approx(
+            recall_of(a["UT:capital"], at), rel=1e-12
+        )
+        assert [(s.recall, s.facts) for p, s in mine.items() if p not in ("CO", "UT")] == [
+            (None, 0)
+        ] * 48
         assert 0 < mine["CO"].recall < 1
 
         both = {s.postal: s for s in dashboards.state_recall([ana, ben, cy], at)}
         assert both["CO"].facts == 3
-        expected = fmean([recall_of(a["CO:capital"], at), recall_of(a["CO:map"], at), recall_of(b["CO:capital"], at)])
+        expected = fmean(
+            [
+                recall_of(a["CO:capital"], at),
+                recall_of(a["CO:map"], at),
+                recall_of(b["CO:capital"], at),
+            ]
+        )
         assert both["CO"].recall == pytest.approx(expected, rel=1e-12)
-        assert both["NH"].facts == 1 and both["NH"].recall == pytest.approx(recall_of(b["NH:map"], at), rel=1e-12)
+        assert both["NH"].facts == 1 and both["NH"].recall == pytest.approx(
+            recall_of(b["NH:map"], at), rel=1e-12
+        )
         assert {s.facts for s in dashboards.state_recall([cy], at)} == {0}
         assert {s.recall for s in dashboards.state_recall([], at)} == {None}
 
@@ -472,7 +634,11 @@ def test_state_facts(app: Flask) -> None:
     at = NOW + dt.timedelta(days=1)
     with app.app_context():
         ana, _ben, cy = _class_history()
-        db.session.execute(update(MemoryCard).where(MemoryCard.student_id == ana, MemoryCard.fact_key == "CO:map").values(lapses=2))
+        db.session.execute(
+            update(MemoryCard)
+            .where(MemoryCard.student_id == ana, MemoryCard.fact_key == "CO:map")
+            .values(lapses=2)
+        )
         db.session.commit()
         a = cards_of(ana)
         found = dashboards.state_facts(ana, "CO", at)
@@ -493,21 +659,43 @@ def test_class_cells(app: Flask) -> None:
         assert ben_co < target <= ana_co
         cells = dashboards.class_cells([ana, ben, cy], at, target)
         assert len(cells) == 400
-        assert [(c.postal, c.facet) for c in cells[:9]] == [("AL", f) for f in Facet] + [("AK", Facet.MAP)]
+        assert [(c.postal, c.facet) for c in cells[:9]] == [("AL", f) for f in Facet] + [
+            ("AK", Facet.MAP)
+        ]
         by_key = {(c.postal, c.facet): c for c in cells}
         co = by_key["CO", Facet.CAPITAL]
-        assert co.name == "Colorado" and co.started == 2 and co.share_at_target == pytest.approx(1 / 3)
+        assert (
+            co.name == "Colorado" and co.started == 2 and co.share_at_target == pytest.approx(1 / 3)
+        )
         assert co.mean_recall == pytest.approx((ana_co + ben_co) / 2, rel=1e-12)
         ut = by_key["UT", Facet.CAPITAL]
-        assert ut.started == 1 and ut.mean_recall == pytest.approx(recall_of(a["UT:capital"], at), rel=1e-12)
+        assert ut.started == 1 and ut.mean_recall == pytest.approx(
+            recall_of(a["UT:capital"], at), rel=1e-12
+        )
         assert ut.share_at_target == (1 / 3 if recall_of(a["UT:capital"], at) >= target else 0.0)
-        started = {("CO", Facet.CAPITAL), ("CO", Facet.MAP), ("UT", Facet.CAPITAL), ("NH", Facet.MAP)}
-        assert all(c.mean_recall is None and c.started == 0 and c.share_at_target == 0 for k, c in by_key.items() if k not in started)
+        started = {
+            ("CO", Facet.CAPITAL),
+            ("CO", Facet.MAP),
+            ("UT", Facet.CAPITAL),
+            ("NH", Facet.MAP),
+        }
+        assert all(
+            c.mean_recall is None and c.started == 0 and c.share_at_target == 0
+            for k, c in by_key.items()
+            if k not in started
+        )
         # Everyone at or above a target of 0; nobody at all when the class is empty.
-        assert dashboards.class_cells([ana, ben, cy], at, 0.0)[0] == CellRecall("AL", "Alabama", Facet.MAP, None, 0.0, 0)
+        assert dashboards.class_cells([ana, ben, cy], at, 0.0)[0] == CellRecall(
+            "AL", "Alabama", Facet.MAP, None, 0.0, 0
+        )
         assert by_key["NH", Facet.MAP].started == 1
-        assert {dashboards.class_cells([ana, ben, cy], at, 0.0)[i].share_at_target for i in range(400)} <= {0.0, 1 / 3, 2 / 3}
-        assert {(c.mean_recall, c.share_at_target, c.started) for c in dashboards.class_cells([], at, 0.5)} == {(None, 0.0, 0)}
+        assert {
+            dashboards.class_cells([ana, ben, cy], at, 0.0)[i].share_at_target for i in range(400)
+        } <= {0.0, 1 / 3, 2 / 3}
+        assert {
+            (c.mean_recall, c.share_at_target, c.started)
+            for c in dashboards.class_cells([], at, 0.5)
+        } == {(None, 0.0, 0)}
 
 
 def test_class_map_from_the_cells_is_the_class_state_recall(app: Flask) -> None:
@@ -516,8 +704,13 @@ def test_class_map_from_the_cells_is_the_class_state_recall(app: Flask) -> None:
         for at in (NOW, NOW + dt.timedelta(days=9)):
             from_cells = dashboards.class_map(dashboards.class_cells([ana, ben, cy], at, 0.9))
             queried = dashboards.state_recall([ana, ben, cy], at)
-            assert [(s.postal, s.name, s.facts) for s in from_cells] == [(s.postal, s.name, s.facts) for s in queried]
-            assert [s.recall for s in from_cells] == [pytest.approx(s.recall, rel=1e-12) if s.recall is not None else None for s in queried]
+            assert [(s.postal, s.name, s.facts) for s in from_cells] == [
+                (s.postal, s.name, s.facts) for s in queried
+            ]
+            assert [s.recall for s in from_cells] == [
+                pytest.approx(s.recall, rel=1e-12) if s.recall is not None else None
+                for s in queried
+            ]
             assert {s.postal for s in from_cells if s.facts} == {"CO", "UT", "NH"}
         assert dashboards.class_map([]) == []
 
@@ -528,7 +721,9 @@ def _same(found: list, expected: list) -> None:
     for a, b in zip(found, expected):
         assert type(a) is type(b)
         for name, value in vars(b).items():
-            assert getattr(a, name) == (pytest.approx(value, rel=1e-12) if isinstance(value, float) else value), (a, b)
+            assert getattr(a, name) == (
+                pytest.approx(value, rel=1e-12) if isinstance(value, float) else value
+            ), (a, b)
 
 
 def test_class_overview_is_cells_map_and_risk_in_one_pass(app: Flask) -> None:
@@ -553,10 +748,14 @@ def test_confused_pairs(app: Flask) -> None:
         outsider = new_user("dee")
         answer(ana, "NH:map", day(3, 1), Verdict.WRONG, answered="VT")
         answer(ana, "NH:map", day(3, 2), Verdict.WRONG, answered="VT")
-        answer(ben, "NH:capital", day(3, 2), Verdict.WRONG, answered="VT")  # any facet of New Hampshire
+        answer(
+            ben, "NH:capital", day(3, 2), Verdict.WRONG, answered="VT"
+        )  # any facet of New Hampshire
         answer(ben, "VT:map", day(3, 3), Verdict.WRONG, answered="NH")
         answer(ben, "IA:map", day(3, 3), Verdict.WRONG, answered="IN")
-        answer(ana, "OH:map", day(3, 3), Verdict.WRONG, answered="OH")  # wrong, but named the state asked
+        answer(
+            ana, "OH:map", day(3, 3), Verdict.WRONG, answered="OH"
+        )  # wrong, but named the state asked
         answer(ana, "OH:map", day(3, 4), Verdict.RIGHT, answered="OH")
         answer(ana, "ME:map", day(3, 4), Verdict.WRONG)  # named no state
         answer(outsider, "NH:map", day(3, 4), Verdict.WRONG, answered="ME")
@@ -570,9 +769,15 @@ def test_confused_pairs(app: Flask) -> None:
             5,
         )
         # The total counts every such answer, not only the pairs kept (issue 18).
-        assert dashboards.confused_pairs([ana, ben, cy], limit=1) == Confusions((ConfusedPair("NH", "New Hampshire", "VT", "Vermont", 3),), 5)
+        assert dashboards.confused_pairs([ana, ben, cy], limit=1) == Confusions(
+            (ConfusedPair("NH", "New Hampshire", "VT", "Vermont", 3),), 5
+        )
         assert dashboards.confused_pairs([outsider]) == Confusions(
-            (ConfusedPair("IA", "Iowa", "IN", "Indiana", 1), ConfusedPair("NH", "New Hampshire", "ME", "Maine", 1)), 2
+            (
+                ConfusedPair("IA", "Iowa", "IN", "Indiana", 1),
+                ConfusedPair("NH", "New Hampshire", "ME", "Maine", 1),
+            ),
+            2,
         )
         assert dashboards.confused_pairs([cy]) == Confusions((), 0)
         assert dashboards.confused_pairs([]) == Confusions((), 0)
@@ -587,21 +792,48 @@ def test_students_at_risk(app: Flask) -> None:
         ben_total = sum(recall_of(card, test_date) for card in b.values())
         assert ben_total < ana_total
         found = dashboards.students_at_risk([ana, ben, cy], test_date, 0.9)
-        assert [(r.student_id, r.username, r.facts) for r in found] == [(cy, "Cy", 400), (ben, "ben", 400), (ana, "Ana", 400)]
+        assert [(r.student_id, r.username, r.facts) for r in found] == [
+            (cy, "Cy", 400),
+            (ben, "ben", 400),
+            (ana, "Ana", 400),
+        ]
         assert found[0] == StudentRisk(cy, "Cy", 0.0, 400, 400)
         assert found[1].mean_recall == pytest.approx(ben_total / 400, rel=1e-12)
         assert found[2].mean_recall == pytest.approx(ana_total / 400, rel=1e-12)
         # Below 0.9: every unstarted fact, and the started ones whose recall is under it.
-        assert found[1].below_target == 398 + sum(recall_of(card, test_date) < 0.9 for card in b.values())
-        assert found[2].below_target == 397 + sum(recall_of(card, test_date) < 0.9 for card in a.values())
+        assert found[1].below_target == 398 + sum(
+            recall_of(card, test_date) < 0.9 for card in b.values()
+        )
+        assert found[2].below_target == 397 + sum(
+            recall_of(card, test_date) < 0.9 for card in a.values()
+        )
         # Right after the last reviews every started fact is at 100%.
         soon = dashboards.students_at_risk([ana], NOW, 0.99)
-        assert soon == [StudentRisk(ana, "Ana", pytest.approx((recall_of(a["CO:capital"], NOW) + recall_of(a["CO:map"], NOW) + recall_of(a["UT:capital"], NOW)) / 400), 397 + sum(recall_of(c, NOW) < 0.99 for c in a.values()), 400)]
+        assert soon == [
+            StudentRisk(
+                ana,
+                "Ana",
+                pytest.approx(
+                    (
+                        recall_of(a["CO:capital"], NOW)
+                        + recall_of(a["CO:map"], NOW)
+                        + recall_of(a["UT:capital"], NOW)
+                    )
+                    / 400
+                ),
+                397 + sum(recall_of(c, NOW) < 0.99 for c in a.values()),
+                400,
+            )
+        ]
         # Over some facts only.
-        some = dashboards.students_at_risk([ana, cy], test_date, 0.9, fact_keys=["CO:capital", "CO:postal"])
+        some = dashboards.students_at_risk(
+            [ana, cy], test_date, 0.9, fact_keys=["CO:capital", "CO:postal"]
+        )
         assert some[0] == StudentRisk(cy, "Cy", 0.0, 2, 2)
         assert some[1].student_id == ana and some[1].facts == 2
-        assert some[1].mean_recall == pytest.approx(recall_of(a["CO:capital"], test_date) / 2, rel=1e-12)
+        assert some[1].mean_recall == pytest.approx(
+            recall_of(a["CO:capital"], test_date) / 2, rel=1e-12
+        )
         assert some[1].below_target == 1 + (recall_of(a["CO:capital"], test_date) < 0.9)
         assert dashboards.students_at_risk([], test_date, 0.9) == []
 
@@ -614,15 +846,46 @@ def test_completion_over_time(app: Flask) -> None:
         db.session.add(klass)
         db.session.commit()
         ana, ben, cy = new_user("ana"), new_user("ben"), new_user("cy")
-        db.session.add_all([ClassMembership(class_id=klass.id, student_id=s) for s in (ana, ben, cy)])
+        db.session.add_all(
+            [ClassMembership(class_id=klass.id, student_id=s) for s in (ana, ben, cy)]
+        )
         everything = {"facets": [], "area": "", "states": []}
-        window = {"starts_at": day(3, 1, 0), "due_at": day(3, 11, 0), "time_zone": "UTC", "everyone": True}
-        answers = Assignment(class_id=klass.id, title="Two answers", activities=["review"], scope=everything,
-                             amount="reviews", quantity=2, **window)
-        later = Assignment(class_id=klass.id, title="Next week", activities=["review"], scope=everything, amount="reviews",
-                           quantity=2, starts_at=day(3, 11, 0), due_at=day(3, 18, 0), time_zone="UTC", everyone=True)
-        goal = Assignment(class_id=klass.id, title="Colorado", activities=["review"],
-                          scope={"facets": ["capital"], "area": "", "states": ["CO"]}, amount="recall", target=0.5, **window)
+        window = {
+            "starts_at": day(3, 1, 0),
+            "due_at": day(3, 11, 0),
+            "time_zone": "UTC",
+            "everyone": True,
+        }
+        answers = Assignment(
+            class_id=klass.id,
+            title="Two answers",
+            activities=["review"],
+            scope=everything,
+            amount="reviews",
+            quantity=2,
+            **window,
+        )
+        later = Assignment(
+            class_id=klass.id,
+            title="Next week",
+            activities=["review"],
+            scope=everything,
+            amount="reviews",
+            quantity=2,
+            starts_at=day(3, 11, 0),
+            due_at=day(3, 18, 0),
+            time_zone="UTC",
+            everyone=True,
+        )
+        goal = Assignment(
+            class_id=klass.id,
+            title="Colorado",
+            activities=["review"],
+            scope={"facets": ["capital"], "area": "", "states": ["CO"]},
+            amount="recall",
+            target=0.5,
+            **window,
+        )
         db.session.add_all([answers, later, goal])
         db.session.commit()
         answer(ana, "CO:capital", day(3, 2))
@@ -644,7 +907,9 @@ def test_completion_over_time(app: Flask) -> None:
             CompletionPoint("Colorado", dt.date(2024, 3, 4), 0, 3, 0, 1, due),
         ]
         # Only the students asked about count; finished on time, a line stops at the due day.
-        assert dashboards.completion_over_time([answers], [ana], day(3, 20))[-1] == CompletionPoint("Two answers", due, 1, 1, 0, None, due)
+        assert dashboards.completion_over_time([answers], [ana], day(3, 20))[-1] == CompletionPoint(
+            "Two answers", due, 1, 1, 0, None, due
+        )
         assert len(dashboards.completion_over_time([answers], [ana], day(3, 20))) == 10
         # A late finish carries the line on to its day, counted as late (P-A4), as the class page does.
         dee = new_user("dee")
@@ -676,10 +941,31 @@ def test_completion_counts_what_progress_counts(app: Flask, seed: int) -> None:
         db.session.commit()
         students = [new_user(f"s{i}") for i in range(6)]
         db.session.add_all([ClassMembership(class_id=klass.id, student_id=s) for s in students])
-        window = {"starts_at": day(3, 3, 0), "due_at": day(3, 9, 0), "time_zone": "UTC", "everyone": True}
+        window = {
+            "starts_at": day(3, 3, 0),
+            "due_at": day(3, 9, 0),
+            "time_zone": "UTC",
+            "everyone": True,
+        }
         capitals = {"facets": ["capital"], "area": "", "states": ["CO", "UT"]}
-        answers = Assignment(class_id=klass.id, title="Three", activities=["review"], scope=capitals, amount="reviews", quantity=3, **window)
-        goal = Assignment(class_id=klass.id, title="Goal", activities=["review"], scope=capitals, amount="recall", target=0.8, **window)
+        answers = Assignment(
+            class_id=klass.id,
+            title="Three",
+            activities=["review"],
+            scope=capitals,
+            amount="reviews",
+            quantity=3,
+            **window,
+        )
+        goal = Assignment(
+            class_id=klass.id,
+            title="Goal",
+            activities=["review"],
+            scope=capitals,
+            amount="recall",
+            target=0.8,
+            **window,
+        )
         db.session.add_all([answers, goal])
         db.session.commit()
         keys = ["CO:capital", "UT:capital", "CO:map"]
@@ -703,9 +989,15 @@ def test_completion_counts_what_progress_counts(app: Flask, seed: int) -> None:
             statuses = [p.status for p in goal_progress.values()]
             goal_points = [p for p in points if p.assignment == "Goal"]
             if now < goal.due_at:
-                assert goal_points == [CompletionPoint("Goal", now.date(), 0, 6, 0, statuses.count(Status.ON_TRACK), due_on)]
+                assert goal_points == [
+                    CompletionPoint(
+                        "Goal", now.date(), 0, 6, 0, statuses.count(Status.ON_TRACK), due_on
+                    )
+                ]
             else:
-                assert goal_points[0] == CompletionPoint("Goal", due_on, statuses.count(Status.DONE), 6, 0, None, due_on)
+                assert goal_points[0] == CompletionPoint(
+                    "Goal", due_on, statuses.count(Status.DONE), 6, 0, None, due_on
+                )
                 assert (goal_points[-1].finished, goal_points[-1].late) == (
                     sum(1 for status in statuses if status.finished),
                     statuses.count(Status.DONE_LATE),

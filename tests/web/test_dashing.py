@@ -26,7 +26,9 @@ def deal(client, level="medium") -> str:
 
 def stored(app, url) -> DashingRound:
     with app.app_context():
-        row = db.session.execute(select(DashingRound).where(DashingRound.token == url.rsplit("/", 1)[1])).scalar_one()
+        row = db.session.execute(
+            select(DashingRound).where(DashingRound.token == url.rsplit("/", 1)[1])
+        ).scalar_one()
         db.session.expunge(row)
         return row
 
@@ -40,12 +42,16 @@ def call_data(app, url, *, aside=None, wrong_capital=False, swap=False) -> dict:
     used = [i for i in by_name if i != aside]
     if swap:
         used[0], used[1] = used[1], used[0]
-    data = {f"place-{i}": str(place) for place, i in enumerate(used, start=1)} | {f"place-{aside}": "aside"}
+    data = {f"place-{i}": str(place) for place, i in enumerate(used, start=1)} | {
+        f"place-{aside}": "aside"
+    }
     for i, postal in enumerate(row.cards):
         data[f"name-{i}"] = deck[postal].name
         data[f"capital-{i}"] = deck[postal].capital
     if wrong_capital:
-        data[f"capital-{used[0]}"] = "Springfield" if deck[row.cards[used[0]]].capital != "Springfield" else "Denver"
+        data[f"capital-{used[0]}"] = (
+            "Springfield" if deck[row.cards[used[0]]].capital != "Springfield" else "Denver"
+        )
     return data
 
 
@@ -55,7 +61,11 @@ def call(client, url, data):
 
 def reviews(app) -> list[ReviewLog]:
     with app.app_context():
-        return db.session.execute(select(ReviewLog).where(ReviewLog.mode == "dashing_states")).scalars().all()
+        return (
+            db.session.execute(select(ReviewLog).where(ReviewLog.mode == "dashing_states"))
+            .scalars()
+            .all()
+        )
 
 
 def test_visitors_and_teachers_may_not_play(client, auth, teacher):
@@ -72,7 +82,9 @@ def test_a_right_call_first_wins_and_teaches_eight_facts(player, app):
     logged = reviews(app)
     assert len(logged) == 8 and {r.verdict for r in logged} == {"right"}
     aside = row.cards[row.call["set_aside"]]
-    assert not any(r.fact_key.startswith(aside + ":") for r in logged), "the card set aside records nothing"
+    assert not any(r.fact_key.startswith(aside + ":") for r in logged), (
+        "the card set aside records nothing"
+    )
     assert {r.facet for r in logged} == {"map", "capital"}
     assert all(r.duration_ms == round(row.seconds * 1000 / 4) for r in logged)
     page = player.get(url).get_data(as_text=True)
@@ -112,7 +124,9 @@ def test_the_computers_call_decides_when_it_comes_first(player, app):
     assert decided in ("won", "lost")
     with app.app_context():
         deck = get_deck()
-    assert all(deck[p].name in page for p in stored(app, url).cards), "the cards are shown once the game is over"
+    assert all(deck[p].name in page for p in stored(app, url).cards), (
+        "the cards are shown once the game is over"
+    )
     response = call(player, url, call_data(app, url))  # a call after the game ended
     assert response.status_code == 302
     assert "the computer called first" in player.get(url).get_data(as_text=True)
@@ -173,14 +187,21 @@ def test_no_dealt_state_is_named_before_the_call(player, app):
     with app.app_context():
         deck = get_deck()
     pages = [player.get(url), call(player, url, {"place-0": "1"})]
-    assert 'list="capital-names"' in pages[0].get_data(as_text=True), "capitals are typed with autocomplete"
+    assert 'list="capital-names"' in pages[0].get_data(as_text=True), (
+        "capitals are typed with autocomplete"
+    )
     for response in pages:
         html = re.sub(r"<datalist.*?</datalist>", "", response.get_data(as_text=True), flags=re.S)
         for postal in row.cards:
             assert deck[postal].name not in html and deck[postal].capital not in html
             assert not re.search(rf"\b{postal}\b", html), postal
         assert "fips" not in html.lower()
-        assert set(re.findall(r"\b(data-[a-z-]+)=", html)) <= {"data-position", "data-elapsed", "data-cards", "data-call"}
+        assert set(re.findall(r"\b(data-[a-z-]+)=", html)) <= {
+            "data-position",
+            "data-elapsed",
+            "data-cards",
+            "data-call",
+        }
         ids = re.findall(r'\bid="([^"]+)"', html)
         assert not [i for i in ids if any(p.lower() in i.lower().split("-") for p in row.cards)]
         assert html.count("map-state--red") == 5
@@ -188,12 +209,15 @@ def test_no_dealt_state_is_named_before_the_call(player, app):
 
 # --- Secrets: the Map cards are drawn for the round (P-H2) -----------------------------------
 
+
 def _public_drawing(client, postal: str) -> list[str]:
     """What the public deck page draws for ``postal``'s Map card, as strings a page could repeat:
     the red outline, the ring and its leader line (their coordinates), and the close-up's view."""
     html = client.get(f"/deck/{postal.lower()}").get_data(as_text=True)
     parts = re.findall(r'<path class="map-state map-state--red" d="([^"]+)"', html)
-    parts += re.findall(r'<rect class="map-callout" (x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*")', html)
+    parts += re.findall(
+        r'<rect class="map-callout" (x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*")', html
+    )
     parts += re.findall(r'<line class="map-callout__leader" (x1="[^"]*" y1="[^"]*")', html)
     parts += re.findall(r'viewBox="([^"]+)"', html)[1:]  # the first is the whole map's
     assert parts
@@ -203,7 +227,9 @@ def _public_drawing(client, postal: str) -> list[str]:
 def _attribute_tokens(html: str) -> set[str]:
     """Every word of every attribute value, lower case: ids, classes, labels, data, hrefs..."""
     values = re.findall(r'\s[\w:-]+="([^"]*)"', html)
-    return {token.lower() for value in values for token in re.split(r"[^A-Za-z0-9]+", value) if token}
+    return {
+        token.lower() for value in values for token in re.split(r"[^A-Za-z0-9]+", value) if token
+    }
 
 
 def _dealt_rounds(app, count: int) -> list[tuple[str, list[str]]]:
@@ -218,7 +244,17 @@ def _dealt_rounds(app, count: int) -> list[tuple[str, list[str]]]:
         for n in range(count):
             cards = postals[5 * (n % 10) : 5 * (n % 10) + 5]
             token = f"drawn-{n}"
-            db.session.add(DashingRound(token=token, student_id=student.id, level="practice", seed=1000 + 7919 * n, cards=cards, created_at=utcnow(), result="playing"))
+            db.session.add(
+                DashingRound(
+                    token=token,
+                    student_id=student.id,
+                    level="practice",
+                    seed=1000 + 7919 * n,
+                    cards=cards,
+                    created_at=utcnow(),
+                    result="playing",
+                )
+            )
             rounds.append((f"{INDEX}{token}", cards))
         db.session.commit()
     return rounds
@@ -232,7 +268,9 @@ def _drawn(html: str) -> dict[str, list[str]]:
     }
 
 
-def _assert_no_card_is_matched(html: str, cards: list[str], deck, public: dict[str, list[str]]) -> dict[str, list[str]]:
+def _assert_no_card_is_matched(
+    html: str, cards: list[str], deck, public: dict[str, list[str]]
+) -> dict[str, list[str]]:
     """Nothing of the page but the shared list of 50 names can be matched to a dealt state.
     Returns the page's drawing."""
     assert html.count("map-state--red") == 5
@@ -253,7 +291,9 @@ def _assert_no_card_is_matched(html: str, cards: list[str], deck, public: dict[s
     drawn = _drawn(page)
     # Each card has its own stretch: two transforms of its own (its stretch undone, and the
     # shared outlines put in its units), used again by the close-up of a small state.
-    assert len(set(drawn["red"])) == 5 and len(set(drawn["transforms"])) == 10, "each card has its own stretch"
+    assert len(set(drawn["red"])) == 5 and len(set(drawn["transforms"])) == 10, (
+        "each card has its own stretch"
+    )
     return drawn
 
 
@@ -267,14 +307,20 @@ def test_no_map_card_can_be_matched_to_its_state_before_the_call(player, app):
     public = {postal: _public_drawing(player, postal) for postal in deck.geometry.shapes}
     drawings = []
     for url, cards in rounds:
-        drawn = _assert_no_card_is_matched(player.get(url).get_data(as_text=True), cards, deck, public)
+        drawn = _assert_no_card_is_matched(
+            player.get(url).get_data(as_text=True), cards, deck, public
+        )
         refused = call(player, url, {"place-0": "1"})
         assert refused.status_code == 400
-        assert _assert_no_card_is_matched(refused.get_data(as_text=True), cards, deck, public) == drawn
+        assert (
+            _assert_no_card_is_matched(refused.get_data(as_text=True), cards, deck, public) == drawn
+        )
         drawings.append(drawn)
         assert call(player, url, call_data(app, url)).status_code == 302
         after = player.get(url).get_data(as_text=True)
-        assert all(deck[postal].name in after for postal in cards), "after the call the page names every card"
+        assert all(deck[postal].name in after for postal in cards), (
+            "after the call the page names every card"
+        )
     # The same five states dealt again (rounds 0 and 10) are drawn afresh from the new round's seed.
     assert not set(drawings[0]["red"]) & set(drawings[10]["red"])
     assert not set(drawings[0]["transforms"]) & set(drawings[10]["transforms"])

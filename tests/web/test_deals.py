@@ -37,13 +37,17 @@ def dealt(app, ids, deal):
 
 
 def test_new_students_get_different_state_iq_cards(app, new_students):
-    cards = dealt(app, new_students, lambda user: routes.new_state_iq(user, "easy", False).computer_card)
+    cards = dealt(
+        app, new_students, lambda user: routes.new_state_iq(user, "easy", False).computer_card
+    )
     assert cards.count("WA") < STUDENTS, "not Washington for everyone"
     assert len(set(cards)) >= 5
 
 
 def test_new_students_get_different_dashing_hands(app, new_students):
-    hands = dealt(app, new_students, lambda user: frozenset(dashing.new_dashing(user, "easy").cards))
+    hands = dealt(
+        app, new_students, lambda user: frozenset(dashing.new_dashing(user, "easy").cards)
+    )
     assert len(set(hands)) >= 10
 
 
@@ -61,7 +65,13 @@ def test_a_scope_still_restricts_every_deal(app, new_students):
     """P-A1: a scoped deal draws within the scope, whoever deals it."""
     with app.app_context():
         west = {s.postal for s in get_deck().in_region(Region.WEST)}
-    cards = dealt(app, new_students, lambda user: routes.new_state_iq(user, "easy", False, postals=west).computer_card)
+    cards = dealt(
+        app,
+        new_students,
+        lambda user: routes.new_state_iq(user, "easy", False, postals=west).computer_card,
+    )
     assert set(cards) <= west and len(set(cards)) >= 3
-    hands = dealt(app, new_students, lambda user: dashing.new_dashing(user, "easy", postals=west).cards)
+    hands = dealt(
+        app, new_students, lambda user: dashing.new_dashing(user, "easy", postals=west).cards
+    )
     assert all(set(hand) <= west for hand in hands)

@@ -25,7 +25,12 @@ def test_deck_shows_all_fifty_cards_by_name(client):
 
 @pytest.mark.parametrize(
     ("sort", "first"),
-    [("size", ["AK", "TX", "CA", "MT"]), ("population", ["CA", "TX", "NY"]), ("statehood", ["DE", "PA", "NJ"]), ("name", ["AL", "AK"])],
+    [
+        ("size", ["AK", "TX", "CA", "MT"]),
+        ("population", ["CA", "TX", "NY"]),
+        ("statehood", ["DE", "PA", "NJ"]),
+        ("name", ["AL", "AK"]),
+    ],
 )
 def test_deck_sorts(client, sort, first):
     order = card_order(client.get(f"/deck/?sort={sort}").get_data(as_text=True))
@@ -85,7 +90,10 @@ def test_hawaii_gets_a_callout(client):
     assert "borders no other state" in html
 
 
-@pytest.mark.parametrize(("path", "target"), [("/deck/CO", "/deck/co"), ("/deck/colorado", "/deck/co"), ("/deck/Rhode-Island", "/deck/ri")])
+@pytest.mark.parametrize(
+    ("path", "target"),
+    [("/deck/CO", "/deck/co"), ("/deck/colorado", "/deck/co"), ("/deck/Rhode-Island", "/deck/ri")],
+)
 def test_card_addresses_by_name_or_code_redirect(client, path, target):
     response = client.get(path)
     assert response.status_code == 301 and response.headers["Location"] == target
@@ -120,7 +128,17 @@ def test_pages_work_logged_in_too(client, auth, student):
 
 
 @pytest.mark.parametrize("role", [None, "student", "teacher"])
-@pytest.mark.parametrize("path", ["/", "/deck/", "/deck/?sort=statehood&zone=eastern", "/deck/ak", "/auth/login", "/auth/signup"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/deck/",
+        "/deck/?sort=statehood&zone=eastern",
+        "/deck/ak",
+        "/auth/login",
+        "/auth/signup",
+    ],
+)
 def test_public_pages_for_every_role(app, client, auth, role, path):
     """Home, deck and card pages are open to everyone; login and sign-up send logged-in users home."""
     from tests.conftest import make_user

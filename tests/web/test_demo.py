@@ -28,7 +28,20 @@ from trainer.web.models import (
     User,
 )
 
-MODELS = (User, SchoolClass, ClassMembership, Assignment, AssignmentRound, ReviewLog, MemoryCard, StudyRound, StateIqGame, DashingRound, BorderUpRound, CardGame)
+MODELS = (
+    User,
+    SchoolClass,
+    ClassMembership,
+    Assignment,
+    AssignmentRound,
+    ReviewLog,
+    MemoryCard,
+    StudyRound,
+    StateIqGame,
+    DashingRound,
+    BorderUpRound,
+    CardGame,
+)
 
 
 @pytest.fixture
@@ -41,7 +54,10 @@ def cli(app: Flask):
 
 def _counts(app: Flask) -> dict[str, int]:
     with app.app_context():
-        return {model.__name__: db.session.execute(select(func.count()).select_from(model)).scalar_one() for model in MODELS}
+        return {
+            model.__name__: db.session.execute(select(func.count()).select_from(model)).scalar_one()
+            for model in MODELS
+        }
 
 
 def _seed(cli, *args: str):  # type: ignore[no-untyped-def]
@@ -57,11 +73,25 @@ def test_seed_demo_creates_a_consistent_school(app: Flask, cli) -> None:
     student_password = re.search(r"all with the same password: (\S+)", out).group(1)
     assert "demo001 to demo004" in out and "Demo class 1" in out and " s." in out
     with app.app_context():
-        teacher = db.session.execute(select(User).where(User.username == "demo_teacher")).scalar_one()
-        assert teacher.role is Role.TEACHER and teacher.email is None and teacher.check_password(teacher_password)
-        students = db.session.execute(select(User).where(User.role == Role.STUDENT).order_by(User.username)).scalars().all()
+        teacher = db.session.execute(
+            select(User).where(User.username == "demo_teacher")
+        ).scalar_one()
+        assert (
+            teacher.role is Role.TEACHER
+            and teacher.email is None
+            and teacher.check_password(teacher_password)
+        )
+        students = (
+            db.session.execute(
+                select(User).where(User.role == Role.STUDENT).order_by(User.username)
+            )
+            .scalars()
+            .all()
+        )
         assert [s.username for s in students] == ["demo001", "demo002", "demo003", "demo004"]
-        assert all(s.check_password(student_password) and s.email is None and s.time_zone for s in students)
+        assert all(
+            s.check_password(student_password) and s.email is None and s.time_zone for s in students
+        )
         classes = db.session.execute(select(SchoolClass)).scalars().all()
         assert [(k.name, k.teacher_id) for k in classes] == [("Demo class 1", teacher.id)]
         code = classes[0].join_code
@@ -72,23 +102,46 @@ def test_seed_demo_creates_a_consistent_school(app: Flask, cli) -> None:
         assert len(assignments) == 3 and {a.class_id for a in assignments} == {classes[0].id}
         assert {a.amount for a in assignments} == {"rounds", "recall", "reviews"}
         # Every review is in a memory card's count, student by student.
-        logs = dict(db.session.execute(select(ReviewLog.student_id, func.count()).group_by(ReviewLog.student_id)).all())
-        reps = dict(db.session.execute(select(MemoryCard.student_id, func.sum(MemoryCard.reps)).group_by(MemoryCard.student_id)).all())
+        logs = dict(
+            db.session.execute(
+                select(ReviewLog.student_id, func.count()).group_by(ReviewLog.student_id)
+            ).all()
+        )
+        reps = dict(
+            db.session.execute(
+                select(MemoryCard.student_id, func.sum(MemoryCard.reps)).group_by(
+                    MemoryCard.student_id
+                )
+            ).all()
+        )
         assert logs == reps and sum(logs.values()) > 0
         assert set(logs) <= {s.id for s in students}
         # P-M1: each card holds its last review's study day, as memory._write writes it.
-        grouped = select(ReviewLog.student_id, ReviewLog.fact_key, func.max(ReviewLog.study_day)).group_by(ReviewLog.student_id, ReviewLog.fact_key)
+        grouped = select(
+            ReviewLog.student_id, ReviewLog.fact_key, func.max(ReviewLog.study_day)
+        ).group_by(ReviewLog.student_id, ReviewLog.fact_key)
         last_days = {(sid, key): day for sid, key, day in db.session.execute(grouped)}
-        card_days = {(c.student_id, c.fact_key): c.last_study_day for c in db.session.execute(select(MemoryCard)).scalars()}
+        card_days = {
+            (c.student_id, c.fact_key): c.last_study_day
+            for c in db.session.execute(select(MemoryCard)).scalars()
+        }
         assert card_days == last_days
-        review_tokens = set(db.session.execute(select(ReviewLog.round_token).where(ReviewLog.mode == "review")).scalars())
+        review_tokens = set(
+            db.session.execute(
+                select(ReviewLog.round_token).where(ReviewLog.mode == "review")
+            ).scalars()
+        )
         rounds = {f"review:{t}" for t in db.session.execute(select(StudyRound.token)).scalars()}
         assert review_tokens <= rounds
-        linked = db.session.execute(select(AssignmentRound.assignment_id, AssignmentRound.student_id)).all()
+        linked = db.session.execute(
+            select(AssignmentRound.assignment_id, AssignmentRound.student_id)
+        ).all()
         assert all(a in {x.id for x in assignments} and s in members for a, s in linked)
         last_seen = {s.id: s.last_login_at for s in students}
         for sid, seen in last_seen.items():
-            latest = db.session.execute(select(func.max(ReviewLog.reviewed_at)).where(ReviewLog.student_id == sid)).scalar_one()
+            latest = db.session.execute(
+                select(func.max(ReviewLog.reviewed_at)).where(ReviewLog.student_id == sid)
+            ).scalar_one()
             assert seen == latest
     totals = _counts(app)
     assert f"{totals['ReviewLog']:,} reviews" in out
@@ -99,14 +152,21 @@ def test_a_second_run_with_the_same_teacher_is_refused_and_changes_nothing(app: 
     before = _counts(app)
     again = cli.invoke(args=["seed-demo", "--students", "4", "--days", "10"])
     assert again.exit_code != 0
-    assert "already a user called demo_teacher" in again.output and "nothing was created" in again.output
+    assert (
+        "already a user called demo_teacher" in again.output
+        and "nothing was created" in again.output
+    )
     assert _counts(app) == before
     # Another teacher, but students who exist already: refused too, before anything is written.
-    clash = cli.invoke(args=["seed-demo", "--students", "2", "--days", "3", "--teacher", "other_teacher"])
+    clash = cli.invoke(
+        args=["seed-demo", "--students", "2", "--days", "3", "--teacher", "other_teacher"]
+    )
     assert clash.exit_code != 0 and "demo001" in clash.output
     assert _counts(app) == before
     with app.app_context():
-        assert db.session.execute(select(User).where(User.username == "other_teacher")).first() is None
+        assert (
+            db.session.execute(select(User).where(User.username == "other_teacher")).first() is None
+        )
 
 
 def test_another_school_beside_the_first(app: Flask, cli) -> None:
@@ -116,7 +176,11 @@ def test_another_school_beside_the_first(app: Flask, cli) -> None:
     result = _seed(cli, "--teacher", "ms_rivera", "--prefix", "riv", "--classes", "2")
     assert "riv001 to riv004" in result.output
     second = _counts(app)
-    assert second["User"] == first["User"] + 5 and second["SchoolClass"] == 3 and second["Assignment"] == 9
+    assert (
+        second["User"] == first["User"] + 5
+        and second["SchoolClass"] == 3
+        and second["Assignment"] == 9
+    )
     with app.app_context():
         sizes = db.session.execute(
             select(SchoolClass.name, func.count(ClassMembership.id))
@@ -138,8 +202,18 @@ def test_bad_options_are_refused(app: Flask, cli) -> None:
 def test_worker_processes_write_the_same_kind_of_school(app: Flask, cli) -> None:
     _seed(cli, "--workers", "1", "--students", "2", "--days", "6")
     with app.app_context():
-        logs = dict(db.session.execute(select(ReviewLog.student_id, func.count()).group_by(ReviewLog.student_id)).all())
-        reps = dict(db.session.execute(select(MemoryCard.student_id, func.sum(MemoryCard.reps)).group_by(MemoryCard.student_id)).all())
+        logs = dict(
+            db.session.execute(
+                select(ReviewLog.student_id, func.count()).group_by(ReviewLog.student_id)
+            ).all()
+        )
+        reps = dict(
+            db.session.execute(
+                select(MemoryCard.student_id, func.sum(MemoryCard.reps)).group_by(
+                    MemoryCard.student_id
+                )
+            ).all()
+        )
     assert logs == reps and len(logs) == 2
 
 
@@ -155,7 +229,9 @@ def test_the_teacher_sees_the_class(app: Flask, cli, client, auth: AuthActions) 
     assert "demo001" in text and "5 rounds of State IQ" in text
 
 
-def test_a_failure_half_way_leaves_no_partial_school(app: Flask, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_half_way_leaves_no_partial_school(
+    app: Flask, cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = demo.simulate
 
     def failing(deck, index, **kwargs):  # type: ignore[no-untyped-def]
@@ -164,7 +240,9 @@ def test_a_failure_half_way_leaves_no_partial_school(app: Flask, cli, monkeypatc
         return real(deck, index, **kwargs)
 
     monkeypatch.setattr(demo, "simulate", failing)
-    monkeypatch.setattr(demo, "BATCH_REVIEWS", 10)  # the first students' histories are written before it fails
+    monkeypatch.setattr(
+        demo, "BATCH_REVIEWS", 10
+    )  # the first students' histories are written before it fails
     result = cli.invoke(args=["seed-demo", "--students", "4", "--days", "10"])
     assert result.exit_code != 0 and isinstance(result.exception, RuntimeError)
     assert all(count == 0 for count in _counts(app).values())

@@ -119,17 +119,26 @@ def test_a_form_sent_while_the_database_is_out_of_reach_can_be_sent_again_as_it_
     fields = MultiDict([(html.unescape(n), html.unescape(v)) for n, v in HIDDEN.findall(page)])
     assert fields["csrf_token"] == token
     assert "password" not in fields
-    assert {k: fields[k] for k in data if k != "password"} == {k: v for k, v in data.items() if k != "password"}
+    assert {k: fields[k] for k in data if k != "password"} == {
+        k: v for k, v in data.items() if k != "password"
+    }
     assert re.search(rf'<form method="post" action="{re.escape(url)}">', page)
     # Once the database is back, the page's "Try again" sends the same call: it counts.
     assert player.post(url, data=fields).status_code == 302
     assert dashing.stored(app, url).call is not None
 
 
-def test_a_query_that_loses_its_connection_gives_the_503_page_without_more_sql(player, app, monkeypatch, statements):
+def test_a_query_that_loses_its_connection_gives_the_503_page_without_more_sql(
+    player, app, monkeypatch, statements
+):
     def lost(*args, **kwargs):
         statements.counting = True
-        raise OperationalError("SELECT ...", {}, Exception("server closed the connection unexpectedly"), connection_invalidated=True)
+        raise OperationalError(
+            "SELECT ...",
+            {},
+            Exception("server closed the connection unexpectedly"),
+            connection_invalidated=True,
+        )
 
     monkeypatch.setattr(dashing_views, "history", lost)
     assert_unavailable(player.get("/play/dashing-states/"))
@@ -151,7 +160,7 @@ def crashing_app(app):
 
     @app.get("/_test/failed-statement")
     def failed_statement():
-        current_user.username  # the signed-in user, loaded as in any view
+        _ = current_user.username  # the signed-in user, loaded as in any view
         db.session.commit()  # and expired, as after any commit: base.html would load it again
         db.session.execute(text("SELECT * FROM no_such_table"))
         return "unreachable"
@@ -160,14 +169,18 @@ def crashing_app(app):
     def lost_after():
         @after_this_request
         def fail(response):
-            raise OperationalError("UPDATE ...", {}, Exception("terminating connection due to administrator command"))
+            raise OperationalError(
+                "UPDATE ...", {}, Exception("terminating connection due to administrator command")
+            )
 
         return "done"
 
     return app
 
 
-def test_the_500_page_after_a_failed_statement_rolls_back_and_sends_no_sql(crashing_app, auth, student, statements):
+def test_the_500_page_after_a_failed_statement_rolls_back_and_sends_no_sql(
+    crashing_app, auth, student, statements
+):
     """On PostgreSQL a failed statement aborts the transaction: a 500 page that loaded the user
     again failed too, and gunicorn sent its bare page. Now it renders, and asks nothing."""
     client = auth.client

@@ -26,18 +26,39 @@ from trainer.assignments import Review, recall_at
 from trainer.facts import Facet, Fact, Form, Verdict
 from trainer.web import dashboards, fitting, get_deck, memory
 from trainer.web.extensions import db
-from trainer.web.models import MemoryCard, MemoryWeights, ReviewLog, Role, User, memory_columns, memory_from, utcnow
+from trainer.web.models import (
+    MemoryCard,
+    MemoryWeights,
+    ReviewLog,
+    Role,
+    User,
+    memory_columns,
+    memory_from,
+    utcnow,
+)
 from trainer.web.teach import insights
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
-def give_history(app: Flask, student_id: int, true_weights: srs.Weights, *, seed: int, days: int = 90, facts: int = 250) -> int:
+def give_history(
+    app: Flask,
+    student_id: int,
+    true_weights: srs.Weights,
+    *,
+    seed: int,
+    days: int = 90,
+    facts: int = 250,
+) -> int:
     """Write a simulated history as ``memory.record`` writes answers (log rows and memory cards,
     scheduled with the standard weights). Returns the number of answers."""
     with app.app_context():
-        keys = [Fact(state.postal, facet).key for facet in Facet for state in get_deck().sorted_by(None)]
-        log, final, after = simulate_with_memories(true_weights, seed=seed, days=days, facts=facts, keys=keys)
+        keys = [
+            Fact(state.postal, facet).key for facet in Facet for state in get_deck().sorted_by(None)
+        ]
+        log, final, after = simulate_with_memories(
+            true_weights, seed=seed, days=days, facts=facts, keys=keys
+        )
         first_seen: dict[str, dt.datetime] = {}
         rows = []
         for n, (review, mem) in enumerate(zip(log, after)):
@@ -83,13 +104,17 @@ def give_history(app: Flask, student_id: int, true_weights: srs.Weights, *, seed
 
 def cards_of(app: Flask, student_id: int) -> dict[str, tuple]:
     with app.app_context():
-        rows = db.session.execute(select(MemoryCard.__table__).where(MemoryCard.student_id == student_id)).all()
+        rows = db.session.execute(
+            select(MemoryCard.__table__).where(MemoryCard.student_id == student_id)
+        ).all()
         return {row.fact_key: (row.stability, row.difficulty, row.due, row.reps) for row in rows}
 
 
 def weights_row(app: Flask, student_id: int) -> MemoryWeights | None:
     with app.app_context():
-        row = db.session.execute(select(MemoryWeights).where(MemoryWeights.student_id == student_id)).scalar_one_or_none()
+        row = db.session.execute(
+            select(MemoryWeights).where(MemoryWeights.student_id == student_id)
+        ).scalar_one_or_none()
         if row is not None:
             db.session.expunge(row)
         return row
@@ -112,7 +137,9 @@ def steady(app: Flask) -> User:
 # --- The command line ----------------------------------------------------------------------------
 
 
-def test_fit_memory_reports_one_line_per_student_and_adopts_only_what_predicts_better(app, runner, fast, steady):
+def test_fit_memory_reports_one_line_per_student_and_adopts_only_what_predicts_better(
+    app, runner, fast, steady
+):
     """P-M10: `fit-memory --all` fits every student who has answered: the forgetful one's own fit
     is adopted (held-out scores before -> after, both lower), the standard one stays."""
     make_user(app, "newcomer")  # has answered nothing: not listed
@@ -120,16 +147,25 @@ def test_fit_memory_reports_one_line_per_student_and_adopts_only_what_predicts_b
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
     assert [line.split(":")[0] for line in lines] == ["fast", "steady"]
-    assert lines[0].startswith("fast: adopted: own predicted the newer answers better; held-out log loss ")
-    assert lines[1].startswith("steady: kept the current weights: no candidate predicted the newer answers better; held-out log loss ")
+    assert lines[0].startswith(
+        "fast: adopted: own predicted the newer answers better; held-out log loss "
+    )
+    assert lines[1].startswith(
+        "steady: kept the current weights: no candidate predicted the newer answers better; held-out log loss "
+    )
     assert "(best candidate " in lines[1] and " -> " not in lines[1]
     before, after = (float(x) for x in lines[0].split("log loss ")[1].split(",")[0].split(" -> "))
     assert after < before
-    rmse_before, rmse_after = (float(x) for x in lines[0].split("RMSE(bins) ")[1].split(" (")[0].split(" -> "))
+    rmse_before, rmse_after = (
+        float(x) for x in lines[0].split("RMSE(bins) ")[1].split(" (")[0].split(" -> ")
+    )
     assert rmse_after < rmse_before
     fast_row, steady_row = weights_row(app, fast.id), weights_row(app, steady.id)
     assert fast_row.weights is not None and len(fast_row.weights) == 21 and fast_row.source == "own"
-    assert steady_row.weights is None and steady_row.attempt_result == "no candidate predicted the newer answers better"
+    assert (
+        steady_row.weights is None
+        and steady_row.attempt_result == "no candidate predicted the newer answers better"
+    )
 
     again = runner.invoke(args=["fit-memory", "--student", "STEADY"])
     assert again.exit_code == 0 and again.output.startswith("steady: kept the current weights")
@@ -144,7 +180,9 @@ def test_fit_memory_reports_one_line_per_student_and_adopts_only_what_predicts_b
         (["fit-memory", "--student", "teacher1"], "No student called 'teacher1'."),
     ],
 )
-def test_fit_memory_refuses_what_it_cannot_do_and_changes_nothing(app, runner, teacher, fast, args, message):
+def test_fit_memory_refuses_what_it_cannot_do_and_changes_nothing(
+    app, runner, teacher, fast, args, message
+):
     result = runner.invoke(args=args)
     assert result.exit_code != 0
     assert message in result.output
@@ -172,23 +210,60 @@ def test_adopting_stores_the_weights_and_reschedules_every_fact(app, fast):
     with app.app_context():
         result = fitting.fit_student(fast.id)
         assert result.adopted
-        row = db.session.execute(select(MemoryWeights).where(MemoryWeights.student_id == fast.id)).scalar_one()
+        row = db.session.execute(
+            select(MemoryWeights).where(MemoryWeights.student_id == fast.id)
+        ).scalar_one()
         assert tuple(row.weights) == result.weights
-        assert (row.source, row.replaced_standard, row.train_targets, row.test_targets) == ("own", True, result.train_targets, result.test_targets)
-        assert (row.before_log_loss, row.after_log_loss) == (result.current.log_loss, result.best.log_loss)
-        assert (row.before_rmse_bins, row.after_rmse_bins) == (result.current.rmse_bins, result.best.rmse_bins)
+        assert (row.source, row.replaced_standard, row.train_targets, row.test_targets) == (
+            "own",
+            True,
+            result.train_targets,
+            result.test_targets,
+        )
+        assert (row.before_log_loss, row.after_log_loss) == (
+            result.current.log_loss,
+            result.best.log_loss,
+        )
+        assert (row.before_rmse_bins, row.after_rmse_bins) == (
+            result.current.rmse_bins,
+            result.best.rmse_bins,
+        )
         assert row.answers == row.attempt_answers
         reviews = fitting.review_logs([fast.id])[fast.id]
         assert row.answers == len(reviews)
         assert memory.weights_for(db.session.get(User, fast.id)) == result.weights
         histories = fit.histories(reviews, "UTC")
-        cards = db.session.execute(select(MemoryCard).where(MemoryCard.student_id == fast.id)).scalars().all()
+        cards = (
+            db.session.execute(select(MemoryCard).where(MemoryCard.student_id == fast.id))
+            .scalars()
+            .all()
+        )
         for card in cards:
             stability, difficulty = fit.replay(histories[card.fact_key], result.weights)
             old = before[card.fact_key]
-            old_memory = srs.Memory(memory_from(card).state, card.step, old[0], old[1], old[2], card.last_review, card.lapses, card.reps)
-            expected = srs.reschedule(old_memory, stability, difficulty, seed=f"refit:{card.fact_key}", time_zone="UTC", weights=result.weights)
-            assert (card.stability, card.difficulty, card.due) == (expected.stability, expected.difficulty, expected.due)
+            old_memory = srs.Memory(
+                memory_from(card).state,
+                card.step,
+                old[0],
+                old[1],
+                old[2],
+                card.last_review,
+                card.lapses,
+                card.reps,
+            )
+            expected = srs.reschedule(
+                old_memory,
+                stability,
+                difficulty,
+                seed=f"refit:{card.fact_key}",
+                time_zone="UTC",
+                weights=result.weights,
+            )
+            assert (card.stability, card.difficulty, card.due) == (
+                expected.stability,
+                expected.difficulty,
+                expected.due,
+            )
     after = cards_of(app, fast.id)
     moved = [key for key in before if before[key][2] != after[key][2]]
     assert len(moved) > len(before) // 2  # a forgetful student's facts come back sooner
@@ -226,7 +301,11 @@ def test_an_answer_that_overtakes_the_reschedule_makes_it_start_again(app, fast,
         overtaken.append(True)
         if len(overtaken) == 1:
             card_id = changes[0][0]
-            db.session.execute(MemoryCard.__table__.update().where(MemoryCard.id == card_id).values(reps=MemoryCard.reps + 1))
+            db.session.execute(
+                MemoryCard.__table__.update()
+                .where(MemoryCard.id == card_id)
+                .values(reps=MemoryCard.reps + 1)
+            )
         real(changes)
 
     monkeypatch.setattr(memory, "write_rescheduled", answer_first)
@@ -243,8 +322,17 @@ def store_weights(app: Flask, student_id: int, weights: srs.Weights) -> None:
     with app.app_context():
         db.session.add(
             MemoryWeights(
-                student_id=student_id, weights=list(weights), source="own", replaced_standard=True, fitted_at=utcnow(),
-                answers=812, train_targets=300, test_targets=60, attempted_at=utcnow(), attempt_answers=812, attempt_result="own predicted the newer answers better",
+                student_id=student_id,
+                weights=list(weights),
+                source="own",
+                replaced_standard=True,
+                fitted_at=utcnow(),
+                answers=812,
+                train_targets=300,
+                test_targets=60,
+                attempted_at=utcnow(),
+                attempt_answers=812,
+                attempt_result="own predicted the newer answers better",
             )
         )
         db.session.commit()
@@ -269,8 +357,16 @@ def test_an_answer_is_scheduled_with_the_students_own_weights(app, student):
     now = dt.datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
     with app.app_context():
         for user, token in ((student, "r1"), (other, "r2")):
-            memory.record(db.session.get(User, user.id), srs.Outcome("CO:capital", Verdict.RIGHT, "review", Form.TYPED, token, "1", "Denver"), now)
-        stability = dict(db.session.execute(select(ReviewLog.student_id, ReviewLog.stability_after)).all())
+            memory.record(
+                db.session.get(User, user.id),
+                srs.Outcome(
+                    "CO:capital", Verdict.RIGHT, "review", Form.TYPED, token, "1", "Denver"
+                ),
+                now,
+            )
+        stability = dict(
+            db.session.execute(select(ReviewLog.student_id, ReviewLog.stability_after)).all()
+        )
     assert stability[student.id] == pytest.approx(forgetful_weights()[2])
     assert stability[other.id] == pytest.approx(srs.DEFAULT_WEIGHTS[2])
 
@@ -283,10 +379,24 @@ def test_the_queue_and_keep_practising_rank_with_the_students_weights(app, stude
     give_history(app, student.id, forgetful_weights(), seed=5, days=3, facts=20)
     seen = []
     real_queue, real_retrievability = srs.build_queue, srs.retrievability
-    monkeypatch.setattr(srs, "build_queue", lambda *a, **k: seen.append(("queue", k["weights"])) or real_queue(*a, **k))
-    monkeypatch.setattr(srs, "retrievability", lambda m, at, tz, weights=None: seen.append(("recall", weights)) or real_retrievability(m, at, tz, weights))
+    monkeypatch.setattr(
+        srs,
+        "build_queue",
+        lambda *a, **k: seen.append(("queue", k["weights"])) or real_queue(*a, **k),
+    )
+    monkeypatch.setattr(
+        srs,
+        "retrievability",
+        lambda m, at, tz, weights=None: (
+            seen.append(("recall", weights)) or real_retrievability(m, at, tz, weights)
+        ),
+    )
     with app.app_context():
-        db.session.execute(MemoryCard.__table__.update().values(due=utcnow() + dt.timedelta(days=30), state=int(srs.MemoryState.REVIEW)))
+        db.session.execute(
+            MemoryCard.__table__.update().values(
+                due=utcnow() + dt.timedelta(days=30), state=int(srs.MemoryState.REVIEW)
+            )
+        )
         db.session.execute(User.__table__.update().values(new_per_day=0))
         db.session.commit()
     page = client_for(app, "student1").get("/study/").get_data(as_text=True)
@@ -309,24 +419,47 @@ def test_the_sql_recall_equals_srs_recall_with_each_students_weights(app):
                 for days in (0, 1, 3, 12, 40):
                     last = at - dt.timedelta(days=days, hours=n)
                     rows.append(
-                        {"student_id": sid, "fact_key": f"k{n}-{days}", "facet": "map", "state": int(srs.MemoryState.REVIEW), "step": None,
-                         "stability": stability, "difficulty": 5.0, "due": at, "last_review": last,
-                         "last_study_day": srs.study_day(last, "UTC").date, "lapses": 0, "reps": 3, "introduced_at": last}
+                        {
+                            "student_id": sid,
+                            "fact_key": f"k{n}-{days}",
+                            "facet": "map",
+                            "state": int(srs.MemoryState.REVIEW),
+                            "step": None,
+                            "stability": stability,
+                            "difficulty": 5.0,
+                            "due": at,
+                            "last_review": last,
+                            "last_study_day": srs.study_day(last, "UTC").date,
+                            "lapses": 0,
+                            "reps": 3,
+                            "introduced_at": last,
+                        }
                     )
         db.session.execute(insert(MemoryCard), rows)
         db.session.commit()
         found = db.session.execute(
             select(
-                MemoryCard.student_id, MemoryCard.stability, MemoryCard.last_review,
-                dashboards.recall_expr(MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, ids, at),
+                MemoryCard.student_id,
+                MemoryCard.stability,
+                MemoryCard.last_review,
+                dashboards.recall_expr(
+                    MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, ids, at
+                ),
             )
         ).all()
     weights = {ids[0]: None, ids[1]: steep(), ids[2]: flat()}
     assert len(found) == len(rows)
-    mismatches = [(sid, s, v) for sid, s, last, v in found if v != srs.recall(s, last, at, "UTC", weights[sid])]
+    mismatches = [
+        (sid, s, v)
+        for sid, s, last, v in found
+        if v != srs.recall(s, last, at, "UTC", weights[sid])
+    ]
     assert mismatches == []
     # The curves differ, so the test would catch a SQL recall that ignored them.
-    by_student = {sid: sorted(v for s, last, v in [(r[1], r[2], r[3]) for r in found if r[0] == sid]) for sid in ids}
+    by_student = {
+        sid: sorted(v for s, last, v in [(r[1], r[2], r[3]) for r in found if r[0] == sid])
+        for sid in ids
+    }
     assert by_student[ids[1]] != by_student[ids[0]] != by_student[ids[2]]
 
 
@@ -339,13 +472,29 @@ def test_the_teachers_recall_table_and_goals_use_the_students_weights(app, stude
     with app.app_context():
         db.session.execute(
             insert(MemoryCard),
-            [{"student_id": student.id, "fact_key": "CO:capital", "facet": "capital", "state": int(srs.MemoryState.REVIEW), "step": None,
-              "stability": 5.0, "difficulty": 5.0, "due": last + dt.timedelta(days=5), "last_review": last,
-              "last_study_day": last.date(), "lapses": 0, "reps": 2, "introduced_at": last}],
+            [
+                {
+                    "student_id": student.id,
+                    "fact_key": "CO:capital",
+                    "facet": "capital",
+                    "state": int(srs.MemoryState.REVIEW),
+                    "step": None,
+                    "stability": 5.0,
+                    "difficulty": 5.0,
+                    "due": last + dt.timedelta(days=5),
+                    "last_review": last,
+                    "last_study_day": last.date(),
+                    "lapses": 0,
+                    "reps": 2,
+                    "introduced_at": last,
+                }
+            ],
         )
         db.session.commit()
         rows = insights.facts_by_state(student.id, now)
-    cell = next(c for row in rows if row.postal == "CO" for c in row.cells if c.facet is Facet.CAPITAL)
+    cell = next(
+        c for row in rows if row.postal == "CO" for c in row.cells if c.facet is Facet.CAPITAL
+    )
     assert cell.recall == srs.recall_after(5.0, 20, steep()) < srs.recall_after(5.0, 20)
     assert recall_at([Review(last, 5.0)], now, now, "UTC", steep()) == cell.recall
 
@@ -410,7 +559,9 @@ def test_with_the_background_off_answers_queue_nothing(app, monkeypatch):
 # --- What people see --------------------------------------------------------------------------------
 
 
-def test_the_student_and_their_teacher_read_the_model_in_use_and_nobody_else_does(app, student, teacher):
+def test_the_student_and_their_teacher_read_the_model_in_use_and_nobody_else_does(
+    app, student, teacher
+):
     """P-M10: a fitted student's settings page says so in a true sentence from the stored row;
     another student's says the standard model; the teacher's page of the student says it too,
     and a teacher of another class cannot open that page."""
@@ -428,22 +579,47 @@ def test_the_student_and_their_teacher_read_the_model_in_use_and_nobody_else_doe
         f"(fitted {fitted.day} {fitted:%B} from 812 answers)." in mine
     )
     theirs = client_for(app, "plain").get("/study/settings").get_data(as_text=True)
-    assert "Using the standard memory model until it has enough of your answers to do better." in theirs
+    assert (
+        "Using the standard memory model until it has enough of your answers to do better."
+        in theirs
+    )
     assert "fitted to you" not in theirs and "812" not in theirs
-    page = client_for(app, "teacher1").get(f"/teach/classes/{klass}/students/{student.id}").get_data(as_text=True)
-    assert "student1&#39;s memory model is fitted to them: it predicted 60 of their latest answers better than the standard one" in page
+    page = (
+        client_for(app, "teacher1")
+        .get(f"/teach/classes/{klass}/students/{student.id}")
+        .get_data(as_text=True)
+    )
+    assert (
+        "student1&#39;s memory model is fitted to them: it predicted 60 of their latest answers better than the standard one"
+        in page
+    )
     other_teacher = make_user(app, "teacher2", role=Role.TEACHER)
-    assert client_for(app, other_teacher.username).get(f"/teach/classes/{klass}/students/{student.id}").status_code == 404
+    assert (
+        client_for(app, other_teacher.username)
+        .get(f"/teach/classes/{klass}/students/{student.id}")
+        .status_code
+        == 404
+    )
 
 
 def test_the_sentence_for_a_model_from_the_class_or_replacing_an_earlier_fit(app, student):
     store_weights(app, student.id, forgetful_weights())
     with app.app_context():
-        db.session.execute(MemoryWeights.__table__.update().values(source="class", replaced_standard=False, test_targets=1, answers=1))
+        db.session.execute(
+            MemoryWeights.__table__.update().values(
+                source="class", replaced_standard=False, test_targets=1, answers=1
+            )
+        )
         db.session.commit()
-        text = fitting.model_sentence(db.session.get(User, student.id), now=dt.datetime(2030, 1, 1, tzinfo=UTC))
-    assert text.startswith("Your memory model comes from your class's answers: it predicted 1 of your latest answers better than the one you had before (fitted ")
-    assert text.endswith(" from 1 answer).") and f"{utcnow().year} from" in text  # another year: told
+        text = fitting.model_sentence(
+            db.session.get(User, student.id), now=dt.datetime(2030, 1, 1, tzinfo=UTC)
+        )
+    assert text.startswith(
+        "Your memory model comes from your class's answers: it predicted 1 of your latest answers better than the one you had before (fitted "
+    )
+    assert (
+        text.endswith(" from 1 answer).") and f"{utcnow().year} from" in text
+    )  # another year: told
 
 
 # --- The migration ---------------------------------------------------------------------------
@@ -461,7 +637,9 @@ def test_migration_0016_adds_and_removes_the_weights_table(tmp_path, database):
         upgrade(revision="0016_memory_weights")
         tables = inspect(db.engine)
         assert "memory_weights" in tables.get_table_names()
-        assert {"student_id", "weights", "attempted_at"} <= {c["name"] for c in tables.get_columns("memory_weights")}
+        assert {"student_id", "weights", "attempted_at"} <= {
+            c["name"] for c in tables.get_columns("memory_weights")
+        }
         downgrade(revision="0015_review_log_by_fact")
         assert "memory_weights" not in inspect(db.engine).get_table_names()
         upgrade()

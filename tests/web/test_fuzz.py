@@ -295,7 +295,9 @@ def _more_of_the_world(world: access.World) -> tuple[str, ...]:
 
 
 @pytest.fixture(scope="module", params=database_params())
-def fuzz(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzz]:
+def fuzz(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Fuzz]:
     """The access matrix's world on a fresh database (built with CSRF off, then fuzzed with it on)."""
     # Crashes become the app's 500 page, as in production (the test notes each one's exception).
     config = make_test_config(request.param, tmp_path_factory.mktemp("fuzz"))
@@ -344,7 +346,10 @@ def _world_value(fuzz: Fuzz, rule: Rule, name: str) -> str:
     """The world's value of a path argument (as the access matrix fills it), or a placeholder."""
     source = access.ARGS_BY_ENDPOINT.get(rule.endpoint, {}).get(name)
     if source is None and name == "token":
-        source = next((kind for prefix, kind in access.TOKEN_BY_PATH.items() if rule.rule.startswith(prefix)), None)
+        source = next(
+            (kind for prefix, kind in access.TOKEN_BY_PATH.items() if rule.rule.startswith(prefix)),
+            None,
+        )
     source = source or ARGS_HERE.get(name) or access.ARGS_BY_NAME.get(name)
     if source is None:  # an argument new to the world: a number or a word that names nothing
         return "1" if re.search(rf"<int(\([^)]*\))?:{name}>", rule.rule) else "placeholder"
@@ -382,7 +387,10 @@ class Probe:
         """The request as a line a person can send again (long values shortened)."""
         form = ""
         if self.form is not None:
-            shown = {k: v if len(str(v)) < 40 else f"{str(v)[:20]}...({len(str(v))} chars)" for k, v in self.form.items()}
+            shown = {
+                k: v if len(str(v)) < 40 else f"{str(v)[:20]}...({len(str(v))} chars)"
+                for k, v in self.form.items()
+            }
             form = f" form={shown!r}" + ("" if self.csrf else " (no CSRF token)")
         url = self.url if len(self.url) < 120 else self.url[:100] + f"...({len(self.url)} chars)"
         return f"{status}: {self.method} {url} as {self.role} [{self.what}]{form}"
@@ -415,7 +423,9 @@ def send(fuzz: Fuzz, probe: Probe) -> None:
     fuzz.sent += 1
     status = response.status_code
     if status >= 500 or fuzz.crashes:
-        fuzz.server_errors.append(f"{probe.describe(status)} <- {'; '.join(fuzz.crashes) or 'no exception'}")
+        fuzz.server_errors.append(
+            f"{probe.describe(status)} <- {'; '.join(fuzz.crashes) or 'no exception'}"
+        )
     refused_data = getattr(errors, "REFUSED_DATA", None)
     if refused_data and status == 400 and refused_data in body:
         fuzz.refused_data.append(probe.describe(status))
@@ -436,7 +446,11 @@ def send(fuzz: Fuzz, probe: Probe) -> None:
 def _changed_rows(before: access.Dump, after: access.Dump) -> dict[str, list[Any]]:
     changed = {}
     for table, rows in after.items():
-        keys = [key for key in rows.keys() | before[table].keys() if rows.get(key) != before[table].get(key)]
+        keys = [
+            key
+            for key in rows.keys() | before[table].keys()
+            if rows.get(key) != before[table].get(key)
+        ]
         if keys:
             changed[table] = sorted(keys, key=str)
     return changed
@@ -488,11 +502,19 @@ def _fields(fuzz: Fuzz, role: str, method: str, rule: Rule, url: str) -> Fields:
     names: dict[str, None] = {}
     csrf_names = ("csrf_token",)
     if forms:
-        baseline = {name: values[0] if len(values) == 1 else list(values) for name, values in forms[0].values.items() if not is_csrf(name)}
+        baseline = {
+            name: values[0] if len(values) == 1 else list(values)
+            for name, values in forms[0].values.items()
+            if not is_csrf(name)
+        }
         csrf_names = tuple(forms[0].csrf_names) or csrf_names
     for form in forms:
         names |= dict.fromkeys(n for n in [*form.values, *form.buttons] if not is_csrf(n))
-    extra = VIEW_FIELDS.get(rule.endpoint, {}) if method == "POST" else dict.fromkeys(QUERY_FIELDS.get(rule.endpoint, []), "")
+    extra = (
+        VIEW_FIELDS.get(rule.endpoint, {})
+        if method == "POST"
+        else dict.fromkeys(QUERY_FIELDS.get(rule.endpoint, []), "")
+    )
     for name, value in extra.items():
         baseline.setdefault(name, value)
         names[name] = None
@@ -517,13 +539,17 @@ def probes_for(fuzz: Fuzz, rule: Rule, rng: random.Random) -> Iterator[Probe]:
     for method in methods:
         url = url_for_rule(fuzz, rule)
         fields = {
-            role: Fields({}, [], ("csrf_token",)) if rule.endpoint in NOT_PAGES else _fields(fuzz, role, method, rule, url)
+            role: Fields({}, [], ("csrf_token",))
+            if rule.endpoint in NOT_PAGES
+            else _fields(fuzz, role, method, rule, url)
             for role in fuzz.roles
         }
         let_in = [role for role in fuzz.roles if _allowed(rule.endpoint, role)]
         full = next((role for role in let_in if fields[role].names), let_in[0] if let_in else None)
         for role in fuzz.roles:
-            depth = Depth.FULL if role == full else Depth.LET_IN if role in let_in else Depth.REFUSED
+            depth = (
+                Depth.FULL if role == full else Depth.LET_IN if role in let_in else Depth.REFUSED
+            )
             yield from _path_probes(fuzz, rule, role, method, fields[role], depth, rng)
             if rule.endpoint in NOT_PAGES:
                 continue
@@ -532,7 +558,13 @@ def probes_for(fuzz: Fuzz, rule: Rule, rng: random.Random) -> Iterator[Probe]:
             else:
                 yield from _form_probes(role, url, fields[role], depth, rng)
     yield Probe("anonymous", "OPTIONS", url_for_rule(fuzz, rule), what="OPTIONS")
-    yield Probe(fuzz.roles[-1], "PATCH", url_for_rule(fuzz, rule), form={}, what="a method it does not allow")
+    yield Probe(
+        fuzz.roles[-1],
+        "PATCH",
+        url_for_rule(fuzz, rule),
+        form={},
+        what="a method it does not allow",
+    )
     if "GET" in methods:
         yield Probe(fuzz.roles[1], "HEAD", url_for_rule(fuzz, rule), what="HEAD")
 
@@ -551,21 +583,32 @@ def _path_probes(
         for label, value in values:
             url = url_for_rule(fuzz, rule, {name: value})
             form = None if method == "GET" else dict(fields.baseline)
-            yield Probe(role, method, url, form, what=f"path <{name}> {label}", csrf_names=fields.csrf_names)
+            yield Probe(
+                role, method, url, form, what=f"path <{name}> {label}", csrf_names=fields.csrf_names
+            )
 
 
-def _query_probes(role: str, url: str, fields: Fields, depth: Depth, rng: random.Random) -> Iterator[Probe]:
+def _query_probes(
+    role: str, url: str, fields: Fields, depth: Depth, rng: random.Random
+) -> Iterator[Probe]:
     yield Probe(role, "GET", url, what="the page")
     baseline, names = fields.baseline, [*fields.names, "q"]
     join = "&" if "?" in url else "?"
     for label, value in _rotation(rng, 1) if depth is Depth.REFUSED else HOSTILE:
-        yield Probe(role, "GET", url + join + urlencode({name: value for name in names}), what=f"every query field {label}")
+        yield Probe(
+            role,
+            "GET",
+            url + join + urlencode({name: value for name in names}),
+            what=f"every query field {label}",
+        )
     if depth is Depth.FULL and baseline:
         doubled = [(name, v) for name in names for v in (baseline.get(name) or "1", "²")]
         yield Probe(role, "GET", url + join + urlencode(doubled), what="every query field twice")
 
 
-def _form_probes(role: str, url: str, fields: Fields, depth: Depth, rng: random.Random) -> Iterator[Probe]:
+def _form_probes(
+    role: str, url: str, fields: Fields, depth: Depth, rng: random.Random
+) -> Iterator[Probe]:
     baseline, names, csrf = fields.baseline, fields.names, fields.csrf_names
 
     def probe(form: dict[str, Any], what: str, with_csrf: bool = True) -> Probe:
@@ -596,7 +639,9 @@ def _form_probes(role: str, url: str, fields: Fields, depth: Depth, rng: random.
 # --- The test ------------------------------------------------------------------------------------
 
 
-def test_no_input_gives_a_500_and_a_refusal_changes_nothing(fuzz: Fuzz, capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_input_gives_a_500_and_a_refusal_changes_nothing(
+    fuzz: Fuzz, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Every route, every method, every role, hostile values in every path argument and field."""
     started = time.perf_counter()
     rules = _rules(fuzz.app)

@@ -57,28 +57,70 @@ def _assignment_form(student_id: int, **fields: str) -> dict[str, str]:
 #: {a} is the teacher's class, {s} the student's id; tokens are made by the test.
 NUL_REQUESTS = [
     (None, "POST", "/auth/login", {"username": f"river{NUL}", "password": "correct horse"}),
-    (None, "POST", "/auth/signup", {"username": f"new{NUL}kid", "password": "a long passphrase", "confirm": "a long passphrase", "role": "student"}),
+    (
+        None,
+        "POST",
+        "/auth/signup",
+        {
+            "username": f"new{NUL}kid",
+            "password": "a long passphrase",
+            "confirm": "a long passphrase",
+            "role": "student",
+        },
+    ),
     ("student", "POST", "/teach/join", {"code": f"ABCD{NUL}EFGH"}),
     ("student", "GET", "/teach/join/ABCD%00EFGH", None),
     ("student", "GET", "/play/games/%00abc", None),
     ("student", "GET", "/study/rounds/x%00y/1", None),
     ("student", "GET", "/deck/?sort=size%00", None),
     ("teacher", "POST", "/teach/", {"name": f"Room{NUL}13"}),
-    ("teacher", "POST", "/teach/classes/{a}/settings", {"name": f"Room{NUL}12", "desired_retention": "", "new_per_day": ""}),
-    ("teacher", "POST", "/teach/classes/{a}/assignments/new", _assignment_form(0, title=f"Maps{NUL}")),
-    ("teacher", "POST", "/teach/classes/{a}/tournaments/new", {"name": f"Cup{NUL}", "teams": "random"}),
-    ("teacher", "POST", "/teach/classes/{a}/students/new", {"names": f"Ann Lee\nBo{NUL} Chen", "batch": "b1"}),
-    ("student", "POST", "/study/settings", {"desired_retention": "90", "new_per_day": "20", "time_zone": f"UTC{NUL}"}),
+    (
+        "teacher",
+        "POST",
+        "/teach/classes/{a}/settings",
+        {"name": f"Room{NUL}12", "desired_retention": "", "new_per_day": ""},
+    ),
+    (
+        "teacher",
+        "POST",
+        "/teach/classes/{a}/assignments/new",
+        _assignment_form(0, title=f"Maps{NUL}"),
+    ),
+    (
+        "teacher",
+        "POST",
+        "/teach/classes/{a}/tournaments/new",
+        {"name": f"Cup{NUL}", "teams": "random"},
+    ),
+    (
+        "teacher",
+        "POST",
+        "/teach/classes/{a}/students/new",
+        {"names": f"Ann Lee\nBo{NUL} Chen", "batch": "b1"},
+    ),
+    (
+        "student",
+        "POST",
+        "/study/settings",
+        {"desired_retention": "90", "new_per_day": "20", "time_zone": f"UTC{NUL}"},
+    ),
 ]
 
 
-@pytest.mark.parametrize(("who", "method", "url", "form"), NUL_REQUESTS, ids=[f"{m}-{u}" for _, m, u, _ in NUL_REQUESTS])
-def test_a_nul_byte_is_refused_before_any_view_and_changes_nothing(world: World, who, method, url, form):
+@pytest.mark.parametrize(
+    ("who", "method", "url", "form"), NUL_REQUESTS, ids=[f"{m}-{u}" for _, m, u, _ in NUL_REQUESTS]
+)
+def test_a_nul_byte_is_refused_before_any_view_and_changes_nothing(
+    world: World, who, method, url, form
+):
     client = world.client(who)
     url = url.format(a=world.class_a, s=world.student.id)
     before = _dump(world.app)
     response = client.get(url) if method == "GET" else post(client, url, form)
-    assert refused_as_unreadable(response), (response.status_code, response.get_data(as_text=True)[:300])
+    assert refused_as_unreadable(response), (
+        response.status_code,
+        response.get_data(as_text=True)[:300],
+    )
     assert _dump(world.app) == before
 
 
@@ -90,7 +132,9 @@ def test_a_nul_byte_is_refused_before_any_view_and_changes_nothing(world: World,
         ("/play/border-up/", {"level": "easy"}, "group-CO"),
     ],
 )
-def test_a_typed_answer_with_a_nul_byte_is_refused_and_the_round_goes_on(world: World, start, data, answer_field):
+def test_a_typed_answer_with_a_nul_byte_is_refused_and_the_round_goes_on(
+    world: World, start, data, answer_field
+):
     """A Dashing States call that failed after it committed lost the round's answers (section 2):
     the text never gets that far now."""
     client = world.client("student")
@@ -125,7 +169,14 @@ def test_tabs_and_line_breaks_in_a_form_are_read(world: World):
     response = post(world.client("teacher"), "/teach/", {"name": "Room\t13\r\n"})
     assert response.status_code == 302
     with world.app.app_context():
-        assert db.session.execute(select(SchoolClass.name).where(SchoolClass.teacher_id == world.teacher.id, SchoolClass.id != world.class_a)).scalar_one() == "Room 13"
+        assert (
+            db.session.execute(
+                select(SchoolClass.name).where(
+                    SchoolClass.teacher_id == world.teacher.id, SchoolClass.id != world.class_a
+                )
+            ).scalar_one()
+            == "Room 13"
+        )
 
 
 def test_a_control_character_in_a_form_field_name_is_refused(world: World):
@@ -139,7 +190,9 @@ def test_the_guard_runs_before_every_other_hook(app: Flask, world: World):
     from trainer.web import guards
 
     assert app.before_request_funcs[None][0] is guards.refuse_unreadable
-    assert refused_as_unreadable(world.client("teacher").get(f"/teach/classes/{world.class_a}?x=%00"))
+    assert refused_as_unreadable(
+        world.client("teacher").get(f"/teach/classes/{world.class_a}?x=%00")
+    )
 
 
 def test_the_refusal_is_json_for_a_json_client(world: World):
@@ -154,9 +207,24 @@ def test_the_refusal_is_json_for_a_json_client(world: World):
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [
-        ("0", 0), ("7", 7), (" 12 ", 12), ("007", 7), ("999999999", 999_999_999),
-        ("²", None), ("٣", None), ("１", None), ("1_000", None), ("-1", None), ("+1", None), ("1.0", None),
-        ("1e3", None), ("", None), (None, None), ("1000000000", None), (str(2**63), None), ("x" * 10_000, None),
+        ("0", 0),
+        ("7", 7),
+        (" 12 ", 12),
+        ("007", 7),
+        ("999999999", 999_999_999),
+        ("²", None),
+        ("٣", None),
+        ("１", None),
+        ("1_000", None),
+        ("-1", None),
+        ("+1", None),
+        ("1.0", None),
+        ("1e3", None),
+        ("", None),
+        (None, None),
+        ("1000000000", None),
+        (str(2**63), None),
+        ("x" * 10_000, None),
     ],
 )
 def test_whole_number_takes_ascii_digits_only(raw, expected):
@@ -173,24 +241,34 @@ def test_whole_number_keeps_to_its_range():
 @pytest.fixture
 def card_game(world: World) -> tuple[FlaskClient, str]:
     client = world.client("student")
-    token = student_token(client, "/play/games/", {"game": "geography-war", "players": "2", "team_size": "1", "level": "easy"})
+    token = student_token(
+        client,
+        "/play/games/",
+        {"game": "geography-war", "players": "2", "team_size": "1", "level": "easy"},
+    )
     return client, f"/play/games/{token}"
 
 
 def _ply(app: Flask, url: str) -> int:
     with app.app_context():
-        return db.session.execute(select(CardGame.ply).where(CardGame.token == url.rsplit("/", 1)[1])).scalar_one()
+        return db.session.execute(
+            select(CardGame.ply).where(CardGame.token == url.rsplit("/", 1)[1])
+        ).scalar_one()
 
 
 @pytest.mark.parametrize("digits", ["²", "٣", "¹²", str(2**63)])
 @pytest.mark.parametrize("field", ["ply", "action", "battles"])
-def test_a_card_game_move_in_other_digits_changes_nothing(world: World, card_game, field: str, digits: str):
+def test_a_card_game_move_in_other_digits_changes_nothing(
+    world: World, card_game, field: str, digits: str
+):
     client, url = card_game
     ply = _ply(world.app, url)
     before = _dump(world.app)
     response = post(client, url, {"ply": str(ply), "action": "0", field: digits})
     assert response.status_code == 302
-    if field == "battles":  # the ply is right and there is no number of battles: one move, one action
+    if (
+        field == "battles"
+    ):  # the ply is right and there is no number of battles: one move, one action
         assert _ply(world.app, url) >= ply
     else:
         assert _dump(world.app) == before
@@ -224,13 +302,27 @@ def test_the_combo_position_in_ascii_digits_deals(world: World):
     token = student_token(client, "/play/combo/", {"format": "morning", "level": "easy"})
     assert post(client, f"/play/combo/{token}/next", {"position": "0"}).status_code == 302
     with world.app.app_context():
-        assert db.session.execute(select(func.count()).select_from(ComboMatchGame)).scalar_one() == 1
+        assert (
+            db.session.execute(select(func.count()).select_from(ComboMatchGame)).scalar_one() == 1
+        )
 
 
 # --- Ids beyond the integer range: not found ---------------------------------------------------
 
 
-@pytest.mark.parametrize("ident", [str(2**31), str(2**31 - 1), str(2**63), str(2**64), "9" * 400, "٣", "-1", "00000000000000000001x"])
+@pytest.mark.parametrize(
+    "ident",
+    [
+        str(2**31),
+        str(2**31 - 1),
+        str(2**63),
+        str(2**64),
+        "9" * 400,
+        "٣",
+        "-1",
+        "00000000000000000001x",
+    ],
+)
 @pytest.mark.parametrize(
     "path",
     [
@@ -273,7 +365,10 @@ def test_an_id_at_the_top_of_the_range_is_still_matched(app: Flask):
 # --- Not a number: NaN and infinities in the settings ----------------------------------------------
 
 
-@pytest.mark.parametrize(("raw", "finite"), [("90", True), ("sNaN", False), ("NaN", False), ("-Infinity", False), ("1e999999", True)])
+@pytest.mark.parametrize(
+    ("raw", "finite"),
+    [("90", True), ("sNaN", False), ("NaN", False), ("-Infinity", False), ("1e999999", True)],
+)
 def test_finite_number_stops_validation_before_a_comparison_can_raise(raw: str, finite: bool):
     from werkzeug.datastructures import MultiDict
     from wtforms import DecimalField, Form
@@ -282,7 +377,12 @@ def test_finite_number_stops_validation_before_a_comparison_can_raise(raw: str, 
     from trainer.web.guards import FiniteNumber
 
     class Percent(Form):
-        value = DecimalField(validators=[FiniteNumber("Type a number."), NumberRange(min=70, max=97, message="Type a number.")])
+        value = DecimalField(
+            validators=[
+                FiniteNumber("Type a number."),
+                NumberRange(min=70, max=97, message="Type a number."),
+            ]
+        )
 
     form = Percent(MultiDict({"value": raw}))
     assert form.validate() is (finite and raw == "90")
@@ -293,7 +393,11 @@ def test_finite_number_stops_validation_before_a_comparison_can_raise(raw: str, 
 def test_study_settings_refuse_nan_and_infinity(world: World, value: str):
     client = world.client("student")
     before = _dump(world.app)
-    response = post(client, "/study/settings", {"desired_retention": value, "new_per_day": "20", "time_zone": ""})
+    response = post(
+        client,
+        "/study/settings",
+        {"desired_retention": value, "new_per_day": "20", "time_zone": ""},
+    )
     assert response.status_code == 400
     assert "Type a number from 70 to 97." in response.get_data(as_text=True)
     assert _dump(world.app) == before
@@ -306,7 +410,9 @@ def test_class_settings_refuse_nan_and_infinity_p_s1(world: World, value: str):
     data = {"name": "Room 12", "desired_retention": value, "new_per_day": "20"}
     response = post(client, f"/teach/classes/{world.class_a}/settings", data)
     assert response.status_code == 400
-    assert "Type a whole number from 70 to 97, or leave it empty." in response.get_data(as_text=True)
+    assert "Type a whole number from 70 to 97, or leave it empty." in response.get_data(
+        as_text=True
+    )
     assert _dump(world.app) == before
 
 
@@ -314,7 +420,9 @@ def test_class_settings_refuse_nan_and_infinity_p_s1(world: World, value: str):
 
 
 @pytest.mark.parametrize("facet", ["planets", "MAP", "", "map\u200b"])
-def test_an_assignment_with_an_unknown_facet_is_explained_and_saves_nothing_p_a1(world: World, facet: str):
+def test_an_assignment_with_an_unknown_facet_is_explained_and_saves_nothing_p_a1(
+    world: World, facet: str
+):
     client = world.client("teacher")
     before = _dump(world.app)
     form = _assignment_form(0)
@@ -329,7 +437,9 @@ def test_an_assignment_with_known_facets_is_set(world: World):
     """The control: the same form with facts from the list."""
     form = _assignment_form(0)
     form["facets"] = ["capital", "postal"]  # type: ignore[assignment]
-    response = post(world.client("teacher"), f"/teach/classes/{world.class_a}/assignments/new", form)
+    response = post(
+        world.client("teacher"), f"/teach/classes/{world.class_a}/assignments/new", form
+    )
     assert response.status_code == 302, response.get_data(as_text=True)[:3000]
     with world.app.app_context():
         assert db.session.execute(select(func.count()).select_from(Assignment)).scalar_one() == 1
@@ -371,7 +481,9 @@ def test_the_error_page_renders_after_a_failed_statement(app: Flask, world: Worl
     app.register_blueprint(bp)
     response = world.client("teacher").get("/_test/fails")
     assert response.status_code == 500
-    assert "error-page" in response.get_data(as_text=True)  # the site's page, not the server's bare one
+    assert "error-page" in response.get_data(
+        as_text=True
+    )  # the site's page, not the server's bare one
 
 
 def test_decimal_nan_is_why_the_settings_crashed():

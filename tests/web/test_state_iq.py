@@ -35,15 +35,35 @@ def new_game(client, level="medium", aid=False) -> str:
 POWER_IDS = {"ABC": 2, "BBB": 6, "CCC": 11}
 
 
-def make_game(app, student_id, *, first="student", code="ABC", student_card="CO", computer_card="UT", aid=False, token="g1"):
+def make_game(
+    app,
+    student_id,
+    *,
+    first="student",
+    code="ABC",
+    student_card="CO",
+    computer_card="UT",
+    aid=False,
+    token="g1",
+):
     """A dealt game with a chosen deal (the factory behind tests that need one)."""
     with app.app_context():
         assert get_deck().power_cards[POWER_IDS[code] - 1].clue_code == code
         db.session.add(
             StateIqGame(
-                token=token, student_id=student_id, level="hard", power_card=POWER_IDS[code],
-                student_card=student_card, computer_card=computer_card, first_guesser=first, seed=1,
-                moves=[], move_count=0, recorded=[], result="playing", show_aid=aid,
+                token=token,
+                student_id=student_id,
+                level="hard",
+                power_card=POWER_IDS[code],
+                student_card=student_card,
+                computer_card=computer_card,
+                first_guesser=first,
+                seed=1,
+                moves=[],
+                move_count=0,
+                recorded=[],
+                result="playing",
+                show_aid=aid,
             )
         )
         db.session.commit()
@@ -70,7 +90,14 @@ def page_state(client, url):
 def move(client, url, answer, turn=None):
     html, current, _ = page_state(client, url)
     token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
-    return client.post(url, data={"csrf_token": token, "turn": str(current if turn is None else turn), "answer": answer})
+    return client.post(
+        url,
+        data={
+            "csrf_token": token,
+            "turn": str(current if turn is None else turn),
+            "answer": answer,
+        },
+    )
 
 
 def play(app, client, url, guesses_before_right=1):
@@ -120,7 +147,10 @@ def test_another_students_game_is_not_found(app, client, auth, student):
     auth.login()
     assert client.get(url).status_code == 404
     token = csrf_token(client, INDEX)
-    assert client.post(url, data={"csrf_token": token, "turn": "0", "answer": "Ohio"}).status_code == 404
+    assert (
+        client.post(url, data={"csrf_token": token, "turn": "0", "answer": "Ohio"}).status_code
+        == 404
+    )
     assert client.get("/play/state-iq/no-such-game").status_code == 404
 
 
@@ -157,9 +187,15 @@ def test_the_computers_card_comes_from_the_students_weakest_facts(player, app, s
     weak = ["NV", "ME", "TX", "FL", "OH", "KS", "MT", "GA", "VT", "AZ"][:POOL]
     with app.app_context():
         user = db.session.get(User, student.id)
-        then = dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=3)
+        then = dt.datetime.now(dt.UTC) - dt.timedelta(days=3)
         for n, postal in enumerate(weak):
-            record(user, srs.Outcome(f"{postal}:capital", Verdict.WRONG, "review", Form.TYPED, "old", str(n)), now=then)
+            record(
+                user,
+                srs.Outcome(
+                    f"{postal}:capital", Verdict.WRONG, "review", Form.TYPED, "old", str(n)
+                ),
+                now=then,
+            )
     for _ in range(3):
         assert stored(app, new_game(player)).computer_card in weak
     with app.app_context():
@@ -167,24 +203,36 @@ def test_the_computers_card_comes_from_the_students_weakest_facts(player, app, s
 
 
 def test_answers_reach_the_memory_model_once(player, app, student):
-    url = make_game(app, student.id, first="student", code="BBB", student_card="CO", computer_card="UT")
+    url = make_game(
+        app, student.id, first="student", code="BBB", student_card="CO", computer_card="UT"
+    )
     play(app, player, url, guesses_before_right=1)
     row = stored(app, url)
     with app.app_context():
-        reviews = db.session.execute(select(ReviewLog).where(ReviewLog.mode == "state_iq")).scalars().all()
+        reviews = (
+            db.session.execute(select(ReviewLog).where(ReviewLog.mode == "state_iq"))
+            .scalars()
+            .all()
+        )
     secret = [r for r in reviews if r.fact_key.startswith(row.computer_card + ":")]
     assert secret, "the computer's state's facts were reviewed"
-    assert all(r.verdict == "right" and r.rating == int(srs.Rating.HARD) for r in secret), "right on the 2nd guess = Hard"
+    assert all(r.verdict == "right" and r.rating == int(srs.Rating.HARD) for r in secret), (
+        "right on the 2nd guess = Hard"
+    )
     assert len({(r.round_token, r.item) for r in reviews}) == len(reviews)
     own = [r for r in reviews if r.fact_key == f"{row.student_card}:borders"]
     assert all(r.verdict == "right" for r in own)
     # Playing the finished game's page again records nothing new.
     player.get(url)
     with app.app_context():
-        assert db.session.execute(select(func.count()).select_from(ReviewLog)).scalar_one() == len(reviews)
+        assert db.session.execute(select(func.count()).select_from(ReviewLog)).scalar_one() == len(
+            reviews
+        )
 
 
-def test_the_computers_state_never_reaches_the_page_before_the_student_has_guessed(player, app, student):
+def test_the_computers_state_never_reaches_the_page_before_the_student_has_guessed(
+    player, app, student
+):
     """Every response while the student guesses: no name, code or capital of the computer's state."""
     url = make_game(app, student.id, first="student", student_card="TX", computer_card="RI")
     row = stored(app, url)
@@ -199,17 +247,26 @@ def test_the_computers_state_never_reaches_the_page_before_the_student_has_guess
     for response in responses:
         # The lists of all 50 states to choose from (autocomplete, the map to pick on) name every
         # state alike; nothing else may name the computer's.
-        html = re.sub(r"<datalist.*?</datalist>|<svg class=\"map-card map-card--pick\".*?</svg>", "", response.get_data(as_text=True), flags=re.S)
+        html = re.sub(
+            r"<datalist.*?</datalist>|<svg class=\"map-card map-card--pick\".*?</svg>",
+            "",
+            response.get_data(as_text=True),
+            flags=re.S,
+        )
         assert secret.name not in html and secret.capital not in html
         assert not re.search(rf"\b{secret.postal}\b", html)
         assert response.headers.get("Location", url) == url
         cookie = player.get_cookie("session")
         if cookie is not None:  # the signed session cookie, decoded: no state in it
             with app.app_context():
-                content = json.dumps(app.session_interface.get_signing_serializer(app).loads(cookie.value))
+                content = json.dumps(
+                    app.session_interface.get_signing_serializer(app).loads(cookie.value)
+                )
             assert secret.name not in content and not re.search(rf"\b{secret.postal}\b", content)
     move(player, url, secret.name)
-    assert secret.name in re.sub(r"<datalist.*?</datalist>", "", player.get(url).get_data(as_text=True), flags=re.S)
+    assert secret.name in re.sub(
+        r"<datalist.*?</datalist>", "", player.get(url).get_data(as_text=True), flags=re.S
+    )
 
 
 def test_a_replayed_or_stale_move_changes_nothing(player, app, student):
@@ -223,7 +280,9 @@ def test_a_replayed_or_stale_move_changes_nothing(player, app, student):
     assert "already made" in player.get(url).get_data(as_text=True)
 
 
-@pytest.mark.parametrize(("answer", "message"), [("Atlantis", "one of the 50 states"), ("x" * 61, "too long")])
+@pytest.mark.parametrize(
+    ("answer", "message"), [("Atlantis", "one of the 50 states"), ("x" * 61, "too long")]
+)
 def test_an_unreadable_move_is_explained_and_changes_nothing(player, app, answer, message):
     url = new_game(player)
     response = move(player, url, answer)
@@ -241,13 +300,21 @@ def test_a_state_cannot_be_guessed_twice(player, app, student):
     assert stored(app, url).moves == [["guess", "OH"]]
 
 
-def test_a_border_clue_that_is_not_a_border_is_refused_and_counts_as_a_mistake(player, app, student):
-    url = make_game(app, student.id, first="computer", code="BBB", student_card="CO", computer_card="UT")
+def test_a_border_clue_that_is_not_a_border_is_refused_and_counts_as_a_mistake(
+    player, app, student
+):
+    url = make_game(
+        app, student.id, first="computer", code="BBB", student_card="CO", computer_card="UT"
+    )
     _, _, label = page_state(player, url)
     assert "name a state that borders Colorado" in label
     row = stored(app, url)
     deck = get_deck_for(app)
-    far = next(s for s in deck if s.postal != row.student_card and not deck.borders_between(s, row.student_card))
+    far = next(
+        s
+        for s in deck
+        if s.postal != row.student_card and not deck.borders_between(s, row.student_card)
+    )
     response = move(player, url, far.name)
     assert response.status_code == 302
     assert "does not border" in player.get(url).get_data(as_text=True)
@@ -256,7 +323,9 @@ def test_a_border_clue_that_is_not_a_border_is_refused_and_counts_as_a_mistake(p
     own = move(player, url, "Colorado")
     assert own.status_code == 400 and "your own state" in own.get_data(as_text=True)
     with app.app_context():
-        mistake = db.session.execute(select(ReviewLog).where(ReviewLog.fact_key == f"{row.student_card}:borders")).scalar_one()
+        mistake = db.session.execute(
+            select(ReviewLog).where(ReviewLog.fact_key == f"{row.student_card}:borders")
+        ).scalar_one()
     assert mistake.verdict == "wrong" and mistake.answered_postal == far.postal
 
 
@@ -265,7 +334,11 @@ def test_moves_after_the_end_are_refused(player, app):
     play(app, player, url)
     row = stored(app, url)
     token = csrf_token(player, INDEX)
-    response = player.post(url, data={"csrf_token": token, "turn": str(row.move_count), "answer": "Ohio"}, follow_redirects=True)
+    response = player.post(
+        url,
+        data={"csrf_token": token, "turn": str(row.move_count), "answer": "Ohio"},
+        follow_redirects=True,
+    )
     assert "This game is over" in response.get_data(as_text=True)
     assert stored(app, url).moves == row.moves
 
@@ -281,17 +354,31 @@ def test_the_history_lists_games_and_results(player, app):
 
 def test_the_aid_counts_the_states_that_still_fit(player, app, student):
     with_aid = make_game(app, student.id, first="student", code="CCC", computer_card="MN", aid=True)
-    assert "(6 states fit)" in player.get(with_aid).get_data(as_text=True)  # six capitals start with S
-    without = make_game(app, student.id, first="student", code="CCC", computer_card="MN", token="g2")
+    assert "(6 states fit)" in player.get(with_aid).get_data(
+        as_text=True
+    )  # six capitals start with S
+    without = make_game(
+        app, student.id, first="student", code="CCC", computer_card="MN", token="g2"
+    )
     assert "states fit" not in player.get(without).get_data(as_text=True)
 
 
 def test_a_half_stopped_early_shows_no_waiting_step(player, app, student):
     """Q3: once the result is settled, the table shows no further turn for the side that stopped."""
     for n in range(12):
-        url = make_game(app, student.id, first="computer", code="ABC", student_card="TX", computer_card="UT", token=f"early{n}")
+        url = make_game(
+            app,
+            student.id,
+            first="computer",
+            code="ABC",
+            student_card="TX",
+            computer_card="UT",
+            token=f"early{n}",
+        )
         with app.app_context():
-            row = db.session.execute(select(StateIqGame).where(StateIqGame.token == f"early{n}")).scalar_one()
+            row = db.session.execute(
+                select(StateIqGame).where(StateIqGame.token == f"early{n}")
+            ).scalar_one()
             row.seed = n
             db.session.commit()
         play(app, player, url, guesses_before_right=3)

@@ -16,7 +16,7 @@ from tests.conftest import csrf_token, make_user
 from tests.web.test_security import assert_strict_page
 from trainer import srs
 from trainer.cards import Region, Zone
-from trainer.facts import Fact, Facet, Form, Verdict, expected_answer, forms_for
+from trainer.facts import Facet, Fact, Form, Verdict, expected_answer, forms_for
 from trainer.review import ROUND_SIZE, Item, pick_map, question
 from trainer.web import get_deck
 from trainer.web.extensions import db
@@ -42,7 +42,9 @@ class Study:
     def round_of(self, url: str) -> StudyRound:
         token = ROUND_URL.search(url).group(1)
         with self.app.app_context():
-            round_ = db.session.execute(select(StudyRound).where(StudyRound.token == token)).scalar_one()
+            round_ = db.session.execute(
+                select(StudyRound).where(StudyRound.token == token)
+            ).scalar_one()
             db.session.expunge(round_)
             return round_
 
@@ -69,14 +71,24 @@ class Study:
             if q.fact.facet is Facet.BORDERS:
                 neighbours = deck.neighbours(q.fact.postal)
                 if q.form is Form.CHOICE:
-                    return next(c for c in q.choices if any(c == n.name for n in neighbours) or (not neighbours and c == "None of them"))
+                    return next(
+                        c
+                        for c in q.choices
+                        if any(c == n.name for n in neighbours)
+                        or (not neighbours and c == "None of them")
+                    )
                 return ", ".join(n.name for n in neighbours) or "none"
             return expected_answer(q.fact, deck)
 
     def answer(self, url: str, answer: str | None = None, **extra):
         html = self.client.get(url).get_data(as_text=True)
         token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
-        data = {"csrf_token": token, "answer": self.right_answer(url) if answer is None else answer, "elapsed_ms": "4000", **extra}
+        data = {
+            "csrf_token": token,
+            "answer": self.right_answer(url) if answer is None else answer,
+            "elapsed_ms": "4000",
+            **extra,
+        }
         return self.client.post(url, data=data)
 
 
@@ -154,7 +166,10 @@ def test_a_new_student_studies_a_round_and_every_answer_is_one_review(study, cli
         reviews = db.session.execute(select(ReviewLog)).scalars().all()
         assert {r.mode for r in reviews} == {"review"}
         # P-M5 (issue 19 changed this from Good for every first answer): a new fact picked right is Hard.
-        assert all(r.rating == int(srs.Rating.HARD if r.form == "choice" else srs.Rating.GOOD) for r in reviews)
+        assert all(
+            r.rating == int(srs.Rating.HARD if r.form == "choice" else srs.Rating.GOOD)
+            for r in reviews
+        )
         assert len({(r.round_token, r.item) for r in reviews}) == ROUND_SIZE
     stats = client.get("/study/").get_data(as_text=True)
     assert re.search(r'stat__value">10</span> <span class="stat__label">answered today', stats)
@@ -172,13 +187,15 @@ def test_answers_change_tomorrows_schedule(study, client):
         rows = {r.item: r for r in db.session.execute(select(ReviewLog)).scalars()}
         assert rows["1"].verdict == "right" and rows["2"].verdict == "wrong"
         # P-M5 (issue 19): a new fact picked right is Hard (2), typed right Good (3).
-        assert rows["1"].rating == (2 if rows["1"].form == "choice" else 3) and rows["2"].rating == 1
+        assert (
+            rows["1"].rating == (2 if rows["1"].form == "choice" else 3) and rows["2"].rating == 1
+        )
         # P-M12: no same-day steps, so both come back on a later study day; the right one with
         # a longer memory (on the next day at the earliest: FSRS gives a new Hard fact a day).
         assert rows["1"].stability_after > rows["2"].stability_after
         assert rows["1"].due_after >= rows["2"].due_after > rows["2"].reviewed_at
         student = db.session.get(User, rows["1"].student_id)
-        tomorrow = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1)
+        tomorrow = dt.datetime.now(dt.UTC) + dt.timedelta(days=1)
         keys = queue(student, get_deck(), size=30, now=tomorrow)
         assert rows["1"].fact_key in keys and rows["2"].fact_key in keys
         assert first  # the round page stays reachable
@@ -228,7 +245,9 @@ def test_a_review_for_another_students_round_is_refused(app, client, auth, stude
     assert count(app, ReviewLog) == 0
 
 
-@pytest.mark.parametrize("path", ["/study/rounds/nope/1", "/study/rounds/nope", "/study/rounds/nope/done"])
+@pytest.mark.parametrize(
+    "path", ["/study/rounds/nope/1", "/study/rounds/nope", "/study/rounds/nope/done"]
+)
 def test_an_unknown_round_is_not_found(study, client, path):
     assert client.get(path).status_code == 404
 
@@ -282,7 +301,9 @@ def test_focus_on_facets_and_a_zone(study, client):
         deck = get_deck()
         mountain = {s.postal for s in deck.in_zone(Zone.MOUNTAIN)}
     facts = [Fact.from_key(key) for key, _ in round_.items]
-    assert facts and all(f.facet in (Facet.CAPITAL, Facet.POSTAL) and f.postal in mountain for f in facts)
+    assert facts and all(
+        f.facet in (Facet.CAPITAL, Facet.POSTAL) and f.postal in mountain for f in facts
+    )
 
 
 def test_focus_on_a_census_region(study, client):
@@ -295,7 +316,9 @@ def test_focus_on_a_census_region(study, client):
     assert done_form == {"facets": [], "area": "region:northeast"}
 
 
-@pytest.mark.parametrize("fields", [{"facets": ["flags"]}, {"area": "zone:mars"}, {"area": "region:"}])
+@pytest.mark.parametrize(
+    "fields", [{"facets": ["flags"]}, {"area": "zone:mars"}, {"area": "region:"}]
+)
 def test_an_unknown_focus_is_refused(study, client, fields):
     token = csrf_token(client, "/study/")
     response = client.post("/study/rounds", data={"csrf_token": token, **fields})
@@ -317,10 +340,18 @@ def test_when_nothing_is_left_the_student_is_told(study, client):
 
 def test_every_study_page_holds_under_the_strict_csp(study, client):
     """Home, settings, each form of question, feedback and the summary: no inline script or style."""
-    items = [["CO:map", "map_click"], ["UT:map", "typed"], ["WA:map", "choice"], ["CO:borders", "typed"], ["HI:borders", "choice"]]
+    items = [
+        ["CO:map", "map_click"],
+        ["UT:map", "typed"],
+        ["WA:map", "choice"],
+        ["CO:borders", "typed"],
+        ["HI:borders", "choice"],
+    ]
     with study.app.app_context():
         user = db.session.execute(select(User)).scalar_one()
-        db.session.add(StudyRound(token="every-form", student_id=user.id, seed=7, items=items, focus={}))
+        db.session.add(
+            StudyRound(token="every-form", student_id=user.id, seed=7, items=items, focus={})
+        )
         db.session.commit()
     pages = ["/study/", "/study/settings"]
     for index in range(1, len(items) + 1):
@@ -344,10 +375,16 @@ def test_every_study_page_holds_under_the_strict_csp(study, client):
 def test_a_map_question_never_names_its_red_state(study, client, postal):
     """The server is the only judge: the red state's name and code are not in the page, nor its
     outline, ring or close-up as the deck pages draw them (P-H2)."""
-    items = [[f"{postal}:map", "typed"], [f"{postal}:map", "choice"], ["CO:map" if postal != "CO" else "UT:map", "map_click"]]
+    items = [
+        [f"{postal}:map", "typed"],
+        [f"{postal}:map", "choice"],
+        ["CO:map" if postal != "CO" else "UT:map", "map_click"],
+    ]
     with study.app.app_context():
         user = db.session.execute(select(User)).scalar_one()
-        db.session.add(StudyRound(token="secret", student_id=user.id, seed=11, items=items, focus={}))
+        db.session.add(
+            StudyRound(token="secret", student_id=user.id, seed=11, items=items, focus={})
+        )
         db.session.commit()
         state = get_deck()[postal]
     typed = client.get("/study/rounds/secret/1").get_data(as_text=True)
@@ -358,14 +395,17 @@ def test_a_map_question_never_names_its_red_state(study, client, postal):
     # P-H2: nor can the red outline, its ring or its close-up be matched to the deck page's.
     public = client.get(f"/deck/{postal.lower()}").get_data(as_text=True)
     public_parts = re.findall(r'<path class="map-state map-state--red" d="[^"]+"', public)
-    public_parts += re.findall(r"<(?:rect|line) class=\"map-callout[^>]*>", public) + re.findall(r'viewBox="[^"]+"', public)[1:]
+    public_parts += (
+        re.findall(r"<(?:rect|line) class=\"map-callout[^>]*>", public)
+        + re.findall(r'viewBox="[^"]+"', public)[1:]
+    )
     assert public_parts
     for part in public_parts:
         assert part not in page, part
     with study.app.app_context():
         assert get_deck().geometry.shapes[postal].path not in page
     if postal in ("RI", "DE"):
-        assert "map-closeup__frame" in page and "<use href=\"#quiz-map-states\"/>" in page
+        assert "map-closeup__frame" in page and '<use href="#quiz-map-states"/>' in page
     study.answer("/study/rounds/secret/1")
     choice = client.get("/study/rounds/secret/2").get_data(as_text=True)
     assert not re.search(rf"\b{postal}\b", choice)
@@ -381,13 +421,18 @@ def test_a_map_question_never_names_its_red_state(study, client, postal):
 def _add_round(app: Flask, token: str, items: list[list[str]], seed: int = 11) -> None:
     with app.app_context():
         user = db.session.execute(select(User)).scalar_one()
-        db.session.add(StudyRound(token=token, student_id=user.id, seed=seed, items=items, focus={}))
+        db.session.add(
+            StudyRound(token=token, student_id=user.id, seed=seed, items=items, focus={})
+        )
         db.session.commit()
 
 
 def _spot_paths(html: str) -> list[dict[str, str]]:
     """The attributes of each clickable outline of a pick map, in page order."""
-    return [dict(re.findall(r'([\w:-]+)="([^"]*)"', tag)) for tag in re.findall(r"<path\b[^>]*\bdata-spot=[^>]*>", html)]
+    return [
+        dict(re.findall(r'([\w:-]+)="([^"]*)"', tag))
+        for tag in re.findall(r"<path\b[^>]*\bdata-spot=[^>]*>", html)
+    ]
 
 
 def _four_arrow_reach(paths: list[dict[str, str]], start: str) -> set[str]:
@@ -408,11 +453,18 @@ def test_find_on_the_map_names_no_state_before_the_answer(study, client):
     path or order); the posted spot is judged on the server; every spot has keyboard neighbours."""
     with study.app.app_context():
         deck = get_deck()
-        clickable = [s.postal for s in deck if Form.MAP_CLICK in forms_for(Fact(s.postal, Facet.MAP), deck)]
+        clickable = [
+            s.postal for s in deck if Form.MAP_CLICK in forms_for(Fact(s.postal, Facet.MAP), deck)
+        ]
         names = {s.postal: s.name for s in deck}
         public_paths = [shape.path for shape in deck.geometry.shapes.values()]
         west_to_east = deck.geometry.west_to_east()
-    _add_round(study.app, "find-all", [[f"{postal}:map", "map_click"] for postal in clickable], seed=20260318)
+    _add_round(
+        study.app,
+        "find-all",
+        [[f"{postal}:map", "map_click"] for postal in clickable],
+        seed=20260318,
+    )
     orders = set()
     for index, postal in enumerate(clickable, start=1):
         url = f"/study/rounds/find-all/{index}"
@@ -448,7 +500,13 @@ def test_find_on_the_map_names_no_state_before_the_answer(study, client):
         assert all(any(k.startswith("data-") and k not in ("data-spot",) for k in p) for p in paths)
         assert _four_arrow_reach(paths, starts[0]) == {p["data-spot"] for p in paths}
         # Judged on the server: every other answer is right, the others click a neighbour.
-        clicked = postal if index % 2 else deck.neighbours(postal)[0].postal if deck.neighbours(postal) else "KS"
+        clicked = (
+            postal
+            if index % 2
+            else deck.neighbours(postal)[0].postal
+            if deck.neighbours(postal)
+            else "KS"
+        )
         assert study.answer(url, study.spot(url, clicked)).status_code == 302
         feedback = client.get(url).get_data(as_text=True)
         assert ("Right!" if clicked == postal else "Not this time") in feedback
@@ -462,7 +520,9 @@ def test_find_on_the_map_names_no_state_before_the_answer(study, client):
         assert (rows[index].answered_postal == postal) == bool(index % 2)
 
 
-@pytest.mark.parametrize("answer", ["", "0", "51", "CO", "Colorado", "²", "١٢", "7.5", "-3", "1" * 30])
+@pytest.mark.parametrize(
+    "answer", ["", "0", "51", "CO", "Colorado", "²", "١٢", "7.5", "-3", "1" * 30]
+)
 def test_a_spot_that_is_not_on_the_map_is_refused_and_records_nothing(study, client, answer):
     """P-H2: the server is the only judge, and anything but a spot of the map is no answer."""
     _add_round(study.app, "bad-spot", [["CO:map", "map_click"]])
@@ -475,7 +535,11 @@ def test_a_spot_that_is_not_on_the_map_is_refused_and_records_nothing(study, cli
 def test_answers_are_taken_in_order_by_post_too(study, client):
     """P-H3 (issue 18): posting item 2 before item 1 changes nothing, and item 2's card (Colorado)
     is never shown while item 1 (Colorado's Map card) is unanswered."""
-    _add_round(study.app, "in-order", [["CO:map", "typed"], ["CO:capital", "typed"], ["UT:map", "map_click"]])
+    _add_round(
+        study.app,
+        "in-order",
+        [["CO:map", "typed"], ["CO:capital", "typed"], ["UT:map", "map_click"]],
+    )
     base = "/study/rounds/in-order"
     token = csrf_token(client, f"{base}/1")
     seen = []
@@ -491,10 +555,14 @@ def test_answers_are_taken_in_order_by_post_too(study, client):
         seen.append(client.get(f"{base}/{index}", follow_redirects=True).get_data(as_text=True))
     assert count(study.app, ReviewLog) == 0
     # (The typed Map card question offers every name in its autocomplete list, out of view here.)
-    assert not any("Colorado" in re.sub(r"<datalist.*?</datalist>", "", text, flags=re.S) for text in seen)
+    assert not any(
+        "Colorado" in re.sub(r"<datalist.*?</datalist>", "", text, flags=re.S) for text in seen
+    )
     # Once item 1 is answered, item 2 is open (by GET and POST) and item 3 still waits.
     assert study.answer(f"{base}/1", "Colorado").status_code == 302
-    response = client.post(f"{base}/3", data={"csrf_token": token, "answer": study.spot(f"{base}/3", "UT")})
+    response = client.post(
+        f"{base}/3", data={"csrf_token": token, "answer": study.spot(f"{base}/3", "UT")}
+    )
     assert response.location.endswith(base) and count(study.app, ReviewLog) == 1
     assert study.answer(f"{base}/2", "Denver").status_code == 302
     assert study.answer(f"{base}/3").status_code == 302
@@ -509,22 +577,41 @@ def _capital_history(app: Flask, ms: int = 20_000) -> None:
     with app.app_context():
         user = db.session.execute(select(User)).scalar_one()
         for i, postal in enumerate(["CO", "UT", "WA", "OR", "ID"]):
-            record(user, srs.Outcome(f"{postal}:capital", Verdict.RIGHT, "review", Form.TYPED, "history", str(i), duration_ms=ms))
+            record(
+                user,
+                srs.Outcome(
+                    f"{postal}:capital",
+                    Verdict.RIGHT,
+                    "review",
+                    Form.TYPED,
+                    "history",
+                    str(i),
+                    duration_ms=ms,
+                ),
+            )
 
 
-def _post_capital(study: Study, client: FlaskClient, token: str, elapsed: str, served_ago: float | None) -> ReviewLog:
+def _post_capital(
+    study: Study, client: FlaskClient, token: str, elapsed: str, served_ago: float | None
+) -> ReviewLog:
     from trainer.web.study.forms import served_stamp
 
     _add_round(study.app, token, [["TX:capital", "typed"]])
     url = f"/study/rounds/{token}/1"
     html = client.get(url).get_data(as_text=True)
-    data = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', html).group(1), "answer": "Austin", "elapsed_ms": elapsed}
+    data = {
+        "csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', html).group(1),
+        "answer": "Austin",
+        "elapsed_ms": elapsed,
+    }
     if served_ago is not None:
         with study.app.test_request_context():
             data["served"] = served_stamp(token, 1, now=time.time() - served_ago)
     assert client.post(url, data=data).status_code == 302
     with study.app.app_context():
-        row = db.session.execute(select(ReviewLog).where(ReviewLog.round_token == f"review:{token}")).scalar_one()
+        row = db.session.execute(
+            select(ReviewLog).where(ReviewLog.round_token == f"review:{token}")
+        ).scalar_one()
         db.session.expunge(row)
         return row
 
@@ -563,7 +650,9 @@ def test_without_the_servers_stamp_the_time_is_unknown_and_never_easy(study, cli
     data = {"csrf_token": token, "answer": "Austin", "elapsed_ms": "1", "served": stamp}
     assert client.post(url, data=data).status_code == 302
     with study.app.app_context():
-        row = db.session.execute(select(ReviewLog).where(ReviewLog.round_token == "review:nostamp")).scalar_one()
+        row = db.session.execute(
+            select(ReviewLog).where(ReviewLog.round_token == "review:nostamp")
+        ).scalar_one()
         assert row.duration_ms is None and row.rating == int(srs.Rating.GOOD)
 
 
@@ -581,15 +670,19 @@ def test_a_page_time_in_other_digits_is_read_strictly_and_never_a_500(study, cli
 def _ratings(app: Flask, round_token: str) -> dict[str, tuple[str, int]]:
     """Each answer of a round: its fact's form and rating, by fact key."""
     with app.app_context():
-        rows = db.session.execute(select(ReviewLog).where(ReviewLog.round_token == f"review:{round_token}")).scalars()
+        rows = db.session.execute(
+            select(ReviewLog).where(ReviewLog.round_token == f"review:{round_token}")
+        ).scalars()
         return {row.fact_key: (row.form, row.rating) for row in rows}
 
 
 def _make_due(app: Flask, *keys: str) -> None:
     """Bring the facts' next review forward to now (as if the student came back later)."""
     with app.app_context():
-        past = dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=1)
-        for card in db.session.execute(select(MemoryCard).where(MemoryCard.fact_key.in_(keys))).scalars():
+        past = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+        for card in db.session.execute(
+            select(MemoryCard).where(MemoryCard.fact_key.in_(keys))
+        ).scalars():
             card.due = past
         db.session.commit()
 
@@ -606,7 +699,9 @@ def test_a_lucky_pick_is_hard_and_the_fact_comes_back_typed_or_on_the_map(study,
     url = study.start(facets=["capital", "map"])
     forms = dict(study.round_of(url).items)
     assert forms["CO:capital"] == "typed" and forms["CO:map"] in ("typed", "map_click")
-    assert {form for key, form in forms.items() if key not in ("CO:capital", "CO:map")} == {"choice"}, "new facts are still picked"
+    assert {form for key, form in forms.items() if key not in ("CO:capital", "CO:map")} == {
+        "choice"
+    }, "new facts are still picked"
     token = ROUND_URL.search(url).group(1)
     for index in range(1, len(forms) + 1):
         study.answer(f"/study/rounds/{token}/{index}")
@@ -615,7 +710,9 @@ def test_a_lucky_pick_is_hard_and_the_fact_comes_back_typed_or_on_the_map(study,
 
     _add_round(study.app, "again", [["CO:capital", "choice"]])
     study.answer("/study/rounds/again/1")
-    assert _ratings(study.app, "again") == {"CO:capital": ("choice", 3)}, "a pick after a typed right answer is Good"
+    assert _ratings(study.app, "again") == {"CO:capital": ("choice", 3)}, (
+        "a pick after a typed right answer is Good"
+    )
 
 
 def test_a_shaky_fact_missed_after_a_pick_may_be_picked_again(study, client):
@@ -641,14 +738,19 @@ def test_every_mode_counts_typed_answers_as_strong_and_picks_as_weak(app, studen
             return record(user, srs.Outcome(key, Verdict.RIGHT, mode, form, mode, item)).rating
 
         assert rate("CO:capital", "border_up", Form.CHOICE, "1") is srs.Rating.HARD
-        assert rate("CO:capital", "play_the_ranks", Form.CHOICE, "2") is srs.Rating.HARD, "a yes/no call is a pick"
+        assert rate("CO:capital", "play_the_ranks", Form.CHOICE, "2") is srs.Rating.HARD, (
+            "a yes/no call is a pick"
+        )
         assert picked_last(user, ["CO:capital", "UT:capital"]) == {"CO:capital"}
         assert rate("CO:capital", "dashing_states", Form.TYPED, "3") is srs.Rating.GOOD
         assert picked_last(user, ["CO:capital"]) == set()
         assert rate("CO:capital", "geoplunge_51", Form.CHOICE, "4") is srs.Rating.GOOD
         assert rate("UT:population", "geoplunge_51", Form.TYPED, "5") is srs.Rating.GOOD
         assert rate("UT:population", "war", Form.CHOICE, "6") is srs.Rating.GOOD
-        assert picked_last(user, ["CO:capital", "UT:population", "UT:capital"]) == {"CO:capital", "UT:population"}
+        assert picked_last(user, ["CO:capital", "UT:population", "UT:capital"]) == {
+            "CO:capital",
+            "UT:population",
+        }
 
 
 # --- Memory model details -----------------------------------------------------------------
@@ -656,7 +758,7 @@ def test_every_mode_counts_typed_answers_as_strong_and_picks_as_weak(app, studen
 
 def test_the_daily_new_limit_resets_at_4am_in_the_students_zone(app, student):
     """20 new facts late on Monday night in Los Angeles; at 4:10 a.m. there are 20 more."""
-    la_0350 = dt.datetime(2026, 3, 3, 11, 50, tzinfo=dt.timezone.utc)  # 03:50 PST, still Monday's study day
+    la_0350 = dt.datetime(2026, 3, 3, 11, 50, tzinfo=dt.UTC)  # 03:50 PST, still Monday's study day
     with app.app_context():
         user = db.session.get(User, student.id)
         user.time_zone = "America/Los_Angeles"
@@ -743,7 +845,9 @@ def test_concurrent_answers_about_one_fact_lose_no_update(app, student):
         try:
             with app.app_context():
                 barrier.wait()
-                outcome = srs.Outcome("CO:capital", Verdict.RIGHT, "review", Form.CHOICE, f"tab{n}", "1", "Denver")
+                outcome = srs.Outcome(
+                    "CO:capital", Verdict.RIGHT, "review", Form.CHOICE, f"tab{n}", "1", "Denver"
+                )
                 assert record(user, outcome).created
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
@@ -803,7 +907,15 @@ def test_a_token_used_by_another_student_is_refused(app, student):
 
 def settings_data(client, **changes):
     token = csrf_token(client, "/study/settings")
-    data = {"csrf_token": token, "desired_retention": "90", "new_per_day": "20", "time_zone": "", "multiple_choice": "y", "daily_amount": "40", "daily_unit": "answers"}
+    data = {
+        "csrf_token": token,
+        "desired_retention": "90",
+        "new_per_day": "20",
+        "time_zone": "",
+        "multiple_choice": "y",
+        "daily_amount": "40",
+        "daily_unit": "answers",
+    }
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -811,13 +923,23 @@ def settings_data(client, **changes):
 def test_settings_are_saved(study, client):
     response = client.post(
         "/study/settings",
-        data=settings_data(client, desired_retention="85", new_per_day="5", time_zone="America/Chicago", multiple_choice=None),
+        data=settings_data(
+            client,
+            desired_retention="85",
+            new_per_day="5",
+            time_zone="America/Chicago",
+            multiple_choice=None,
+        ),
     )
     assert response.status_code == 302
     with study.app.app_context():
         user = db.session.execute(select(User)).scalar_one()
         assert user.desired_retention == pytest.approx(0.85)
-        assert (user.new_per_day, user.time_zone, user.multiple_choice) == (5, "America/Chicago", False)
+        assert (user.new_per_day, user.time_zone, user.multiple_choice) == (
+            5,
+            "America/Chicago",
+            False,
+        )
     page = client.get("/study/settings").get_data(as_text=True)
     assert 'value="85"' in page
 
@@ -865,19 +987,29 @@ def test_teachers_have_no_study_link(client, auth, teacher):
 def test_the_study_home_shows_what_comes_back_tomorrow_and_this_week(app, client, auth, student):
     """A fact answered right twice comes back in days; one answered wrong comes back tomorrow
     (P-M12: no same-day steps)."""
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     with app.app_context():
         user = db.session.get(User, student.id)
-        for i, (key, verdicts) in enumerate({"CO:capital": ["right", "right"], "UT:capital": ["wrong", "wrong"]}.items()):
+        for i, (key, verdicts) in enumerate(
+            {"CO:capital": ["right", "right"], "UT:capital": ["wrong", "wrong"]}.items()
+        ):
             for j, verdict in enumerate(verdicts):
                 when = now - dt.timedelta(minutes=30) + dt.timedelta(minutes=15 * j)
-                record(user, srs.Outcome(key, Verdict(verdict), "review", Form.TYPED, f"r{i}", str(j)), now=when)
+                record(
+                    user,
+                    srs.Outcome(key, Verdict(verdict), "review", Form.TYPED, f"r{i}", str(j)),
+                    now=when,
+                )
         stats = summary(user, now=now)
-        graduated = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == "CO:capital")).scalar_one()
+        graduated = db.session.execute(
+            select(MemoryCard).where(MemoryCard.fact_key == "CO:capital")
+        ).scalar_one()
         assert graduated.state == int(srs.MemoryState.REVIEW)
         days = (srs.study_day(graduated.due, "UTC").date - stats.day.date).days
         assert 1 <= days <= 7
-        missed = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == "UT:capital")).scalar_one()
+        missed = db.session.execute(
+            select(MemoryCard).where(MemoryCard.fact_key == "UT:capital")
+        ).scalar_one()
         assert missed.state == int(srs.MemoryState.REVIEW) and missed.due == stats.day.end
         assert stats.due_next_week == 2
         assert stats.due_tomorrow == (2 if days == 1 else 1)
@@ -890,23 +1022,34 @@ def test_the_study_home_shows_what_comes_back_tomorrow_and_this_week(app, client
 # --- Keep practising once nothing is due (P-M8) ---------------------------------------------
 
 
-def _known(app: Flask, student_id: int, facts: dict[str, tuple[float, float]], *, new_per_day: int = 0) -> dict[str, float]:
+def _known(
+    app: Flask, student_id: int, facts: dict[str, tuple[float, float]], *, new_per_day: int = 0
+) -> dict[str, float]:
     """Give the student facts in review, none due: {key: (stability, days since the last review)}.
     Each is recorded once (a real review row), then its card set to that schedule. Returns each
     fact's predicted recall now."""
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     with app.app_context():
         user = db.session.get(User, student_id)
         user.new_per_day = new_per_day
         for i, (key, (stability, days_ago)) in enumerate(facts.items()):
             last = now - dt.timedelta(days=days_ago)
-            record(user, srs.Outcome(key, Verdict.RIGHT, "review", Form.TYPED, f"known{i}", "1"), now=last)
-            card = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == key)).scalar_one()
+            record(
+                user,
+                srs.Outcome(key, Verdict.RIGHT, "review", Form.TYPED, f"known{i}", "1"),
+                now=last,
+            )
+            card = db.session.execute(
+                select(MemoryCard).where(MemoryCard.fact_key == key)
+            ).scalar_one()
             card.state, card.step, card.stability = int(srs.MemoryState.REVIEW), None, stability
             card.due = now + dt.timedelta(days=5)
             card.last_review, card.last_study_day = last, srs.study_day(last, "UTC").date
         db.session.commit()
-        return {key: srs.recall(stability, now - dt.timedelta(days=days_ago), now, "UTC") for key, (stability, days_ago) in facts.items()}
+        return {
+            key: srs.recall(stability, now - dt.timedelta(days=days_ago), now, "UTC")
+            for key, (stability, days_ago) in facts.items()
+        }
 
 
 WEAK_AND_STRONG = {
@@ -925,7 +1068,10 @@ def test_a_student_with_nothing_due_is_offered_to_keep_practising(study, client,
     at_risk = sum(1 for p in recalls.values() if p < 0.9)
     assert 0 < at_risk < len(recalls)
     page = client.get("/study/").get_data(as_text=True)
-    assert "Nothing is due now and no new facts are left for today" in page and "All done for today" not in page
+    assert (
+        "Nothing is due now and no new facts are left for today" in page
+        and "All done for today" not in page
+    )
     assert re.search(r">\s*Keep practising\s*</button>", page)
     assert '<input id="practice" name="practice" type="hidden" value="1">' in page
     assert f"<strong>{at_risk}</strong> facts are under 90% likely to be remembered today" in page
@@ -945,8 +1091,12 @@ def test_keep_practising_deals_the_weakest_facts_and_records_the_answers(study, 
     assert response.status_code == 302
     assert count(study.app, ReviewLog) == before + 1
     with study.app.app_context():
-        card = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == round_.items[0][0])).scalar_one()
-        assert card.reps == 2 and card.last_review > dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=5)
+        card = db.session.execute(
+            select(MemoryCard).where(MemoryCard.fact_key == round_.items[0][0])
+        ).scalar_one()
+        assert card.reps == 2 and card.last_review > dt.datetime.now(dt.UTC) - dt.timedelta(
+            minutes=5
+        )
     for index in range(2, len(round_.items) + 1):
         study.answer(url.rsplit("/", 1)[0] + f"/{index}")
     done = client.get(url.rsplit("/", 1)[0] + "/done").get_data(as_text=True)
@@ -960,7 +1110,9 @@ def test_keep_practising_respects_the_focus(study, client, student):
     assert [key for key, _ in round_.items] == ["CO:capital", "UT:capital"]
 
 
-def test_when_every_fact_is_strong_the_page_says_so_and_still_offers_practice(study, client, student):
+def test_when_every_fact_is_strong_the_page_says_so_and_still_offers_practice(
+    study, client, student
+):
     _known(study.app, student.id, {"OR:map": (200.0, 2), "ID:postal": (150.0, 1)})
     page = client.get("/study/").get_data(as_text=True)
     assert "none of the facts you have met is under 90% likely to be remembered today" in page
@@ -971,9 +1123,16 @@ def test_facts_answered_today_are_not_offered_again(study, client, student):
     """P-M8: every fact answered today: nothing to practise, and the page says so."""
     _known(study.app, student.id, {"OR:map": (200.0, 0)})
     page = client.get("/study/").get_data(as_text=True)
-    assert "You have answered every fact you have met today, so there is nothing to practise now." in page
+    assert (
+        "You have answered every fact you have met today, so there is nothing to practise now."
+        in page
+    )
     assert not re.search(r">\s*Keep practising\s*</button>", page)
-    response = client.post("/study/rounds", data={"csrf_token": csrf_token(client, "/study/"), "practice": "1"}, follow_redirects=True)
+    response = client.post(
+        "/study/rounds",
+        data={"csrf_token": csrf_token(client, "/study/"), "practice": "1"},
+        follow_redirects=True,
+    )
     assert "Nothing to practise in that choice right now" in response.get_data(as_text=True)
     assert count(study.app, StudyRound) == 0
 
@@ -981,8 +1140,10 @@ def test_facts_answered_today_are_not_offered_again(study, client, student):
 def test_a_student_with_due_facts_sees_the_normal_start(study, client, student):
     _known(study.app, student.id, WEAK_AND_STRONG)
     with study.app.app_context():
-        card = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == "OR:map")).scalar_one()
-        card.due = dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=1)
+        card = db.session.execute(
+            select(MemoryCard).where(MemoryCard.fact_key == "OR:map")
+        ).scalar_one()
+        card.due = dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)
         db.session.commit()
     page = client.get("/study/").get_data(as_text=True)
     assert re.search(r'<span class="stat__value">1</span> <span class="stat__label">due now', page)
@@ -1009,14 +1170,26 @@ def test_a_step_coming_back_soon_is_not_all_done_for_today(study, client, studen
     """The study home never says "All done for today" while a fact comes back later today (it
     said "All done for today! Your next review is in a few minutes"). Since P-M12 no answer puts a
     fact in a step; a card left in one from before still comes back in minutes."""
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     with study.app.app_context():
         user = db.session.get(User, student.id)
         user.new_per_day = 0
-        record(user, srs.Outcome("CO:capital", Verdict.WRONG, "review", Form.TYPED, "miss", "1"), now=now)
-        card = db.session.execute(select(MemoryCard).where(MemoryCard.fact_key == "CO:capital")).scalar_one()
-        card.state, card.step, card.due = int(srs.MemoryState.LEARNING), 0, now + dt.timedelta(minutes=1)
+        record(
+            user,
+            srs.Outcome("CO:capital", Verdict.WRONG, "review", Form.TYPED, "miss", "1"),
+            now=now,
+        )
+        card = db.session.execute(
+            select(MemoryCard).where(MemoryCard.fact_key == "CO:capital")
+        ).scalar_one()
+        card.state, card.step, card.due = (
+            int(srs.MemoryState.LEARNING),
+            0,
+            now + dt.timedelta(minutes=1),
+        )
         db.session.commit()
     page = client.get("/study/").get_data(as_text=True)
     assert "All done for today" not in page
-    assert "Nothing is due right now. Your next review is <strong>in a few minutes</strong>." in page
+    assert (
+        "Nothing is due right now. Your next review is <strong>in a few minutes</strong>." in page
+    )

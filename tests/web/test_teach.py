@@ -37,8 +37,8 @@ from trainer.web.teach.accounts import (
     OTHER_TEACHERS_ACCOUNT,
     SELF_MADE_ACCOUNT,
     NameListError,
-    hash_passwords,
     fold,
+    hash_passwords,
     make_password,
     normalise_code,
     parse_names,
@@ -77,7 +77,9 @@ def made_by(app: Flask, student_id: int, teacher_id: int) -> None:
 def members(app: Flask, class_id: int) -> set[str]:
     with app.app_context():
         rows = db.session.execute(
-            select(User.username).join(ClassMembership, ClassMembership.student_id == User.id).where(ClassMembership.class_id == class_id)
+            select(User.username)
+            .join(ClassMembership, ClassMembership.student_id == User.id)
+            .where(ClassMembership.class_id == class_id)
         )
         return set(rows.scalars())
 
@@ -96,7 +98,9 @@ def count(app: Flask, model) -> int:
 
 def get_user(app: Flask, username: str) -> User | None:
     with app.app_context():
-        user = db.session.execute(select(User).where(User.username_key == username.casefold())).scalar_one_or_none()
+        user = db.session.execute(
+            select(User).where(User.username_key == username.casefold())
+        ).scalar_one_or_none()
         if user is not None:
             db.session.expunge(user)
         return user
@@ -116,8 +120,14 @@ def snapshot(app: Flask):
                 SchoolClass.new_per_day,
             ).order_by(SchoolClass.id)
         ).all()
-        memberships = db.session.execute(select(ClassMembership.class_id, ClassMembership.student_id).order_by(ClassMembership.id)).all()
-        users = db.session.execute(select(User.id, User.username, User.password_hash).order_by(User.id)).all()
+        memberships = db.session.execute(
+            select(ClassMembership.class_id, ClassMembership.student_id).order_by(
+                ClassMembership.id
+            )
+        ).all()
+        users = db.session.execute(
+            select(User.id, User.username, User.password_hash).order_by(User.id)
+        ).all()
         return classes, memberships, users
 
 
@@ -159,7 +169,6 @@ class World:
         return client_for(self.app, None if who is None else getattr(self, who).username)
 
 
-
 # --- Access: every teacher route, every role -----------------------------------------------------
 
 TEACHER_ROUTES = [
@@ -167,7 +176,11 @@ TEACHER_ROUTES = [
     ("POST", "/teach/classes/{a}/joining", {"joining": "closed"}),
     ("POST", "/teach/classes/{a}/code", {}),
     ("GET", "/teach/classes/{a}/settings", None),
-    ("POST", "/teach/classes/{a}/settings", {"name": "Taken over", "desired_retention": "70", "new_per_day": "0"}),
+    (
+        "POST",
+        "/teach/classes/{a}/settings",
+        {"name": "Taken over", "desired_retention": "70", "new_per_day": "0"},
+    ),
     ("GET", "/teach/classes/{a}/students/new", None),
     ("POST", "/teach/classes/{a}/students/new", {"names": "Eve Intruder", "batch": "x"}),
     ("GET", "/teach/classes/{a}/students/{s}", None),
@@ -175,13 +188,21 @@ TEACHER_ROUTES = [
     ("POST", "/teach/classes/{a}/students/{s}/remove", {}),
 ]
 #: The class's teacher gets the page (200) or is sent on after a change (302); nobody else gets anything.
-ROLES = [(None, 302), ("student", 403), ("other_student", 403), ("other_teacher", 404), ("teacher", None)]
+ROLES = [
+    (None, 302),
+    ("student", 403),
+    ("other_student", 403),
+    ("other_teacher", 404),
+    ("teacher", None),
+]
 
 
 @pytest.mark.parametrize(("method", "path", "data"), TEACHER_ROUTES)
 @pytest.mark.parametrize(("who", "status"), ROLES)
 def test_teacher_routes_for_every_role(world, method, path, data, who, status):
-    made_by(world.app, world.student.id, world.teacher.id)  # so its teacher may give it a new password
+    made_by(
+        world.app, world.student.id, world.teacher.id
+    )  # so its teacher may give it a new password
     client = world.client(who)
     url = path.format(a=world.class_a, s=world.student.id)
     before = snapshot(world.app)
@@ -222,9 +243,21 @@ OTHER_OBJECTS = [
 @pytest.mark.parametrize(("method", "path"), OTHER_OBJECTS)
 def test_a_teacher_is_refused_anything_not_theirs(world, method, path):
     client = world.client("teacher")
-    url = path.format(a=world.class_a, b=world.class_b, other=world.other_student.id, loner=world.loner.id, other_teacher=world.other_teacher.id)
+    url = path.format(
+        a=world.class_a,
+        b=world.class_b,
+        other=world.other_student.id,
+        loner=world.loner.id,
+        other_teacher=world.other_teacher.id,
+    )
     before = snapshot(world.app)
-    data = {"joining": "closed", "name": "Mine now", "desired_retention": "80", "new_per_day": "5", "names": "Eve Intruder"}
+    data = {
+        "joining": "closed",
+        "name": "Mine now",
+        "desired_retention": "80",
+        "new_per_day": "5",
+        "names": "Eve Intruder",
+    }
     response = client.get(url) if method == "GET" else post(client, url, data)
     assert response.status_code == 404
     html = main_of(response.get_data(as_text=True))
@@ -232,7 +265,17 @@ def test_a_teacher_is_refused_anything_not_theirs(world, method, path):
     assert snapshot(world.app) == before
 
 
-@pytest.mark.parametrize(("who", "status"), [(None, 302), ("student", 200), ("other_student", 200), ("loner", 200), ("teacher", 403), ("other_teacher", 403)])
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [
+        (None, 302),
+        ("student", 200),
+        ("other_student", 200),
+        ("loner", 200),
+        ("teacher", 403),
+        ("other_teacher", 403),
+    ],
+)
 @pytest.mark.parametrize("path", ["/teach/join", f"/teach/join/{CODE_A}"])
 def test_join_pages_for_every_role(world, who, path, status):
     response = world.client(who).get(path)
@@ -242,7 +285,9 @@ def test_join_pages_for_every_role(world, who, path, status):
 
 
 @pytest.mark.parametrize("who", [None, "teacher", "other_teacher"])
-@pytest.mark.parametrize(("path", "data"), [("/teach/join", {"code": CODE_A}), (f"/teach/join/{CODE_A}", {})])
+@pytest.mark.parametrize(
+    ("path", "data"), [("/teach/join", {"code": CODE_A}), (f"/teach/join/{CODE_A}", {})]
+)
 def test_only_students_can_join(world, who, path, data):
     before = snapshot(world.app)
     response = post(world.client(who), path, data)
@@ -264,7 +309,11 @@ def test_a_teacher_sees_only_their_own_classes(world):
 def test_every_post_needs_a_csrf_token(world):
     client = world.client("teacher")
     before = snapshot(world.app)
-    for path in [f"/teach/classes/{world.class_a}/code", f"/teach/classes/{world.class_a}/joining", "/teach/"]:
+    for path in [
+        f"/teach/classes/{world.class_a}/code",
+        f"/teach/classes/{world.class_a}/joining",
+        "/teach/",
+    ]:
         assert client.post(path, data={"joining": "closed", "name": "No token"}).status_code == 400
     assert snapshot(world.app) == before
 
@@ -338,7 +387,9 @@ def test_closing_and_opening_joining(world):
 
 def test_a_bad_joining_value_changes_nothing(world):
     before = snapshot(world.app)
-    response = post(world.client("teacher"), f"/teach/classes/{world.class_a}/joining", {"joining": "maybe"})
+    response = post(
+        world.client("teacher"), f"/teach/classes/{world.class_a}/joining", {"joining": "maybe"}
+    )
     assert response.status_code == 400
     assert snapshot(world.app) == before
 
@@ -367,14 +418,29 @@ def test_class_settings_are_saved_and_may_be_emptied(world):
     client = world.client("teacher")
     page = client.get(settings_url(world)).get_data(as_text=True)
     assert 'value="Room 12"' in page
-    response = post(client, settings_url(world), {"name": "Room 12B", "desired_retention": "95", "new_per_day": "10"})
+    response = post(
+        client,
+        settings_url(world),
+        {"name": "Room 12B", "desired_retention": "95", "new_per_day": "10"},
+    )
     assert response.status_code == 302
     klass = get_class(world.app, world.class_a)
-    assert (klass.name, klass.desired_retention, klass.new_per_day) == ("Room 12B", pytest.approx(0.95), 10)
+    assert (klass.name, klass.desired_retention, klass.new_per_day) == (
+        "Room 12B",
+        pytest.approx(0.95),
+        10,
+    )
     page = client.get(settings_url(world)).get_data(as_text=True)
     assert 'value="95"' in page and 'value="10"' in page
     assert "95%" in client.get(f"/teach/classes/{world.class_a}").get_data(as_text=True)
-    assert post(client, settings_url(world), {"name": "Room 12B", "desired_retention": "", "new_per_day": ""}).status_code == 302
+    assert (
+        post(
+            client,
+            settings_url(world),
+            {"name": "Room 12B", "desired_retention": "", "new_per_day": ""},
+        ).status_code
+        == 302
+    )
     klass = get_class(world.app, world.class_a)
     assert (klass.desired_retention, klass.new_per_day) == (None, None)
 
@@ -414,10 +480,16 @@ def send_names(client: FlaskClient, url: str, names: str):
     html = client.get(url).get_data(as_text=True)
     batch = re.search(r'name="batch" type="hidden" value="([^"]+)"', html).group(1)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
-    return client.post(url, data={"csrf_token": token, "batch": batch, "names": names}), batch, token
+    return (
+        client.post(url, data={"csrf_token": token, "batch": batch, "names": names}),
+        batch,
+        token,
+    )
 
 
-SLIP = re.compile(r'<dd data-username>([^<]+)</dd></div>\s*<div><dt>Password</dt><dd data-password>([^<]+)</dd>')
+SLIP = re.compile(
+    r"<dd data-username>([^<]+)</dd></div>\s*<div><dt>Password</dt><dd data-password>([^<]+)</dd>"
+)
 
 
 def test_accounts_from_a_list_of_names(world):
@@ -455,8 +527,12 @@ def test_sending_the_same_list_again_makes_nothing(world):
     response, batch, token = send_names(client, new_students_url(world), "Ada Lovelace")
     assert response.status_code == 200
     before = snapshot(world.app)
-    again = client.post(new_students_url(world), data={"csrf_token": token, "batch": batch, "names": "Ada Lovelace"})
-    assert again.status_code == 302 and again.headers["Location"] == f"/teach/classes/{world.class_a}"
+    again = client.post(
+        new_students_url(world), data={"csrf_token": token, "batch": batch, "names": "Ada Lovelace"}
+    )
+    assert (
+        again.status_code == 302 and again.headers["Location"] == f"/teach/classes/{world.class_a}"
+    )
     assert "already made" in client.get(again.headers["Location"]).get_data(as_text=True)
     assert snapshot(world.app) == before
 
@@ -466,12 +542,29 @@ def test_sending_the_same_list_again_makes_nothing(world):
     [
         ("", ["Type at least one name, one per line."]),
         ("\n   \n\t\n", ["Type at least one name, one per line."]),
-        ("Maria Gonzalez\nSam Lee\nmaría  GONZÁLEZ", ["Line 3 (“maría GONZÁLEZ”) is the same name as line 1."]),
+        (
+            "Maria Gonzalez\nSam Lee\nmaría  GONZÁLEZ",
+            ["Line 3 (“maría GONZÁLEZ”) is the same name as line 1."],
+        ),
         ("Sam Lee\n李雷\nAna", ["Line 2 (“李雷”) has no letters we can make a username from."]),
         ("Sam Lee\n'--'", ["Line 2 (“&#39;--&#39;”) has no letters we can make a username from."]),
-        ("1. Sam Lee\nBob@home\nAna", ["Line 1 (“1. Sam Lee”) has a character that a name does not have: 1.", "Line 2 (“Bob@home”) has a character that a name does not have: @."]),
-        ("<b>Sam</b>", ["Line 1 (“&lt;b&gt;Sam&lt;/b&gt;”) has characters that a name does not have: &lt; &gt; /."]),
-        ("\n".join(f"Kid {chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(MAX_NAMES + 1)), ["That is 61 names. Add at most 60 at a time."]),
+        (
+            "1. Sam Lee\nBob@home\nAna",
+            [
+                "Line 1 (“1. Sam Lee”) has a character that a name does not have: 1.",
+                "Line 2 (“Bob@home”) has a character that a name does not have: @.",
+            ],
+        ),
+        (
+            "<b>Sam</b>",
+            [
+                "Line 1 (“&lt;b&gt;Sam&lt;/b&gt;”) has characters that a name does not have: &lt; &gt; /."
+            ],
+        ),
+        (
+            "\n".join(f"Kid {chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(MAX_NAMES + 1)),
+            ["That is 61 names. Add at most 60 at a time."],
+        ),
         ("A" * 61, ["Line 1 (“" + "A" * 60 + "…”) is longer than 60 characters."]),
     ],
 )
@@ -491,7 +584,9 @@ def test_the_accounts_are_made_in_one_transaction(world, monkeypatch):
     make_user(world.app, "zed")
     monkeypatch.setattr("trainer.web.teach.routes._taken_usernames", lambda base: set())
     before = snapshot(world.app)
-    response, _batch, _token = send_names(world.client("teacher"), new_students_url(world), "Ann Bell\nCole Dunn\nZed")
+    response, _batch, _token = send_names(
+        world.client("teacher"), new_students_url(world), "Ann Bell\nCole Dunn\nZed"
+    )
     assert response.status_code == 400
     assert "Nothing was created" in response.get_data(as_text=True)
     assert snapshot(world.app) == before
@@ -510,7 +605,9 @@ def test_the_new_students_page(world):
 def test_a_teacher_gives_a_student_a_new_password(world):
     made_by(world.app, world.student.id, world.teacher.id)
     client = world.client("teacher")
-    page = client.get(f"/teach/classes/{world.class_a}/students/{world.student.id}").get_data(as_text=True)
+    page = client.get(f"/teach/classes/{world.class_a}/students/{world.student.id}").get_data(
+        as_text=True
+    )
     assert "Make a new password" in page and "Take river out of Room 12" in page
     response = post(client, f"/teach/classes/{world.class_a}/students/{world.student.id}/password")
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
@@ -524,11 +621,17 @@ def test_a_teacher_gives_a_student_a_new_password(world):
 
 
 def test_a_new_password_logs_the_student_out_everywhere(world):
-    """"Their old password no longer works" is true for devices already logged in too (issue 18)."""
+    """ "Their old password no longer works" is true for devices already logged in too (issue 18)."""
     made_by(world.app, world.student.id, world.teacher.id)
     laptop, phone = world.client("student"), world.client("student")
     assert laptop.get("/study/").status_code == 200
-    assert post(world.client("teacher"), f"/teach/classes/{world.class_a}/students/{world.student.id}/password").status_code == 200
+    assert (
+        post(
+            world.client("teacher"),
+            f"/teach/classes/{world.class_a}/students/{world.student.id}/password",
+        ).status_code
+        == 200
+    )
     for device in (laptop, phone):
         assert device.get("/study/").headers["Location"].startswith("/auth/login?next=")
 
@@ -536,7 +639,9 @@ def test_a_new_password_logs_the_student_out_everywhere(world):
 def test_a_student_who_made_their_own_account_keeps_it(world):
     """Issue 18: a "teacher" whose class a student joined cannot take the account over."""
     client = world.client("teacher")
-    page = client.get(f"/teach/classes/{world.class_a}/students/{world.student.id}").get_data(as_text=True)
+    page = client.get(f"/teach/classes/{world.class_a}/students/{world.student.id}").get_data(
+        as_text=True
+    )
     assert SELF_MADE_ACCOUNT in unescape(page) and "Make a new password" not in page
     before = snapshot(world.app)
     response = post(client, f"/teach/classes/{world.class_a}/students/{world.student.id}/password")
@@ -551,11 +656,15 @@ def test_only_the_teacher_who_made_the_account_may_reset_it(world):
     made_by(world.app, world.student.id, world.teacher.id)
     add_member(world.app, world.class_b, world.student.id)
     client = world.client("other_teacher")
-    page = client.get(f"/teach/classes/{world.class_b}/students/{world.student.id}").get_data(as_text=True)
+    page = client.get(f"/teach/classes/{world.class_b}/students/{world.student.id}").get_data(
+        as_text=True
+    )
     assert OTHER_TEACHERS_ACCOUNT in unescape(page) and "Make a new password" not in page
     before = snapshot(world.app)
     response = post(client, f"/teach/classes/{world.class_b}/students/{world.student.id}/password")
-    assert response.status_code == 403 and OTHER_TEACHERS_ACCOUNT in unescape(response.get_data(as_text=True))
+    assert response.status_code == 403 and OTHER_TEACHERS_ACCOUNT in unescape(
+        response.get_data(as_text=True)
+    )
     assert snapshot(world.app) == before
 
 
@@ -570,15 +679,35 @@ def test_accounts_from_a_list_are_the_teachers_to_reset_and_joining_hands_nothin
     assert AuthActions(kid).login(username, password).status_code == 302
     assert post(kid, "/teach/join", {"code": CODE_B}).status_code == 302
     assert get_user(world.app, username).managed_by_id == world.teacher.id
-    assert post(world.client("other_teacher"), f"/teach/classes/{world.class_b}/students/{ada.id}/password").status_code == 403
-    assert post(client, f"/teach/classes/{world.class_a}/students/{ada.id}/password").status_code == 200
+    assert (
+        post(
+            world.client("other_teacher"),
+            f"/teach/classes/{world.class_b}/students/{ada.id}/password",
+        ).status_code
+        == 403
+    )
+    assert (
+        post(client, f"/teach/classes/{world.class_a}/students/{ada.id}/password").status_code
+        == 200
+    )
 
 
 def test_taking_a_student_out_keeps_their_account_and_history(world):
     """P-S4: only the membership goes."""
     with world.app.app_context():
         student = db.session.get(User, world.student.id)
-        record(student, srs.Outcome("CA:capital", Verdict.RIGHT, "review", Form.TYPED, "round-1", "1", answer="Sacramento"))
+        record(
+            student,
+            srs.Outcome(
+                "CA:capital",
+                Verdict.RIGHT,
+                "review",
+                Form.TYPED,
+                "round-1",
+                "1",
+                answer="Sacramento",
+            ),
+        )
     teacher = world.client("teacher")
     response = post(teacher, f"/teach/classes/{world.class_a}/students/{world.student.id}/remove")
     assert response.status_code == 302
@@ -588,7 +717,12 @@ def test_taking_a_student_out_keeps_their_account_and_history(world):
     html = teacher.get(f"/teach/classes/{world.class_a}").get_data(as_text=True)
     assert "river is no longer in Room 12" in html and "No students yet" in html
     # Out of the class, the teacher cannot reach the student any more.
-    assert world.client("teacher").get(f"/teach/classes/{world.class_a}/students/{world.student.id}").status_code == 404
+    assert (
+        world.client("teacher")
+        .get(f"/teach/classes/{world.class_a}/students/{world.student.id}")
+        .status_code
+        == 404
+    )
     # The student may join again.
     assert post(world.client("student"), "/teach/join", {"code": CODE_A}).status_code == 302
 
@@ -655,12 +789,16 @@ def test_the_join_link_refusals(world):
     kid = world.client("student")
     before = snapshot(world.app)
     unknown = kid.get("/teach/join/ZZZZZZZZ")
-    assert unknown.status_code == 404 and "No class has the code ZZZZZZZZ" in unknown.get_data(as_text=True)
+    assert unknown.status_code == 404 and "No class has the code ZZZZZZZZ" in unknown.get_data(
+        as_text=True
+    )
     assert post(kid, "/teach/join/ZZZZZZZZ").status_code == 404
     already = kid.get(f"/teach/join/{CODE_A}").get_data(as_text=True)
     assert "You are already in Room 12." in already and "<button" not in main_of(already)
     response = post(kid, f"/teach/join/{CODE_A}")
-    assert response.status_code == 400 and "You are already in Room 12." in response.get_data(as_text=True)
+    assert response.status_code == 400 and "You are already in Room 12." in response.get_data(
+        as_text=True
+    )
     with world.app.app_context():
         db.session.get(SchoolClass, world.class_b).joining_open = False
         db.session.commit()
@@ -668,7 +806,9 @@ def test_the_join_link_refusals(world):
     closed = kid.get(f"/teach/join/{CODE_B}").get_data(as_text=True)
     assert "Room 7 is not taking new students" in closed and "Join Room 7</button>" not in closed
     response = post(kid, f"/teach/join/{CODE_B}")
-    assert response.status_code == 400 and "Room 7 is not taking new students" in response.get_data(as_text=True)
+    assert response.status_code == 400 and "Room 7 is not taking new students" in response.get_data(
+        as_text=True
+    )
     assert snapshot(world.app) == before
 
 
@@ -681,7 +821,13 @@ def test_a_new_student_follows_the_join_link_through_sign_up(world):
     token = csrf_token(client, f"/auth/signup?next=/teach/join/{CODE_A}")
     response = client.post(
         f"/auth/signup?next=/teach/join/{CODE_A}",
-        data={"username": "newkid", "password": "maps are fun", "confirm": "maps are fun", "role": "student", "csrf_token": token},
+        data={
+            "username": "newkid",
+            "password": "maps are fun",
+            "confirm": "maps are fun",
+            "role": "student",
+            "csrf_token": token,
+        },
     )
     assert response.headers["Location"] == f"/teach/join/{CODE_A}"
     assert "Join Room 12" in client.get(f"/teach/join/{CODE_A}").get_data(as_text=True)
@@ -691,7 +837,13 @@ def test_signup_ignores_a_next_to_another_site(client):
     token = csrf_token(client, "/auth/signup")
     response = client.post(
         "/auth/signup?next=//evil.example.org/",
-        data={"username": "newkid", "password": "maps are fun", "confirm": "maps are fun", "role": "student", "csrf_token": token},
+        data={
+            "username": "newkid",
+            "password": "maps are fun",
+            "confirm": "maps are fun",
+            "role": "student",
+            "csrf_token": token,
+        },
     )
     assert response.headers["Location"] == "/study/"
 
@@ -708,7 +860,10 @@ def test_a_student_sees_which_teachers_see_their_work(world):
     page = unescape(world.client("student").get("/teach/join").get_data(as_text=True))
     assert "ms_lee can see your answers and progress." in page
     assert "mr_park can see your answers and progress." in page
-    assert f'href="{leave_url(world.class_a)}"' in page and f'href="{leave_url(world.class_b)}"' in page
+    assert (
+        f'href="{leave_url(world.class_a)}"' in page
+        and f'href="{leave_url(world.class_b)}"' in page
+    )
     assert page.count("Leave this class") == 2
 
 
@@ -716,11 +871,26 @@ def test_a_student_leaves_a_class_and_keeps_their_history(world):
     """Like P-S4, from the student's side: only the membership goes."""
     with world.app.app_context():
         student = db.session.get(User, world.student.id)
-        record(student, srs.Outcome("CA:capital", Verdict.RIGHT, "review", Form.TYPED, "round-1", "1", answer="Sacramento"))
+        record(
+            student,
+            srs.Outcome(
+                "CA:capital",
+                Verdict.RIGHT,
+                "review",
+                Form.TYPED,
+                "round-1",
+                "1",
+                answer="Sacramento",
+            ),
+        )
     kid = world.client("student")
     confirm = kid.get(leave_url(world.class_a))
     page = unescape(confirm.get_data(as_text=True))
-    assert confirm.status_code == 200 and "Leave Room 12?" in page and "ms_lee, your teacher in Room 12, will no longer see your answers and progress" in page
+    assert (
+        confirm.status_code == 200
+        and "Leave Room 12?" in page
+        and "ms_lee, your teacher in Room 12, will no longer see your answers and progress" in page
+    )
     assert_strict_page(confirm.get_data(as_text=True))
     assert members(world.app, world.class_a) == {"river"}, "the confirmation page changes nothing"
     response = post(kid, leave_url(world.class_a))
@@ -728,18 +898,29 @@ def test_a_student_leaves_a_class_and_keeps_their_history(world):
     assert members(world.app, world.class_a) == set()
     assert count(world.app, ReviewLog) == 1 and get_user(world.app, "river") is not None
     page = unescape(kid.get("/teach/join").get_data(as_text=True))
-    assert "You left Room 12. ms_lee no longer sees your work" in page and "You are not in a class yet." in page
+    assert (
+        "You left Room 12. ms_lee no longer sees your work" in page
+        and "You are not in a class yet." in page
+    )
     # The teacher no longer reaches the student.
-    assert world.client("teacher").get(f"/teach/classes/{world.class_a}/students/{world.student.id}").status_code == 404
+    assert (
+        world.client("teacher")
+        .get(f"/teach/classes/{world.class_a}/students/{world.student.id}")
+        .status_code
+        == 404
+    )
 
 
-@pytest.mark.parametrize(("who", "path", "status"), [
-    ("student", "/teach/my-classes/{b}/leave", 404),  # another student's class
-    ("student", "/teach/my-classes/999999/leave", 404),  # no such class
-    ("other_student", "/teach/my-classes/{a}/leave", 404),
-    ("teacher", "/teach/my-classes/{a}/leave", 403),
-    (None, "/teach/my-classes/{a}/leave", 302),
-])
+@pytest.mark.parametrize(
+    ("who", "path", "status"),
+    [
+        ("student", "/teach/my-classes/{b}/leave", 404),  # another student's class
+        ("student", "/teach/my-classes/999999/leave", 404),  # no such class
+        ("other_student", "/teach/my-classes/{a}/leave", 404),
+        ("teacher", "/teach/my-classes/{a}/leave", 403),
+        (None, "/teach/my-classes/{a}/leave", 302),
+    ],
+)
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_leaving_a_class_one_is_not_in_changes_nothing(world, who, path, status, method):
     url = path.format(a=world.class_a, b=world.class_b)
@@ -816,7 +997,9 @@ def test_a_class_setting_overrides_the_students_own_higher_or_lower(world):
 def test_several_classes_use_the_highest_of_each_setting(world):
     """P-S1: each setting on its own, the highest among the classes that set it."""
     add_member(world.app, world.class_b, world.student.id)
-    third = make_class(world.app, world.teacher.id, "Club", "TUVWXYZ2", desired_retention=None, new_per_day=0)
+    third = make_class(
+        world.app, world.teacher.id, "Club", "TUVWXYZ2", desired_retention=None, new_per_day=0
+    )
     add_member(world.app, third, world.student.id)
     set_class(world.app, world.class_a, desired_retention=0.95, new_per_day=5)
     set_class(world.app, world.class_b, desired_retention=0.85, new_per_day=None)
@@ -830,7 +1013,10 @@ def test_several_classes_use_the_highest_of_each_setting(world):
 def test_leaving_the_class_ends_its_override(world):
     """P-S1, P-S4."""
     set_class(world.app, world.class_a, desired_retention=0.75, new_per_day=3)
-    post(world.client("teacher"), f"/teach/classes/{world.class_a}/students/{world.student.id}/remove")
+    post(
+        world.client("teacher"),
+        f"/teach/classes/{world.class_a}/students/{world.student.id}/remove",
+    )
     settings = settings_of(world.app, world.student.id)
     assert (settings.desired_retention, settings.new_per_day) == (0.9, 20)
 
@@ -874,7 +1060,17 @@ def test_the_study_settings_page_says_when_a_class_setting_is_in_force(world):
     assert "Your class sets 10 new facts a day:" in html
     # The student's own choice is still saved, and kept for later.
     token = csrf_token(kid, "/study/settings")
-    response = kid.post("/study/settings", data={"csrf_token": token, "desired_retention": "85", "new_per_day": "7", "time_zone": "", "daily_amount": "40", "daily_unit": "answers"})
+    response = kid.post(
+        "/study/settings",
+        data={
+            "csrf_token": token,
+            "desired_retention": "85",
+            "new_per_day": "7",
+            "time_zone": "",
+            "daily_amount": "40",
+            "daily_unit": "answers",
+        },
+    )
     assert response.status_code == 302
     assert get_user(world.app, "river").new_per_day == 7
     assert settings_of(world.app, world.student.id).new_per_day == 10
@@ -908,7 +1104,10 @@ def test_nav_links_by_role(world):
     teacher_html = world.client("teacher").get("/").get_data(as_text=True)
     assert 'href="/teach/">My classes</a>' in teacher_html and "Join a class" not in teacher_html
     student_html = world.client("student").get("/").get_data(as_text=True)
-    assert 'href="/teach/join">Join a class</a>' in student_html and "My classes</a>" not in student_html
+    assert (
+        'href="/teach/join">Join a class</a>' in student_html
+        and "My classes</a>" not in student_html
+    )
     anonymous = world.client(None).get("/").get_data(as_text=True)
     assert "Join a class" not in anonymous and "My classes" not in anonymous
 
@@ -928,8 +1127,16 @@ def test_a_teacher_lands_on_their_classes(client, auth):
 
 @pytest.mark.parametrize(
     ("text", "folded"),
-    [("José", "jose"), ("Zoë", "zoe"), ("O'Brien", "obrien"), ("Ægir Øvreås", "aegir ovreas"), ("Straße", "strasse"),
-     ("Łukasz", "lukasz"), ("Anne-Marie", "annemarie"), ("李雷", "")],
+    [
+        ("José", "jose"),
+        ("Zoë", "zoe"),
+        ("O'Brien", "obrien"),
+        ("Ægir Øvreås", "aegir ovreas"),
+        ("Straße", "strasse"),
+        ("Łukasz", "lukasz"),
+        ("Anne-Marie", "annemarie"),
+        ("李雷", ""),
+    ],
 )
 def test_fold(text, folded):
     assert fold(text) == folded
@@ -937,8 +1144,15 @@ def test_fold(text, folded):
 
 @pytest.mark.parametrize(
     ("line", "username"),
-    [("Maria Gonzalez", "maria.g"), ("María José González", "maria.g"), ("Gonzalez, Maria", "maria.g"), ("Zoë", "zoe"),
-     ("Liam O’Brien", "liam.o"), ("Anne-Marie de la Cruz", "annemarie.c"), ("Bartholomew-Maximilian Lee", "bartholomewmaximilia.l")],
+    [
+        ("Maria Gonzalez", "maria.g"),
+        ("María José González", "maria.g"),
+        ("Gonzalez, Maria", "maria.g"),
+        ("Zoë", "zoe"),
+        ("Liam O’Brien", "liam.o"),
+        ("Anne-Marie de la Cruz", "annemarie.c"),
+        ("Bartholomew-Maximilian Lee", "bartholomewmaximilia.l"),
+    ],
 )
 def test_username_base(line, username):
     (entry,) = parse_names(line)

@@ -64,7 +64,9 @@ def answer(
 def set_lapses(app: Flask, student: User, fact_key: str, lapses: int) -> None:
     with app.app_context():
         db.session.execute(
-            update(MemoryCard).where(MemoryCard.student_id == student.id, MemoryCard.fact_key == fact_key).values(lapses=lapses)
+            update(MemoryCard)
+            .where(MemoryCard.student_id == student.id, MemoryCard.fact_key == fact_key)
+            .values(lapses=lapses)
         )
         db.session.commit()
 
@@ -72,7 +74,9 @@ def set_lapses(app: Flask, student: User, fact_key: str, lapses: int) -> None:
 def card_memory(app: Flask, student: User, fact_key: str) -> srs.Memory:
     with app.app_context():
         card = db.session.execute(
-            select(MemoryCard).where(MemoryCard.student_id == student.id, MemoryCard.fact_key == fact_key)
+            select(MemoryCard).where(
+                MemoryCard.student_id == student.id, MemoryCard.fact_key == fact_key
+            )
         ).scalar_one()
         return memory_from(card)
 
@@ -97,9 +101,16 @@ class World:
     def student_url(self, student: User, class_id: int | None = None) -> str:
         return f"/teach/classes/{class_id or self.class_a}/students/{student.id}"
 
-    def csv_url(self, start: str | None = "2025-03-10", end: str | None = "2025-03-12", class_id: int | None = None) -> str:
+    def csv_url(
+        self,
+        start: str | None = "2025-03-10",
+        end: str | None = "2025-03-12",
+        class_id: int | None = None,
+    ) -> str:
         query = "&".join(f"{k}={v}" for k, v in (("start", start), ("end", end)) if v is not None)
-        return f"/teach/classes/{class_id or self.class_a}/reviews.csv" + (f"?{query}" if query else "")
+        return f"/teach/classes/{class_id or self.class_a}/reviews.csv" + (
+            f"?{query}" if query else ""
+        )
 
 
 @pytest.fixture
@@ -161,9 +172,17 @@ def test_last_active_is_each_students_latest_answer(world):
 
 def test_the_class_page_shows_last_active_and_who_needs_help(world):
     answer(world.app, world.river, "CO:capital", NOW - dt.timedelta(hours=2))
-    answer(world.app, world.otter, "CO:capital", NOW - dt.timedelta(days=20))  # another class: not shown
-    html = main_of(world.client("teacher").get(f"/teach/classes/{world.class_a}").get_data(as_text=True))
-    rows = dict(re.findall(r'/students/\d+">(\w+)</a></th>\s*<td>[^<]*</td>\s*<td>(?:<time[^>]*>)?([^<]+)', html))
+    answer(
+        world.app, world.otter, "CO:capital", NOW - dt.timedelta(days=20)
+    )  # another class: not shown
+    html = main_of(
+        world.client("teacher").get(f"/teach/classes/{world.class_a}").get_data(as_text=True)
+    )
+    rows = dict(
+        re.findall(
+            r'/students/\d+">(\w+)</a></th>\s*<td>[^<]*</td>\s*<td>(?:<time[^>]*>)?([^<]+)', html
+        )
+    )
     assert rows == {"brook": "never", "river": "today"}
     help_box = html.split("Who needs help", 1)[1].split("</ul>", 1)[0]
     assert "brook</a>:" in help_box and "Has not practised yet" in help_box
@@ -188,7 +207,10 @@ def test_no_who_needs_help_list_when_nobody_does(world):
 
 def test_the_students_table_scrolls_on_a_phone_and_is_labelled(world):
     html = world.client("teacher").get(f"/teach/classes/{world.class_a}").get_data(as_text=True)
-    assert re.search(r'<div class="table-scroll" role="region" aria-labelledby="students-title" tabindex="0">\s*<table class="table table--students">\s*<caption', html)
+    assert re.search(
+        r'<div class="table-scroll" role="region" aria-labelledby="students-title" tabindex="0">\s*<table class="table table--students">\s*<caption',
+        html,
+    )
     for heading in ("Username", "Joined", "Last active", "Needs help"):
         assert f'<th scope="col">{heading}</th>' in html
 
@@ -217,17 +239,25 @@ def test_low_predicted_recall_needs_help_with_the_mean_worked_out(world):
     answer(world.app, world.river, "CO:capital", NOW - dt.timedelta(days=30), Verdict.WRONG)
     answer(world.app, world.river, "UT:capital", NOW - dt.timedelta(days=30), Verdict.WRONG)
     answer(world.app, world.river, "VT:map", NOW - dt.timedelta(hours=3))
-    recalls = [srs.retrievability(card_memory(world.app, world.river, key), NOW, "UTC") for key in ("CO:capital", "UT:capital", "VT:map")]
+    recalls = [
+        srs.retrievability(card_memory(world.app, world.river, key), NOW, "UTC")
+        for key in ("CO:capital", "UT:capital", "VT:map")
+    ]
     mean = sum(recalls) / 3
     assert mean < insights.LOW_RECALL
     reasons = needs_help(world, world.river)[world.river.id]
-    assert reasons == [f"Likely to remember only {round(mean * 100)}% of the 3 facts started (below 70%)"]
+    assert reasons == [
+        f"Likely to remember only {round(mean * 100)}% of the 3 facts started (below 70%)"
+    ]
 
 
 def test_good_predicted_recall_needs_no_help(world):
     for key in ("CO:capital", "UT:capital", "VT:map"):
         answer(world.app, world.river, key, NOW - dt.timedelta(hours=3))
-    recalls = [srs.retrievability(card_memory(world.app, world.river, key), NOW, "UTC") for key in ("CO:capital", "UT:capital", "VT:map")]
+    recalls = [
+        srs.retrievability(card_memory(world.app, world.river, key), NOW, "UTC")
+        for key in ("CO:capital", "UT:capital", "VT:map")
+    ]
     assert min(recalls) >= insights.LOW_RECALL
     assert needs_help(world, world.river) == {world.river.id: []}
 
@@ -235,17 +265,29 @@ def test_good_predicted_recall_needs_no_help(world):
 def test_predicted_recall_is_computed_from_the_schedule(world):
     """The mean uses FSRS's forgetting curve on each card's stability and last review, at "now"."""
     answer(world.app, world.river, "CO:capital", NOW - dt.timedelta(days=30))
-    by_hand = srs.schedule(srs.new_memory(NOW - dt.timedelta(days=30)), srs.Rating.GOOD, NOW - dt.timedelta(days=30), time_zone="UTC")
+    by_hand = srs.schedule(
+        srs.new_memory(NOW - dt.timedelta(days=30)),
+        srs.Rating.GOOD,
+        NOW - dt.timedelta(days=30),
+        time_zone="UTC",
+    )
     expected = srs.retrievability(by_hand, NOW, "UTC")
-    assert card_memory(world.app, world.river, "CO:capital").stability == pytest.approx(by_hand.stability)
+    assert card_memory(world.app, world.river, "CO:capital").stability == pytest.approx(
+        by_hand.stability
+    )
     reasons = needs_help(world, world.river)[world.river.id]
-    assert f"Likely to remember only {round(expected * 100)}% of the 1 fact started (below 70%)" in reasons
+    assert (
+        f"Likely to remember only {round(expected * 100)}% of the 1 fact started (below 70%)"
+        in reasons
+    )
 
 
 def test_one_leech_needs_help(world):
     answer(world.app, world.river, "VT:capital", NOW - dt.timedelta(hours=1))
     set_lapses(world.app, world.river, "VT:capital", srs.LEECH_LAPSES)
-    assert needs_help(world, world.river)[world.river.id] == ["1 fact keeps slipping (a leech): Vermont capital"]
+    assert needs_help(world, world.river)[world.river.id] == [
+        "1 fact keeps slipping (a leech): Vermont capital"
+    ]
 
 
 def test_a_fact_forgotten_fewer_times_is_no_leech(world):
@@ -255,7 +297,15 @@ def test_a_fact_forgotten_fewer_times_is_no_leech(world):
 
 
 def test_many_leeches_are_named_worst_first_then_counted(world):
-    keys = ["AL:map", "CO:capital", "DE:postal", "GA:borders", "ID:size", "KS:zone", "ME:population"]
+    keys = [
+        "AL:map",
+        "CO:capital",
+        "DE:postal",
+        "GA:borders",
+        "ID:size",
+        "KS:zone",
+        "ME:population",
+    ]
     for key in keys:
         answer(world.app, world.river, key, NOW - dt.timedelta(hours=1))
         set_lapses(world.app, world.river, key, srs.LEECH_LAPSES)
@@ -283,17 +333,37 @@ def test_reasons_add_up_and_stay_with_their_student(world):
 def test_activity_counts_answers_per_study_day_and_mode(world):
     answer(world.app, world.river, "CO:capital", NOW - dt.timedelta(hours=1))
     answer(world.app, world.river, "UT:capital", NOW - dt.timedelta(hours=1), Verdict.WRONG)
-    answer(world.app, world.river, "UT:postal", NOW - dt.timedelta(hours=2), Verdict.CLOSE, mode="state_iq")
+    answer(
+        world.app,
+        world.river,
+        "UT:postal",
+        NOW - dt.timedelta(hours=2),
+        Verdict.CLOSE,
+        mode="state_iq",
+    )
     # 02:00 UTC belongs to the day before (days start at 4 a.m.).
-    answer(world.app, world.river, "VT:map", dt.datetime(2025, 3, 18, 2, 0, tzinfo=UTC), mode="geoplunge_51", round_id="g")
+    answer(
+        world.app,
+        world.river,
+        "VT:map",
+        dt.datetime(2025, 3, 18, 2, 0, tzinfo=UTC),
+        mode="geoplunge_51",
+        round_id="g",
+    )
     answer(world.app, world.river, "OH:map", NOW - dt.timedelta(days=13), Verdict.WRONG)
     answer(world.app, world.river, "OH:capital", NOW - dt.timedelta(days=14))  # outside the 14 days
     answer(world.app, world.brook, "OH:capital", NOW)  # someone else
     with world.app.app_context():
         activity = insights.student_activity(world.river.id, NOW)
-    assert [d.day for d in activity.days] == [dt.date(2025, 3, 7) + dt.timedelta(days=i) for i in range(14)]
+    assert [d.day for d in activity.days] == [
+        dt.date(2025, 3, 7) + dt.timedelta(days=i) for i in range(14)
+    ]
     counts = {d.day: (d.answered, d.right) for d in activity.days if d.answered}
-    assert counts == {dt.date(2025, 3, 20): (3, 2), dt.date(2025, 3, 17): (1, 1), dt.date(2025, 3, 7): (1, 0)}
+    assert counts == {
+        dt.date(2025, 3, 20): (3, 2),
+        dt.date(2025, 3, 17): (1, 1),
+        dt.date(2025, 3, 7): (1, 0),
+    }
     assert [(m.mode, m.name, m.answered, m.right) for m in activity.modes] == [
         ("review", "Study (flashcards)", 3, 1),
         ("geoplunge_51", "GeoPlunge 51", 1, 1),
@@ -313,10 +383,19 @@ def test_facts_by_state_match_the_forgetting_curve(world):
     assert [row.name for row in rows] == deck_names and len(rows) == 50
     assert all([cell.facet for cell in row.cells] == list(Facet) for row in rows)
     cells = {(row.postal, cell.facet): cell for row in rows for cell in row.cells}
-    first_answer = srs.schedule(srs.new_memory(NOW - dt.timedelta(days=30)), srs.Rating.GOOD, NOW - dt.timedelta(days=30), time_zone="UTC")
-    assert cells["VT", Facet.CAPITAL].recall == pytest.approx(srs.retrievability(first_answer, NOW, "UTC"))
+    first_answer = srs.schedule(
+        srs.new_memory(NOW - dt.timedelta(days=30)),
+        srs.Rating.GOOD,
+        NOW - dt.timedelta(days=30),
+        time_zone="UTC",
+    )
+    assert cells["VT", Facet.CAPITAL].recall == pytest.approx(
+        srs.retrievability(first_answer, NOW, "UTC")
+    )
     assert cells["VT", Facet.CAPITAL].leech is False
-    assert cells["VT", Facet.MAP].recall == pytest.approx(srs.retrievability(card_memory(world.app, world.river, "VT:map"), NOW, "UTC"))
+    assert cells["VT", Facet.MAP].recall == pytest.approx(
+        srs.retrievability(card_memory(world.app, world.river, "VT:map"), NOW, "UTC")
+    )
     assert cells["VT", Facet.MAP].leech is True
     assert cells["AK", Facet.ZONE].recall > 0.95
     started = {key for key, cell in cells.items() if cell.recall is not None}
@@ -330,11 +409,41 @@ def get_deck_of(app: Flask):
 
 
 def test_recent_rounds_group_answers_by_round(world):
-    for i, (key, verdict) in enumerate([("CO:capital", Verdict.RIGHT), ("UT:capital", Verdict.WRONG), ("VT:capital", Verdict.CLOSE)]):
-        answer(world.app, world.river, key, NOW - dt.timedelta(hours=5) + dt.timedelta(minutes=i), verdict, round_id="a")
-    answer(world.app, world.river, "OH:map", NOW - dt.timedelta(hours=3), mode="state_iq", round_id="b")
-    answer(world.app, world.river, "OH:capital", NOW - dt.timedelta(hours=1), Verdict.WRONG, mode="dashing_states", round_id="c")
-    answer(world.app, world.river, "OH:postal", NOW - dt.timedelta(hours=1), mode="dashing_states", round_id="c")
+    for i, (key, verdict) in enumerate(
+        [
+            ("CO:capital", Verdict.RIGHT),
+            ("UT:capital", Verdict.WRONG),
+            ("VT:capital", Verdict.CLOSE),
+        ]
+    ):
+        answer(
+            world.app,
+            world.river,
+            key,
+            NOW - dt.timedelta(hours=5) + dt.timedelta(minutes=i),
+            verdict,
+            round_id="a",
+        )
+    answer(
+        world.app, world.river, "OH:map", NOW - dt.timedelta(hours=3), mode="state_iq", round_id="b"
+    )
+    answer(
+        world.app,
+        world.river,
+        "OH:capital",
+        NOW - dt.timedelta(hours=1),
+        Verdict.WRONG,
+        mode="dashing_states",
+        round_id="c",
+    )
+    answer(
+        world.app,
+        world.river,
+        "OH:postal",
+        NOW - dt.timedelta(hours=1),
+        mode="dashing_states",
+        round_id="c",
+    )
     answer(world.app, world.brook, "OH:postal", NOW, mode="border_up", round_id="d")
     with world.app.app_context():
         rounds = insights.recent_rounds(world.river.id)
@@ -355,7 +464,15 @@ def test_unknown_modes_still_get_a_readable_name():
 
 def test_the_student_page_shows_progress_in_words(world):
     answer(world.app, world.river, "VT:capital", NOW - dt.timedelta(days=30), given="Montpelier")
-    answer(world.app, world.river, "VT:map", NOW - dt.timedelta(hours=2), Verdict.WRONG, mode="state_iq", round_id="b")
+    answer(
+        world.app,
+        world.river,
+        "VT:map",
+        NOW - dt.timedelta(hours=2),
+        Verdict.WRONG,
+        mode="state_iq",
+        round_id="b",
+    )
     set_lapses(world.app, world.river, "VT:map", srs.LEECH_LAPSES)
     capital = srs.retrievability(card_memory(world.app, world.river, "VT:capital"), NOW, "UTC")
     vt_map = srs.retrievability(card_memory(world.app, world.river, "VT:map"), NOW, "UTC")
@@ -367,10 +484,18 @@ def test_the_student_page_shows_progress_in_words(world):
     assert "1 fact keeps slipping (a leech): Vermont on the map." in html
     # Activity: today's one answer, none right; the mode table.
     assert re.search(r"1 answer, 0 right\s+\(0%\)", html)
-    assert re.search(r'<th scope="row"><time datetime="2025-03-20">Thu 20 Mar</time></th>\s*<td class="num">1</td><td class="num">0</td>', html)
-    assert re.search(r'<th scope="row">State IQ</th><td class="num">1</td><td class="num">0</td>', html)
+    assert re.search(
+        r'<th scope="row"><time datetime="2025-03-20">Thu 20 Mar</time></th>\s*<td class="num">1</td><td class="num">0</td>',
+        html,
+    )
+    assert re.search(
+        r'<th scope="row">State IQ</th><td class="num">1</td><td class="num">0</td>', html
+    )
     # Recent rounds, newest first.
-    assert re.search(r"20 Mar 2025, 13:00 UTC</time></th>\s*<td>State IQ</td>\s*<td class=\"num\">1</td>\s*<td class=\"num\">0</td>", html)
+    assert re.search(
+        r"20 Mar 2025, 13:00 UTC</time></th>\s*<td>State IQ</td>\s*<td class=\"num\">1</td>\s*<td class=\"num\">0</td>",
+        html,
+    )
     assert "Study (flashcards)" in html
     # Facts by state: Vermont's row has a value for its map and capital facts, the leech in words.
     vermont = html.split('<th scope="row">Vermont</th>', 1)[1].split("</tr>", 1)[0]
@@ -382,14 +507,21 @@ def test_the_student_page_shows_progress_in_words(world):
     assert '<td class="num fact--leech">' in vermont
     assert html.count("not practised") == 50 * 8 - 2
     # The scrollable fact table is labelled and focusable.
-    assert re.search(r'<div class="table-scroll" role="region" aria-labelledby="facts-title" tabindex="0">', html)
+    assert re.search(
+        r'<div class="table-scroll" role="region" aria-labelledby="facts-title" tabindex="0">', html
+    )
     # The existing forms are still there (river made their own account: only they change its
     # password, issue 18, so the page says so instead of offering a new one).
-    assert "This student made their own account, so only they can change its password." in html and "Take river out of Room 12" in html
+    assert (
+        "This student made their own account, so only they can change its password." in html
+        and "Take river out of Room 12" in html
+    )
 
 
 def test_a_new_students_page_says_so(world):
-    html = main_of(world.client("teacher").get(world.student_url(world.brook)).get_data(as_text=True))
+    html = main_of(
+        world.client("teacher").get(world.student_url(world.brook)).get_data(as_text=True)
+    )
     assert "Has not practised yet." in html
     assert "No answers in the last 14 days." in html and "No rounds played yet." in html
     assert "Last practised: never." in html
@@ -404,20 +536,90 @@ def read_csv(response) -> list[list[str]]:
     return list(csv.reader(io.StringIO(text[1:], newline="")))
 
 
-HEADER = ["student", "reviewed_at_utc", "study_day", "mode", "state", "facet", "verdict", "rating", "answer", "round"]
+HEADER = [
+    "student",
+    "reviewed_at_utc",
+    "study_day",
+    "mode",
+    "state",
+    "facet",
+    "verdict",
+    "rating",
+    "answer",
+    "round",
+]
 
 
 def export_world(world: World) -> None:
     """Answers around 10-12 March 2025 (UTC days starting at 4 a.m.) by students in and out of the class."""
     at = dt.datetime
-    answer(world.app, world.river, "CO:capital", at(2025, 3, 10, 3, 59, tzinfo=UTC), given="Denver", round_id="x")  # 9 March
-    answer(world.app, world.river, "CO:capital", at(2025, 3, 10, 4, 0, tzinfo=UTC), given="=HYPERLINK(\"http://x\")", round_id="x")
-    answer(world.app, world.brook, "UT:capital", at(2025, 3, 11, 9, 30, tzinfo=UTC), Verdict.WRONG, given="+1", mode="state_iq", round_id="y")
-    answer(world.app, world.river, "VT:postal", at(2025, 3, 12, 23, 0, tzinfo=UTC), Verdict.CLOSE, given="-VT", round_id="z")
-    answer(world.app, world.brook, "OH:map", at(2025, 3, 13, 3, 0, tzinfo=UTC), given="@Ohio", round_id="w")  # 12 March
-    answer(world.app, world.brook, "OH:zone", at(2025, 3, 13, 4, 0, tzinfo=UTC), given="Eastern", round_id="w")  # 13 March
-    answer(world.app, world.otter, "CO:capital", at(2025, 3, 11, 12, 0, tzinfo=UTC), given="Denver", round_id="o")  # another class
-    answer(world.app, world.heron, "CO:capital", at(2025, 3, 11, 12, 0, tzinfo=UTC), given="Denver", round_id="h")  # no class
+    answer(
+        world.app,
+        world.river,
+        "CO:capital",
+        at(2025, 3, 10, 3, 59, tzinfo=UTC),
+        given="Denver",
+        round_id="x",
+    )  # 9 March
+    answer(
+        world.app,
+        world.river,
+        "CO:capital",
+        at(2025, 3, 10, 4, 0, tzinfo=UTC),
+        given='=HYPERLINK("http://x")',
+        round_id="x",
+    )
+    answer(
+        world.app,
+        world.brook,
+        "UT:capital",
+        at(2025, 3, 11, 9, 30, tzinfo=UTC),
+        Verdict.WRONG,
+        given="+1",
+        mode="state_iq",
+        round_id="y",
+    )
+    answer(
+        world.app,
+        world.river,
+        "VT:postal",
+        at(2025, 3, 12, 23, 0, tzinfo=UTC),
+        Verdict.CLOSE,
+        given="-VT",
+        round_id="z",
+    )
+    answer(
+        world.app,
+        world.brook,
+        "OH:map",
+        at(2025, 3, 13, 3, 0, tzinfo=UTC),
+        given="@Ohio",
+        round_id="w",
+    )  # 12 March
+    answer(
+        world.app,
+        world.brook,
+        "OH:zone",
+        at(2025, 3, 13, 4, 0, tzinfo=UTC),
+        given="Eastern",
+        round_id="w",
+    )  # 13 March
+    answer(
+        world.app,
+        world.otter,
+        "CO:capital",
+        at(2025, 3, 11, 12, 0, tzinfo=UTC),
+        given="Denver",
+        round_id="o",
+    )  # another class
+    answer(
+        world.app,
+        world.heron,
+        "CO:capital",
+        at(2025, 3, 11, 12, 0, tzinfo=UTC),
+        given="Denver",
+        round_id="h",
+    )  # no class
 
 
 def test_the_csv_is_the_class_log_between_two_study_days(world):
@@ -425,15 +627,62 @@ def test_the_csv_is_the_class_log_between_two_study_days(world):
     response = world.client("teacher").get(world.csv_url("2025-03-10", "2025-03-12"))
     assert response.status_code == 200
     assert response.mimetype == "text/csv" and response.mimetype_params["charset"] == "utf-8"
-    assert response.headers["Content-Disposition"] == 'attachment; filename="room-12-answers-2025-03-10-to-2025-03-12.csv"'
+    assert (
+        response.headers["Content-Disposition"]
+        == 'attachment; filename="room-12-answers-2025-03-10-to-2025-03-12.csv"'
+    )
     assert response.headers["Cache-Control"] == "no-store"
     assert response.get_data(as_text=True).split("\n", 1)[0].endswith("\r")  # RFC 4180 line ends
     assert read_csv(response) == [
         HEADER,
-        ["river", "2025-03-10T04:00:00+00:00", "2025-03-10", "review", "Colorado", "capital", "right", "3", "'=HYPERLINK(\"http://x\")", "review:x"],
-        ["brook", "2025-03-11T09:30:00+00:00", "2025-03-11", "state_iq", "Utah", "capital", "wrong", "1", "'+1", "state_iq:y"],
-        ["river", "2025-03-12T23:00:00+00:00", "2025-03-12", "review", "Vermont", "postal", "close", "2", "'-VT", "review:z"],
-        ["brook", "2025-03-13T03:00:00+00:00", "2025-03-12", "review", "Ohio", "map", "right", "3", "'@Ohio", "review:w"],
+        [
+            "river",
+            "2025-03-10T04:00:00+00:00",
+            "2025-03-10",
+            "review",
+            "Colorado",
+            "capital",
+            "right",
+            "3",
+            '\'=HYPERLINK("http://x")',
+            "review:x",
+        ],
+        [
+            "brook",
+            "2025-03-11T09:30:00+00:00",
+            "2025-03-11",
+            "state_iq",
+            "Utah",
+            "capital",
+            "wrong",
+            "1",
+            "'+1",
+            "state_iq:y",
+        ],
+        [
+            "river",
+            "2025-03-12T23:00:00+00:00",
+            "2025-03-12",
+            "review",
+            "Vermont",
+            "postal",
+            "close",
+            "2",
+            "'-VT",
+            "review:z",
+        ],
+        [
+            "brook",
+            "2025-03-13T03:00:00+00:00",
+            "2025-03-12",
+            "review",
+            "Ohio",
+            "map",
+            "right",
+            "3",
+            "'@Ohio",
+            "review:w",
+        ],
     ]
 
 
@@ -441,14 +690,32 @@ def test_a_one_day_csv_and_an_empty_one(world):
     export_world(world)
     client = world.client("teacher")
     rows = read_csv(client.get(world.csv_url("2025-03-09", "2025-03-09")))
-    assert rows == [HEADER, ["river", "2025-03-10T03:59:00+00:00", "2025-03-09", "review", "Colorado", "capital", "right", "3", "Denver", "review:x"]]
-    assert read_csv(client.get(world.csv_url("2024-01-01", "2024-12-31"))) == [HEADER]  # 366 days: allowed
+    assert rows == [
+        HEADER,
+        [
+            "river",
+            "2025-03-10T03:59:00+00:00",
+            "2025-03-09",
+            "review",
+            "Colorado",
+            "capital",
+            "right",
+            "3",
+            "Denver",
+            "review:x",
+        ],
+    ]
+    assert read_csv(client.get(world.csv_url("2024-01-01", "2024-12-31"))) == [
+        HEADER
+    ]  # 366 days: allowed
 
 
 def test_the_csv_has_only_current_students(world):
     export_world(world)
     with world.app.app_context():
-        db.session.execute(delete(ClassMembership).where(ClassMembership.student_id == world.brook.id))
+        db.session.execute(
+            delete(ClassMembership).where(ClassMembership.student_id == world.brook.id)
+        )
         db.session.commit()
     rows = read_csv(world.client("teacher").get(world.csv_url("2025-03-01", "2025-03-31")))
     assert [row[0] for row in rows[1:]] == ["river", "river", "river"]
@@ -456,13 +723,40 @@ def test_the_csv_has_only_current_students(world):
 
 def test_the_other_teacher_gets_only_their_class(world):
     export_world(world)
-    rows = read_csv(world.client("other_teacher").get(world.csv_url("2025-03-01", "2025-03-31", class_id=world.class_b)))
-    assert rows == [HEADER, ["otter", "2025-03-11T12:00:00+00:00", "2025-03-11", "review", "Colorado", "capital", "right", "3", "Denver", "review:o"]]
+    rows = read_csv(
+        world.client("other_teacher").get(
+            world.csv_url("2025-03-01", "2025-03-31", class_id=world.class_b)
+        )
+    )
+    assert rows == [
+        HEADER,
+        [
+            "otter",
+            "2025-03-11T12:00:00+00:00",
+            "2025-03-11",
+            "review",
+            "Colorado",
+            "capital",
+            "right",
+            "3",
+            "Denver",
+            "review:o",
+        ],
+    ]
 
 
 @pytest.mark.parametrize(
     ("value", "safe"),
-    [("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"), ("Denver", "Denver"), ("", ""), ("a=b", "a=b")],
+    [
+        ("=1+1", "'=1+1"),
+        ("+1", "'+1"),
+        ("-1", "'-1"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "'\tx"),
+        ("Denver", "Denver"),
+        ("", ""),
+        ("a=b", "a=b"),
+    ],
 )
 def test_csv_cells_never_start_like_a_formula(value, safe):
     assert insights.csv_safe(value) == safe
@@ -474,11 +768,31 @@ def test_csv_cells_never_start_like_a_formula(value, safe):
         (None, "2025-03-12", "Choose the first day of the answers to download."),
         ("2025-03-10", None, "Choose the last day of the answers to download."),
         ("", "", "Choose the first day of the answers to download."),
-        ("2025-02-30", "2025-03-12", "The first day “2025-02-30” is not a date; use the form (year-month-day)."),
-        ("yesterday", "2025-03-12", "The first day “yesterday” is not a date; use the form (year-month-day)."),
-        ("2025-03-10", "20250312", "The last day “20250312” is not a date; use the form (year-month-day)."),
-        ("2025-03-12", "2025-03-10", "The last day (2025-03-10) is before the first day (2025-03-12)."),
-        ("2024-01-01", "2025-01-01", "Download at most 366 days at a time; those dates cover 367 days."),
+        (
+            "2025-02-30",
+            "2025-03-12",
+            "The first day “2025-02-30” is not a date; use the form (year-month-day).",
+        ),
+        (
+            "yesterday",
+            "2025-03-12",
+            "The first day “yesterday” is not a date; use the form (year-month-day).",
+        ),
+        (
+            "2025-03-10",
+            "20250312",
+            "The last day “20250312” is not a date; use the form (year-month-day).",
+        ),
+        (
+            "2025-03-12",
+            "2025-03-10",
+            "The last day (2025-03-10) is before the first day (2025-03-12).",
+        ),
+        (
+            "2024-01-01",
+            "2025-01-01",
+            "Download at most 366 days at a time; those dates cover 367 days.",
+        ),
     ],
 )
 def test_bad_csv_dates_are_explained_on_the_class_page(world, start, end, message):
@@ -502,11 +816,17 @@ def test_the_class_page_offers_the_last_30_days(world):
 # --- Who may see what ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("who", "status"), [(None, 302), ("river", 403), ("otter", 403), ("other_teacher", 404)])
+@pytest.mark.parametrize(
+    ("who", "status"), [(None, 302), ("river", 403), ("otter", 403), ("other_teacher", 404)]
+)
 @pytest.mark.parametrize("page", ["student", "csv"])
 def test_only_the_classs_teacher_sees_progress_and_the_log(world, who, status, page):
     export_world(world)
-    url = world.student_url(world.river) if page == "student" else world.csv_url("2025-03-01", "2025-03-31")
+    url = (
+        world.student_url(world.river)
+        if page == "student"
+        else world.csv_url("2025-03-01", "2025-03-31")
+    )
     response = world.client(who).get(url)
     assert response.status_code == status
     if status == 302:
@@ -528,7 +848,9 @@ def test_only_the_classs_teacher_sees_progress_and_the_log(world, who, status, p
 )
 def test_a_teacher_gets_nothing_of_another_class(world, url):
     export_world(world)
-    response = world.client("teacher").get(url.format(a=world.class_a, b=world.class_b, otter=world.otter.id, heron=world.heron.id))
+    response = world.client("teacher").get(
+        url.format(a=world.class_a, b=world.class_b, otter=world.otter.id, heron=world.heron.id)
+    )
     assert response.status_code == 404
     body = main_of(response.get_data(as_text=True))
     assert "otter" not in body and "heron" not in body and "Room 7" not in body

@@ -28,7 +28,9 @@ HIDDEN = pytest.mark.parametrize("char", [RLO, ZWSP], ids=["U+202E", "U+200B"])
 
 def refused_for(html: str, char: str) -> bool:
     """The page explains the refusal, naming the character by its code point (the form keeps what was typed)."""
-    return f"This has a hidden character (U+{ord(char):04X}) that can change how text looks." in html
+    return (
+        f"This has a hidden character (U+{ord(char):04X}) that can change how text looks." in html
+    )
 
 
 def count(app, model) -> int:
@@ -52,14 +54,22 @@ def test_p_h12_a_new_class_name_with_a_hidden_character_is_refused(world, char):
 @HIDDEN
 def test_p_h12_renaming_a_class_with_a_hidden_character_is_refused(world, char):
     before = snapshot(world.app)
-    response = post(world.client("teacher"), f"/teach/classes/{world.class_a}/settings", {"name": f"{char}Room 12"})
+    response = post(
+        world.client("teacher"),
+        f"/teach/classes/{world.class_a}/settings",
+        {"name": f"{char}Room 12"},
+    )
     assert response.status_code == 400
     assert refused_for(response.get_data(as_text=True), char)
     assert snapshot(world.app) == before
 
 
 def test_p_h12_a_class_name_is_kept_in_nfc_with_single_spaces(world):
-    response = post(world.client("teacher"), f"/teach/classes/{world.class_a}/settings", {"name": " Cafe\u0301\t Club "})
+    response = post(
+        world.client("teacher"),
+        f"/teach/classes/{world.class_a}/settings",
+        {"name": " Cafe\u0301\t Club "},
+    )
     assert response.status_code == 302
     assert get_class(world.app, world.class_a).name == "Caf\u00e9 Club"
 
@@ -93,7 +103,9 @@ def test_p_h12_a_tournament_name_is_kept_clean(world, app):
 def test_p_h12_a_student_name_in_the_list_with_a_hidden_character_is_refused_by_line(world, char):
     """P-H12 and P-S3: the list's lines use the same check; the line is named, the character is not shown."""
     before = snapshot(world.app)
-    response, _batch, _token = send_names(world.client("teacher"), new_students_url(world), f"Sam Lee\nMaria{char} Gonzalez")
+    response, _batch, _token = send_names(
+        world.client("teacher"), new_students_url(world), f"Sam Lee\nMaria{char} Gonzalez"
+    )
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     assert f"Line 2: This has a hidden character (U+{ord(char):04X})" in html
@@ -117,10 +129,24 @@ def test_p_h11_the_answers_download_guards_every_typed_answer(world, app):
     with app.app_context():
         student = db.session.get(User, world.student.id)
         for n, given in enumerate(DANGEROUS):
-            record(student, srs.Outcome("CO:capital", Verdict.WRONG, "review", Form.TYPED, "review:csv", f"item{n}", answer=given), now=now)
+            record(
+                student,
+                srs.Outcome(
+                    "CO:capital",
+                    Verdict.WRONG,
+                    "review",
+                    Form.TYPED,
+                    "review:csv",
+                    f"item{n}",
+                    answer=given,
+                ),
+                now=now,
+            )
         db.session.commit()
     days = f"start={(now - dt.timedelta(days=1)).date().isoformat()}&end={(now + dt.timedelta(days=1)).date().isoformat()}"
-    text = downloaded(world.client("teacher").get(f"/teach/classes/{world.class_a}/reviews.csv?{days}"))
+    text = downloaded(
+        world.client("teacher").get(f"/teach/classes/{world.class_a}/reviews.csv?{days}")
+    )
     assert formula_cells(text) == []
     answers = [row[8] for row in csv.reader(io.StringIO(text, newline=""))][1:]
     assert answers == ["x;'=1+1", "'=1+1", "a\t'=1", "'-2+3", "'@SUM(A1)"]
@@ -147,4 +173,3 @@ def test_p_h11_a_title_typed_in_the_form_is_guarded_in_the_download(world, app):
     text = downloaded(world.client("teacher").get(f"/teach/classes/{world.class_a}/progress.csv"))
     assert formula_cells(text) == []
     assert "x;'=1+1" in text
-

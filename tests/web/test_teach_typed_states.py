@@ -47,7 +47,9 @@ def test_p_h6_an_assignment_scoped_to_mt_is_montana(world, app, typed):
 @pytest.mark.parametrize("typed", ["MT", "mt", "Mt."])
 def test_p_h6_a_state_iq_guess_of_mt_is_montana(player, app, student, typed):
     """P-H6: guessing "Mt." when the computer holds Montana is right on the first guess."""
-    url = make_game(app, student.id, first="student", code="ABC", student_card="CO", computer_card="MT")
+    url = make_game(
+        app, student.id, first="student", code="ABC", student_card="CO", computer_card="MT"
+    )
     assert move(player, url, typed).status_code == 302
     row = stored(app, url)
     assert row.moves[0] == ["guess", "MT"]
@@ -56,8 +58,12 @@ def test_p_h6_a_state_iq_guess_of_mt_is_montana(player, app, student, typed):
 @pytest.mark.parametrize("typed", ["MT", "mt", "Mt."])
 def test_p_h6_a_state_iq_border_clue_of_mt_is_montana(player, app, student, typed):
     """P-H6: the student holding Idaho gives "mt" as a border clue: Montana, accepted, no mistake."""
-    url = make_game(app, student.id, first="computer", code="BBB", student_card="ID", computer_card="HI")
+    url = make_game(
+        app, student.id, first="computer", code="BBB", student_card="ID", computer_card="HI"
+    )
     assert move(player, url, typed).status_code == 302
     with app.app_context():
-        row = db.session.execute(select(StateIqGame).where(StateIqGame.token == url.rsplit("/", 1)[1])).scalar_one()
+        row = db.session.execute(
+            select(StateIqGame).where(StateIqGame.token == url.rsplit("/", 1)[1])
+        ).scalar_one()
         assert row.moves[0] == ["clue", "MT"]

@@ -30,7 +30,7 @@ from trainer.web.extensions import db
 from trainer.web.memory import memories_of, record, settings_for, weights_for
 from trainer.web.models import Assignment, MemoryCard, User, memory_columns, utcnow
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 def today() -> dt.date:
@@ -49,17 +49,38 @@ def capitals_of_co_and_tx(**overrides) -> dict:
     return {"activities": ["review"], "facets": ["capital"], "states": "CO, TX", **overrides}
 
 
-def set_memory(app: Flask, student_id: int, key: str, stability: float, days_ago: int, state=srs.MemoryState.REVIEW) -> None:
+def set_memory(
+    app: Flask,
+    student_id: int,
+    key: str,
+    stability: float,
+    days_ago: int,
+    state=srs.MemoryState.REVIEW,
+) -> None:
     """A memory card as the real path leaves it: reviewed ``days_ago`` study days ago (UTC)."""
     with app.app_context():
-        at = utcnow().replace(hour=12, minute=0, second=0, microsecond=0) - dt.timedelta(days=days_ago)
-        memory = srs.Memory(state, None, stability, 5.0, at + dt.timedelta(days=max(1, round(stability))), at, 0, 3)
+        at = utcnow().replace(hour=12, minute=0, second=0, microsecond=0) - dt.timedelta(
+            days=days_ago
+        )
+        memory = srs.Memory(
+            state, None, stability, 5.0, at + dt.timedelta(days=max(1, round(stability))), at, 0, 3
+        )
         existing = db.session.execute(
-            select(MemoryCard).where(MemoryCard.student_id == student_id, MemoryCard.fact_key == key)
+            select(MemoryCard).where(
+                MemoryCard.student_id == student_id, MemoryCard.fact_key == key
+            )
         ).scalar_one_or_none()
         columns = {**memory_columns(memory), "last_study_day": srs.study_day(at, "UTC").date}
         if existing is None:
-            db.session.add(MemoryCard(student_id=student_id, fact_key=key, facet=key.split(":")[1], introduced_at=at, **columns))
+            db.session.add(
+                MemoryCard(
+                    student_id=student_id,
+                    fact_key=key,
+                    facet=key.split(":")[1],
+                    introduced_at=at,
+                    **columns,
+                )
+            )
         else:
             for name, value in columns.items():
                 setattr(existing, name, value)
@@ -84,9 +105,23 @@ def test_without_a_test_day_nothing_is_aimed_at(world, app):
 
 def test_a_recall_goal_aims_at_its_own_percent(world, app):
     """P-A5: a goal's target is the test day's percent; the "remember on test day" choice is not kept."""
-    assert create(world, amount="recall", target="75", activities=["review"], test_on=days(9), test_target="95").status_code == 302
+    assert (
+        create(
+            world,
+            amount="recall",
+            target="75",
+            activities=["review"],
+            test_on=days(9),
+            test_target="95",
+        ).status_code
+        == 302
+    )
     [row] = assignments(app)
-    assert (row.test_on, row.test_target, row.target) == (today() + dt.timedelta(days=9), None, 0.75)
+    assert (row.test_on, row.test_target, row.target) == (
+        today() + dt.timedelta(days=9),
+        None,
+        0.75,
+    )
     with app.app_context():
         student = db.session.get(User, world.student.id)
         [found] = aims_for(student)
@@ -94,8 +129,14 @@ def test_a_recall_goal_aims_at_its_own_percent(world, app):
 
 
 BAD_TEST_DAYS = [
-    ({"test_on": days(3), "starts_on": days(4), "due_on": days(8)}, "The test day is before the start date. Choose a test day on or after the start."),
-    ({"test_on": days(-1), "starts_on": days(-3)}, "That test day has passed. Choose today or a later day, or leave it empty."),
+    (
+        {"test_on": days(3), "starts_on": days(4), "due_on": days(8)},
+        "The test day is before the start date. Choose a test day on or after the start.",
+    ),
+    (
+        {"test_on": days(-1), "starts_on": days(-3)},
+        "That test day has passed. Choose today or a later day, or leave it empty.",
+    ),
     ({"test_on": days(367)}, "A test day can be at most a year ahead."),
     ({"test_on": "next friday"}, "Not a valid date value."),
     ({"test_on": days(5), "test_target": "99"}, "Not a valid choice."),
@@ -109,7 +150,9 @@ def test_a_bad_test_day_is_explained_and_nothing_is_made(world, app, changes, me
     assert response.status_code == 400
     html = unescape(response.get_data(as_text=True))
     assert message in html
-    assert 'href="#test_on"' in html or 'href="#test_target"' in html  # the error summary links to the field
+    assert (
+        'href="#test_on"' in html or 'href="#test_target"' in html
+    )  # the error summary links to the field
     assert count(app, Assignment) == 0
 
 
@@ -118,7 +161,11 @@ def test_a_test_day_a_year_ahead_is_allowed(world, app):
 
 
 def test_the_form_has_the_test_day_and_a_preview_button_under_the_strict_csp(world):
-    html = world.client("teacher").get(f"/teach/classes/{world.class_a}/assignments/new").get_data(as_text=True)
+    html = (
+        world.client("teacher")
+        .get(f"/teach/classes/{world.class_a}/assignments/new")
+        .get_data(as_text=True)
+    )
     assert_strict_page(html)
     assert '<label class="field__label" for="test_on">Test day (optional)</label>' in html
     assert 'name="preview"' in html and "/static/js/test_day_preview.js" in html
@@ -127,7 +174,11 @@ def test_the_form_has_the_test_day_and_a_preview_button_under_the_strict_csp(wor
 
 def test_the_preview_button_shows_the_work_and_saves_nothing(world, app):
     """Without script: "Preview" posts the form; the page comes back with the preview."""
-    response = post(world.client("teacher"), f"/teach/classes/{world.class_a}/assignments/new", {**form_data(**capitals_of_co_and_tx(test_on=days(10))), "preview": "1"})
+    response = post(
+        world.client("teacher"),
+        f"/teach/classes/{world.class_a}/assignments/new",
+        {**form_data(**capitals_of_co_and_tx(test_on=days(10))), "preview": "1"},
+    )
     assert response.status_code == 200
     html = unescape(main_of(response.get_data(as_text=True)))
     assert "If the class is to remember 90% on test day:" in html
@@ -142,7 +193,11 @@ def test_the_teacher_and_student_pages_say_it_in_plain_words(world, app):
     test_on = today() + dt.timedelta(days=12)
     assert create(world, test_on=test_on.isoformat(), test_target="85").status_code == 302
     [row] = assignments(app)
-    teacher = world.client("teacher").get(f"/teach/classes/{world.class_a}/assignments/{row.id}").get_data(as_text=True)
+    teacher = (
+        world.client("teacher")
+        .get(f"/teach/classes/{world.class_a}/assignments/{row.id}")
+        .get_data(as_text=True)
+    )
     assert_strict_page(teacher)
     assert sentence(test_on, 85, "your students") in unescape(teacher)
     student = world.client("student").get(f"/assignments/{row.id}").get_data(as_text=True)
@@ -170,10 +225,20 @@ def test_the_teacher_sets_changes_and_clears_the_test_day(world, app):
     assert create(world).status_code == 302
     [row] = assignments(app)
     client = world.client("teacher")
-    assert post(client, url_of_test_day(world, row.id), {"test_on": days(20), "test_target": "95"}).status_code == 302
+    assert (
+        post(
+            client, url_of_test_day(world, row.id), {"test_on": days(20), "test_target": "95"}
+        ).status_code
+        == 302
+    )
     [row] = assignments(app)
     assert (row.test_on, row.test_target) == (today() + dt.timedelta(days=20), 0.95)
-    assert post(client, url_of_test_day(world, row.id), {"test_on": "", "test_target": "95"}).status_code == 302
+    assert (
+        post(
+            client, url_of_test_day(world, row.id), {"test_on": "", "test_target": "95"}
+        ).status_code
+        == 302
+    )
     [row] = assignments(app)
     assert (row.test_on, row.test_target) == (None, None)
 
@@ -192,7 +257,9 @@ def test_a_bad_change_is_explained_and_changes_nothing(world, app, data, message
     assert create(world, starts_on=days(-5), test_on=days(6)).status_code == 302
     [row] = assignments(app)
     before = snapshot(app)
-    response = post(world.client("teacher"), url_of_test_day(world, row.id), {"test_target": "90", **data})
+    response = post(
+        world.client("teacher"), url_of_test_day(world, row.id), {"test_target": "90", **data}
+    )
     assert response.status_code == 400
     assert message in unescape(response.get_data(as_text=True))
     assert snapshot(app) == before and assignments(app)[0].test_on == today() + dt.timedelta(days=6)
@@ -201,12 +268,17 @@ def test_a_bad_change_is_explained_and_changes_nothing(world, app, data, message
 def test_changing_the_test_day_needs_a_csrf_token(world, app):
     assert create(world).status_code == 302
     [row] = assignments(app)
-    response = world.client("teacher").post(url_of_test_day(world, row.id), data={"test_on": days(9), "test_target": "90"})
+    response = world.client("teacher").post(
+        url_of_test_day(world, row.id), data={"test_on": days(9), "test_target": "90"}
+    )
     assert response.status_code == 400
     assert assignments(app)[0].test_on is None
 
 
-@pytest.mark.parametrize(("who", "status"), [(None, 302), ("student", 403), ("other_student", 403), ("other_teacher", 404)])
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [(None, 302), ("student", 403), ("other_student", 403), ("other_teacher", 404)],
+)
 def test_only_the_classs_teacher_sees_the_preview_or_changes_the_test_day(world, app, who, status):
     assert create(world, test_on=days(6)).status_code == 302
     [row] = assignments(app)
@@ -242,9 +314,19 @@ def expected_rows(app: Flask, student_id: int, keys: list[str], test_on: dt.date
         memories = memories_of(student, keys)
         day = srs.study_day(utcnow(), settings.time_zone).date
         works = workloads(
-            memories, keys, day, test_on, TEST_TARGETS, settings.time_zone, settings.new_per_day, weights_for(student), settings.desired_retention
+            memories,
+            keys,
+            day,
+            test_on,
+            TEST_TARGETS,
+            settings.time_zone,
+            settings.new_per_day,
+            weights_for(student),
+            settings.desired_retention,
         )
-    return {round(w.target * 100): PreviewRow(round(w.target * 100), w.per_day, 0).words for w in works}
+    return {
+        round(w.target * 100): PreviewRow(round(w.target * 100), w.per_day, 0).words for w in works
+    }
 
 
 def test_the_preview_reads_the_students_real_memories(world, app):
@@ -254,14 +336,22 @@ def test_the_preview_reads_the_students_real_memories(world, app):
     test_on = today() + dt.timedelta(days=10)
     set_memory(app, world.student.id, "CO:capital", 3.0, 2)
     url = f"/teach/classes/{world.class_a}/assignments/preview"
-    query = {"activities": "review", "facets": "capital", "states": "CO, TX", "test_on": test_on.isoformat(), "who": "everyone"}
+    query = {
+        "activities": "review",
+        "facets": "capital",
+        "states": "CO, TX",
+        "test_on": test_on.isoformat(),
+        "who": "everyone",
+    }
     client = world.client("teacher")
     shown = rows_of(client.get(url, query_string=query).get_data(as_text=True))
     assert shown == expected_rows(app, world.student.id, ["CO:capital", "TX:capital"], test_on)
     assert set(shown) == {80, 85, 90, 95} and shown[95] != "no reviews"
     set_memory(app, world.student.id, "CO:capital", 3000.0, 1)
     set_memory(app, world.student.id, "TX:capital", 3000.0, 1)
-    assert rows_of(client.get(url, query_string=query).get_data(as_text=True)) == dict.fromkeys(TEST_TARGETS_PERCENT, "no reviews")
+    assert rows_of(client.get(url, query_string=query).get_data(as_text=True)) == dict.fromkeys(
+        TEST_TARGETS_PERCENT, "no reviews"
+    )
 
 
 TEST_TARGETS_PERCENT = [round(t * 100) for t in TEST_TARGETS]
@@ -271,21 +361,46 @@ def test_the_assignment_page_previews_its_own_scope_and_students(world, app):
     assert create(world, **capitals_of_co_and_tx(test_on=days(8))).status_code == 302
     [row] = assignments(app)
     set_memory(app, world.student.id, "CO:capital", 2.0, 3)
-    html = world.client("teacher").get(f"/teach/classes/{world.class_a}/assignments/{row.id}").get_data(as_text=True)
-    assert rows_of(html) == expected_rows(app, world.student.id, ["CO:capital", "TX:capital"], today() + dt.timedelta(days=8))
+    html = (
+        world.client("teacher")
+        .get(f"/teach/classes/{world.class_a}/assignments/{row.id}")
+        .get_data(as_text=True)
+    )
+    assert rows_of(html) == expected_rows(
+        app, world.student.id, ["CO:capital", "TX:capital"], today() + dt.timedelta(days=8)
+    )
     assert "for the 2 facts of this assignment and 1 student," in " ".join(unescape(html).split())
-    fragment = world.client("teacher").get(f"/teach/classes/{world.class_a}/assignments/{row.id}/preview?test_on={days(30)}").get_data(as_text=True)
-    assert rows_of(fragment) == expected_rows(app, world.student.id, ["CO:capital", "TX:capital"], today() + dt.timedelta(days=30))
-    bad = world.client("teacher").get(f"/teach/classes/{world.class_a}/assignments/{row.id}/preview?test_on={days(-3)}")
-    assert bad.status_code == 200 and "The test day is before the start date." in unescape(bad.get_data(as_text=True))
+    fragment = (
+        world.client("teacher")
+        .get(f"/teach/classes/{world.class_a}/assignments/{row.id}/preview?test_on={days(30)}")
+        .get_data(as_text=True)
+    )
+    assert rows_of(fragment) == expected_rows(
+        app, world.student.id, ["CO:capital", "TX:capital"], today() + dt.timedelta(days=30)
+    )
+    bad = world.client("teacher").get(
+        f"/teach/classes/{world.class_a}/assignments/{row.id}/preview?test_on={days(-3)}"
+    )
+    assert bad.status_code == 200 and "The test day is before the start date." in unescape(
+        bad.get_data(as_text=True)
+    )
 
 
 def test_the_preview_without_students_or_scope_says_why(world, app):
     url = f"/teach/classes/{world.class_b}/assignments/preview"
     client = world.client("other_teacher")
-    html = unescape(client.get(url, query_string={"activities": "review", "test_on": days(5), "who": "some"}).get_data(as_text=True))
+    html = unescape(
+        client.get(
+            url, query_string={"activities": "review", "test_on": days(5), "who": "some"}
+        ).get_data(as_text=True)
+    )
     assert "There are no students to preview the work for" in html
-    html = unescape(client.get(url, query_string={"activities": "dashing-states", "facets": "postal", "test_on": days(5)}).get_data(as_text=True))
+    html = unescape(
+        client.get(
+            url,
+            query_string={"activities": "dashing-states", "facets": "postal", "test_on": days(5)},
+        ).get_data(as_text=True)
+    )
     assert "Choose the activities and what to practise to see the daily work." in html
     html = unescape(client.get(url, query_string={"activities": "review"}).get_data(as_text=True))
     assert "Choose a test day to see the daily work it would cost." in html
@@ -308,9 +423,14 @@ def test_class_preview_averages_over_the_students(world, app):
 
 def test_aims_for_lists_the_current_test_days_in_one_query(world, app):
     assert create(world, **capitals_of_co_and_tx(test_on=days(5))).status_code == 302
-    assert create(world, activities=["state-iq"], test_on=days(9), test_target="95").status_code == 302
+    assert (
+        create(world, activities=["state-iq"], test_on=days(9), test_target="95").status_code == 302
+    )
     assert create(world).status_code == 302  # no test day
-    assert create(world, who="some", students=[str(world.student.id)], test_on=days(7)).status_code == 302
+    assert (
+        create(world, who="some", students=[str(world.student.id)], test_on=days(7)).status_code
+        == 302
+    )
     with app.app_context():
         student = db.session.get(User, world.student.id)
         statements = []
@@ -336,20 +456,35 @@ def test_aims_for_leaves_out_past_tests_and_assignments_for_other_students(world
     classmate = make_user(app, "wren", fast_hash=True)
     add_member(app, world.class_a, classmate.id)
     assert create(world, starts_on=days(-4), test_on=days(1)).status_code == 302
-    assert create(world, who="some", students=[str(world.student.id)], test_on=days(3)).status_code == 302
-    assert create(world, who="some", students=[str(classmate.id)], test_on=days(4)).status_code == 302
+    assert (
+        create(world, who="some", students=[str(world.student.id)], test_on=days(3)).status_code
+        == 302
+    )
+    assert (
+        create(world, who="some", students=[str(classmate.id)], test_on=days(4)).status_code == 302
+    )
     first, second, _third = assignments(app)
     with app.app_context():
-        assert [a.test_on for a in aims_for(db.session.get(User, classmate.id), today())] == [first.test_on, _third.test_on]
+        assert [a.test_on for a in aims_for(db.session.get(User, classmate.id), today())] == [
+            first.test_on,
+            _third.test_on,
+        ]
     with app.app_context():
         db.session.get(Assignment, first.id).test_on = today() - dt.timedelta(days=3)
         db.session.commit()
-        assert [a.test_on for a in aims_for(db.session.get(User, world.student.id), today())] == [second.test_on]
+        assert [a.test_on for a in aims_for(db.session.get(User, world.student.id), today())] == [
+            second.test_on
+        ]
         # A test day today still counts; yesterday's does not.
         db.session.get(Assignment, first.id).test_on = today()
         db.session.commit()
         assert len(aims_for(db.session.get(User, world.student.id), today())) == 2
-        assert aims_for(db.session.get(User, world.student.id), today() + dt.timedelta(days=1))[0].test_on == second.test_on
+        assert (
+            aims_for(db.session.get(User, world.student.id), today() + dt.timedelta(days=1))[
+                0
+            ].test_on
+            == second.test_on
+        )
 
 
 # --- NEEDS WIRING: memory._write calls aim() (the lead adds it; these fail until then) ------------
@@ -358,7 +493,11 @@ def test_aims_for_leaves_out_past_tests_and_assignments_for_other_students(world
 def answer(app: Flask, student_id: int, key: str, when: dt.datetime, n: int) -> None:
     with app.app_context():
         student = db.session.get(User, student_id)
-        record(student, srs.Outcome(key, Verdict.RIGHT, "review", Form.TYPED, f"r{n}", str(n), "Denver"), when)
+        record(
+            student,
+            srs.Outcome(key, Verdict.RIGHT, "review", Form.TYPED, f"r{n}", str(n), "Denver"),
+            when,
+        )
 
 
 def card_of(app: Flask, student_id: int, key: str) -> srs.Memory:
@@ -369,7 +508,10 @@ def card_of(app: Flask, student_id: int, key: str) -> srs.Memory:
 def test_needs_wiring_an_answer_is_scheduled_for_the_test_day(world, app):
     """NEEDS WIRING (P-M9): Denver learned and recalled once (stability about 2 days, FSRS due
     in 2 days) with a 95% test in 20 days: the due comes before the test at the aim's day."""
-    assert create(world, **capitals_of_co_and_tx(test_on=days(20), test_target="95")).status_code == 302
+    assert (
+        create(world, **capitals_of_co_and_tx(test_on=days(20), test_target="95")).status_code
+        == 302
+    )
     now = utcnow()
     answer(app, world.student.id, "CO:capital", now - dt.timedelta(minutes=20), 1)
     answer(app, world.student.id, "CO:capital", now - dt.timedelta(minutes=5), 2)
@@ -378,15 +520,22 @@ def test_needs_wiring_an_answer_is_scheduled_for_the_test_day(world, app):
     day = srs.study_day(memory.last_review, "UTC").date
     expected = day + dt.timedelta(days=max(1, days_at_or_above(memory.stability, 0.95)))
     assert memory.due == day_start(expected, "UTC")
-    assert memory.due <= day_start(day + dt.timedelta(days=1), "UTC")  # 95% after stability ~2: tomorrow
+    assert memory.due <= day_start(
+        day + dt.timedelta(days=1), "UTC"
+    )  # 95% after stability ~2: tomorrow
     with app.app_context():
         [aim_] = aims_for(db.session.get(User, world.student.id), today())
-    assert aim_ == TestAim(today() + dt.timedelta(days=20), 0.95, frozenset({"CO:capital", "TX:capital"}))
+    assert aim_ == TestAim(
+        today() + dt.timedelta(days=20), 0.95, frozenset({"CO:capital", "TX:capital"})
+    )
 
 
 def test_needs_wiring_a_fact_outside_the_test_keeps_fsrss_due(world, app):
     """NEEDS WIRING (P-M9), and true before it too: Utah's capital is not in the test's scope."""
-    assert create(world, **capitals_of_co_and_tx(test_on=days(20), test_target="95")).status_code == 302
+    assert (
+        create(world, **capitals_of_co_and_tx(test_on=days(20), test_target="95")).status_code
+        == 302
+    )
     now = utcnow()
     answer(app, world.student.id, "UT:capital", now - dt.timedelta(minutes=20), 1)
     answer(app, world.student.id, "UT:capital", now - dt.timedelta(minutes=5), 2)
@@ -408,10 +557,14 @@ def test_migration_0017_adds_and_removes_the_test_day(tmp_path, database):
         downgrade(revision="0016_memory_weights")
         columns = {c["name"] for c in inspect(db.engine).get_columns("assignment")}
         indexes = {i["name"] for i in inspect(db.engine).get_indexes("assignment")}
-        assert not {"test_on", "test_target"} & columns and "ix_assignment_class_test" not in indexes
+        assert (
+            not {"test_on", "test_target"} & columns and "ix_assignment_class_test" not in indexes
+        )
         assert {"class_id", "due_at", "time_zone"} <= columns
         upgrade(revision="0017_assignment_test_date")
-        assert {"test_on", "test_target"} <= {c["name"] for c in inspect(db.engine).get_columns("assignment")}
+        assert {"test_on", "test_target"} <= {
+            c["name"] for c in inspect(db.engine).get_columns("assignment")
+        }
 
 
 def test_the_preview_follows_each_students_own_memory_model(world, app):
@@ -423,16 +576,38 @@ def test_the_preview_follows_each_students_own_memory_model(world, app):
     test_on = today() + dt.timedelta(days=15)
     set_memory(app, world.student.id, "CO:capital", 2.0, 1)
     url = f"/teach/classes/{world.class_a}/assignments/preview"
-    query = {"activities": "review", "facets": "capital", "states": "CO", "test_on": test_on.isoformat(), "who": "everyone"}
+    query = {
+        "activities": "review",
+        "facets": "capital",
+        "states": "CO",
+        "test_on": test_on.isoformat(),
+        "who": "everyone",
+    }
     client = world.client("teacher")
     standard = rows_of(client.get(url, query_string=query).get_data(as_text=True))
     own = list(srs.DEFAULT_WEIGHTS)
     own[20] = 0.5
     with app.app_context():
-        db.session.add(MemoryWeights(student_id=world.student.id, weights=own, attempted_at=utcnow(), attempt_answers=0, attempt_result="test"))
+        db.session.add(
+            MemoryWeights(
+                student_id=world.student.id,
+                weights=own,
+                attempted_at=utcnow(),
+                attempt_answers=0,
+                attempt_result="test",
+            )
+        )
         db.session.commit()
         with_own = class_preview([world.student.id], ["CO:capital"], test_on)
-        with_standard = workloads(memories_of(db.session.get(User, world.student.id), ["CO:capital"]), ["CO:capital"], today(), test_on, TEST_TARGETS, "UTC", 20)
+        with_standard = workloads(
+            memories_of(db.session.get(User, world.student.id), ["CO:capital"]),
+            ["CO:capital"],
+            today(),
+            test_on,
+            TEST_TARGETS,
+            "UTC",
+            20,
+        )
     fitted = rows_of(client.get(url, query_string=query).get_data(as_text=True))
     assert fitted == expected_rows(app, world.student.id, ["CO:capital"], test_on) and standard
     assert [o.per_day for o in with_own.rows] != [w.per_day for w in with_standard]
@@ -446,16 +621,26 @@ def test_setting_a_test_day_brings_in_the_facts_already_scheduled_past_it(world,
         set_memory(app, world.student.id, key, stability, 3)
     with app.app_context():
         student = db.session.get(User, world.student.id)
-        db.session.execute(db.update(MemoryCard).where(MemoryCard.student_id == student.id).values(due=utcnow() + dt.timedelta(days=30)))
+        db.session.execute(
+            db.update(MemoryCard)
+            .where(MemoryCard.student_id == student.id)
+            .values(due=utcnow() + dt.timedelta(days=30))
+        )
         db.session.commit()
         before = memories_of(student, ["CO:capital", "TX:capital", "UT:capital"])
     assert create(world, **capitals_of_co_and_tx(test_on=days(6))).status_code == 302
     with app.app_context():
-        after = memories_of(db.session.get(User, world.student.id), ["CO:capital", "TX:capital", "UT:capital"])
+        after = memories_of(
+            db.session.get(User, world.student.id), ["CO:capital", "TX:capital", "UT:capital"]
+        )
     reviewed_on = srs.study_day(before["CO:capital"].last_review, "UTC").date
-    assert after["CO:capital"].due == day_start(reviewed_on + dt.timedelta(days=days_at_or_above(4.0, 0.9)), "UTC")
+    assert after["CO:capital"].due == day_start(
+        reviewed_on + dt.timedelta(days=days_at_or_above(4.0, 0.9)), "UTC"
+    )
     assert after["CO:capital"].due == day_start(today() + dt.timedelta(days=1), "UTC")
-    assert after["TX:capital"] == before["TX:capital"] and after["UT:capital"] == before["UT:capital"]
+    assert (
+        after["TX:capital"] == before["TX:capital"] and after["UT:capital"] == before["UT:capital"]
+    )
 
 
 def test_moving_the_test_day_earlier_brings_the_facts_in_again(world, app):
@@ -463,14 +648,27 @@ def test_moving_the_test_day_earlier_brings_the_facts_in_again(world, app):
     with app.app_context():
         db.session.execute(db.update(MemoryCard).values(due=utcnow() + dt.timedelta(days=60)))
         db.session.commit()
-    assert create(world, **capitals_of_co_and_tx(test_on=days(20))).status_code == 302  # 30 days of stability: on track
+    assert (
+        create(world, **capitals_of_co_and_tx(test_on=days(20))).status_code == 302
+    )  # 30 days of stability: on track
     [row] = assignments(app)
     with app.app_context():
-        untouched = memories_of(db.session.get(User, world.student.id), ["CO:capital"])["CO:capital"]
+        untouched = memories_of(db.session.get(User, world.student.id), ["CO:capital"])[
+            "CO:capital"
+        ]
     assert untouched.due > utcnow() + dt.timedelta(days=59)
-    assert post(world.client("teacher"), url_of_test_day(world, row.id), {"test_on": days(20), "test_target": "95"}).status_code == 302
+    assert (
+        post(
+            world.client("teacher"),
+            url_of_test_day(world, row.id),
+            {"test_on": days(20), "test_target": "95"},
+        ).status_code
+        == 302
+    )
     with app.app_context():
         pulled = memories_of(db.session.get(User, world.student.id), ["CO:capital"])["CO:capital"]
     reviewed_on = srs.study_day(pulled.last_review, "UTC").date
-    assert pulled.due == day_start(reviewed_on + dt.timedelta(days=days_at_or_above(30.0, 0.95)), "UTC")
+    assert pulled.due == day_start(
+        reviewed_on + dt.timedelta(days=days_at_or_above(30.0, 0.95)), "UTC"
+    )
     assert pulled.due < day_start(today() + dt.timedelta(days=20), "UTC")

@@ -21,10 +21,29 @@ from wtforms.validators import DataRequired, Length
 
 from trainer.web.extensions import db
 from trainer.web.models import User
-from trainer.web.text import REFUSED_CATEGORIES, TypedName, UnsafeText, clean_name, csv_line, csv_safe
+from trainer.web.text import (
+    REFUSED_CATEGORIES,
+    TypedName,
+    UnsafeText,
+    clean_name,
+    csv_line,
+    csv_safe,
+)
 
 RLO, ZWSP = "\u202e", "\u200b"  # a right-to-left override and a zero-width space
-HIDDEN = [RLO, ZWSP, "\u2066", "\u200d", "\ufeff", "\u00ad", "\x00", "\x1b", "\x7f", "\ue000", "\U000e0041"]
+HIDDEN = [
+    RLO,
+    ZWSP,
+    "\u2066",
+    "\u200d",
+    "\ufeff",
+    "\u00ad",
+    "\x00",
+    "\x1b",
+    "\x7f",
+    "\ue000",
+    "\U000e0041",
+]
 
 # --- P-H12: names ------------------------------------------------------------------------------
 
@@ -48,7 +67,9 @@ def test_p_h12_several_hidden_characters_are_named_once_each():
 
 
 def test_p_h12_an_unassigned_code_point_is_refused():
-    unassigned = next(chr(c) for c in range(0x0378, 0x10FFFF) if unicodedata.category(chr(c)) == "Cn")
+    unassigned = next(
+        chr(c) for c in range(0x0378, 0x10FFFF) if unicodedata.category(chr(c)) == "Cn"
+    )
     with pytest.raises(UnsafeText):
         clean_name(f"a{unassigned}")
 
@@ -75,7 +96,10 @@ def test_p_h12_property_a_kept_name_has_no_refused_character_and_is_stable(text)
     try:
         kept = clean_name(text)
     except UnsafeText:
-        assert any(unicodedata.category(c) in REFUSED_CATEGORIES for c in " ".join(unicodedata.normalize("NFC", text).split()))
+        assert any(
+            unicodedata.category(c) in REFUSED_CATEGORIES
+            for c in " ".join(unicodedata.normalize("NFC", text).split())
+        )
         return
     assert not any(unicodedata.category(c) in REFUSED_CATEGORIES for c in kept)
     assert clean_name(kept) == kept and kept == kept.strip() and "  " not in kept
@@ -118,7 +142,21 @@ def test_p_h12_sign_up_refuses_a_username_with_a_hidden_character(app, auth, cha
 
 # --- P-H11: CSV cells --------------------------------------------------------------------------------
 
-DANGEROUS = ["x;=1+1", "=1+1", "a\t=1", "-2+3", "@SUM(A1)", "+1", "\tx", "\r=1", "a\n=1", "a,=1", "x; =1", "\uff1d1+1", 'a;=HYPERLINK("http://x")']
+DANGEROUS = [
+    "x;=1+1",
+    "=1+1",
+    "a\t=1",
+    "-2+3",
+    "@SUM(A1)",
+    "+1",
+    "\tx",
+    "\r=1",
+    "a\n=1",
+    "a,=1",
+    "x; =1",
+    "\uff1d1+1",
+    'a;=HYPERLINK("http://x")',
+]
 
 
 def spreadsheet_cells(line: str) -> list[str]:
@@ -169,7 +207,9 @@ def test_p_h11_no_spreadsheet_finds_a_formula_in_a_guarded_cell(value):
         ("", ""),
     ],
 )
-def test_p_h11_the_guard_adds_an_apostrophe_before_each_trigger_at_a_cell_start_and_nothing_else(value, safe):
+def test_p_h11_the_guard_adds_an_apostrophe_before_each_trigger_at_a_cell_start_and_nothing_else(
+    value, safe
+):
     assert csv_safe(value) == safe
     (row,) = csv.reader(io.StringIO(csv_line([value]), newline=""))
     assert row == [safe]

@@ -48,16 +48,29 @@ TABLES = (Tournament, TournamentTeam, TournamentMember, TournamentMatch, Tournam
 # --- Helpers ---------------------------------------------------------------------------------------
 
 
-def add_students(world: World, count: int, class_id: int | None = None, prefix: str = "kid") -> list[int]:
+def add_students(
+    world: World, count: int, class_id: int | None = None, prefix: str = "kid"
+) -> list[int]:
     """``count`` new students in class A (which already has "river") or ``class_id``.
 
     They never log in, so they share one stored hash (scrypt is slow on purpose).
     """
     with world.app.app_context():
-        users = [User(username=f"{prefix}{i:02d}", username_key=f"{prefix}{i:02d}", role=Role.STUDENT, password_hash=FAST_HASH) for i in range(count)]
+        users = [
+            User(
+                username=f"{prefix}{i:02d}",
+                username_key=f"{prefix}{i:02d}",
+                role=Role.STUDENT,
+                password_hash=FAST_HASH,
+            )
+            for i in range(count)
+        ]
         db.session.add_all(users)
         db.session.flush()
-        db.session.add_all(ClassMembership(class_id=class_id or world.class_a, student_id=user.id) for user in users)
+        db.session.add_all(
+            ClassMembership(class_id=class_id or world.class_a, student_id=user.id)
+            for user in users
+        )
         db.session.commit()
         return [user.id for user in users]
 
@@ -84,8 +97,12 @@ class Teacher:
         assert response.status_code == 200
         return response.get_data(as_text=True)
 
-    def create(self, class_id: int, name: str = "Friday Cup", teams: str = "random", **choices: str):
-        return self.post(f"/teach/classes/{class_id}/tournaments/new", {"name": name, "teams": teams, **choices})
+    def create(
+        self, class_id: int, name: str = "Friday Cup", teams: str = "random", **choices: str
+    ):
+        return self.post(
+            f"/teach/classes/{class_id}/tournaments/new", {"name": name, "teams": teams, **choices}
+        )
 
     def new(self, class_id: int, **kwargs) -> int:
         response = self.create(class_id, **kwargs)
@@ -93,17 +110,29 @@ class Teacher:
         return int(re.fullmatch(r"/teach/tournaments/(\d+)", response.location).group(1))
 
     def advance(self, tid: int, expected: int):
-        return self.post(f"/teach/tournaments/{tid}/advance", {"expected": str(expected)}, prefix="advance")
+        return self.post(
+            f"/teach/tournaments/{tid}/advance", {"expected": str(expected)}, prefix="advance"
+        )
 
     def clock(self, tid: int, expected: int):
-        return self.post(f"/teach/tournaments/{tid}/clock", {"expected": str(expected)}, prefix="clock")
+        return self.post(
+            f"/teach/tournaments/{tid}/clock", {"expected": str(expected)}, prefix="clock"
+        )
 
     def result(self, tid: int, match_id: int, a, b, tied=0):
         data = {"a_games": str(a), "b_games": str(b), "tied_games": str(tied), "submit": "Save"}
-        return self.post(f"/teach/tournaments/{tid}/matches/{match_id}", data, prefix=f"m{match_id}")
+        return self.post(
+            f"/teach/tournaments/{tid}/matches/{match_id}", data, prefix=f"m{match_id}"
+        )
 
     def game(self, tid: int, stage: str, number, a_team, b_team, winner):
-        data = {"number": str(number), "a_team": str(a_team), "b_team": str(b_team), "winner": str(winner), "submit": "Save"}
+        data = {
+            "number": str(number),
+            "a_team": str(a_team),
+            "b_team": str(b_team),
+            "winner": str(winner),
+            "submit": "Save",
+        }
         return self.post(f"/teach/tournaments/{tid}/{stage}", data, prefix="game")
 
     def undo(self, tid: int, expected: str):
@@ -115,7 +144,10 @@ class Teacher:
         action = re.search(r'action="/teach/tournaments/\d+/(playoff|championship)"', html)
         if action is None:
             return None
-        values = {name: int(re.search(rf'name="game-{name}" type="hidden" value="(\d+)"', html).group(1)) for name in ("number", "a_team", "b_team")}
+        values = {
+            name: int(re.search(rf'name="game-{name}" type="hidden" value="(\d+)"', html).group(1))
+            for name in ("number", "a_team", "b_team")
+        }
         return action.group(1), values["number"], values["a_team"], values["b_team"]
 
     def play_due(self, tid: int, pick: str) -> tuple[str, int, int, int]:
@@ -137,7 +169,15 @@ def flashed(client: FlaskClient) -> str:
 def dump(app: Flask) -> dict[str, list[tuple]]:
     """Every row of the tournament tables: a refused request leaves this as it was."""
     with app.app_context():
-        return {model.__tablename__: [tuple(row) for row in db.session.execute(select(model.__table__).order_by(model.__table__.c.id))] for model in TABLES}
+        return {
+            model.__tablename__: [
+                tuple(row)
+                for row in db.session.execute(
+                    select(model.__table__).order_by(model.__table__.c.id)
+                )
+            ]
+            for model in TABLES
+        }
 
 
 def tournament(app: Flask, tid: int) -> Tournament:
@@ -165,7 +205,13 @@ def teams_of(app: Flask, tid: int) -> dict[int, list[int]]:
 def team_ids(app: Flask, tid: int) -> dict[int, int]:
     """Team id -> team number."""
     with app.app_context():
-        return dict(db.session.execute(select(TournamentTeam.id, TournamentTeam.number).where(TournamentTeam.tournament_id == tid)).all())
+        return dict(
+            db.session.execute(
+                select(TournamentTeam.id, TournamentTeam.number).where(
+                    TournamentTeam.tournament_id == tid
+                )
+            ).all()
+        )
 
 
 def matches(app: Flask, tid: int, round_number: int | None = None) -> list[TournamentMatch]:
@@ -173,7 +219,11 @@ def matches(app: Flask, tid: int, round_number: int | None = None) -> list[Tourn
         query = select(TournamentMatch).where(TournamentMatch.tournament_id == tid)
         if round_number is not None:
             query = query.where(TournamentMatch.round == round_number)
-        rows = db.session.execute(query.order_by(TournamentMatch.round, TournamentMatch.id)).scalars().all()
+        rows = (
+            db.session.execute(query.order_by(TournamentMatch.round, TournamentMatch.id))
+            .scalars()
+            .all()
+        )
         for row in rows:
             db.session.expunge(row)
         return list(rows)
@@ -181,9 +231,15 @@ def matches(app: Flask, tid: int, round_number: int | None = None) -> list[Tourn
 
 def games(app: Flask, tid: int, stage: str) -> list[TournamentGame]:
     with app.app_context():
-        rows = db.session.execute(
-            select(TournamentGame).where(TournamentGame.tournament_id == tid, TournamentGame.stage == stage).order_by(TournamentGame.number)
-        ).scalars().all()
+        rows = (
+            db.session.execute(
+                select(TournamentGame)
+                .where(TournamentGame.tournament_id == tid, TournamentGame.stage == stage)
+                .order_by(TournamentGame.number)
+            )
+            .scalars()
+            .all()
+        )
         for row in rows:
             db.session.expunge(row)
         return list(rows)
@@ -234,7 +290,9 @@ def two_team_tournament(world: World, teacher: Teacher) -> int:
 # --- Creating a tournament -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("students", "sizes"), [(10, [3, 3, 4]), (11, [2, 3, 3, 3]), (9, [3, 3, 3])])
+@pytest.mark.parametrize(
+    ("students", "sizes"), [(10, [3, 3, 4]), (11, [2, 3, 3, 3]), (9, [3, 3, 3])]
+)
 def test_random_teams_of_three_with_one_of_four_or_two(world, teacher, students, sizes):
     """P-K4: the class is shuffled (seeded) into teams of 3, one of 4 or 2 for what is left."""
     ids = add_students(world, students - 1) + [world.student.id]
@@ -243,20 +301,41 @@ def test_random_teams_of_three_with_one_of_four_or_two(world, teacher, students,
     assert sorted(len(m) for m in found.values()) == sizes
     assert sorted(s for m in found.values() for s in m) == sorted(ids)
     t = tournament(world.app, tid)
-    assert (t.name, t.round, t.stage, t.clock_started_at, t.finished_at) == ("Friday Cup", 0, "rounds", None, None)
+    assert (t.name, t.round, t.stage, t.clock_started_at, t.finished_at) == (
+        "Friday Cup",
+        0,
+        "rounds",
+        None,
+        None,
+    )
     # The seed stored on the tournament gives these very teams.
-    assert sorted(found.values()) == sorted(sorted(team) for team in random_teams(ids, random.Random(t.seed)))
+    assert sorted(found.values()) == sorted(
+        sorted(team) for team in random_teams(ids, random.Random(t.seed))
+    )
     assert matches(world.app, tid) == [], "round 1 is not paired when the tournament is made"
     html = teacher.page(tid)
     assert "Team 1" in html and "Pair round 1" in html and "river" in html
-    assert "Friday Cup" in teacher.client.get(f"/teach/classes/{world.class_a}").get_data(as_text=True)
+    assert "Friday Cup" in teacher.client.get(f"/teach/classes/{world.class_a}").get_data(
+        as_text=True
+    )
 
 
 def test_the_teacher_forms_the_teams(world, teacher):
     """Teams of the teacher's choosing, with a student left out and a team number unused."""
     ids = add_students(world, 7)  # 8 students with river: three team numbers to choose from
-    choice = {ids[0]: "1", ids[1]: "1", ids[2]: "1", ids[3]: "3", ids[4]: "3", ids[5]: "3", ids[6]: "3", world.student.id: "0"}
-    tid = teacher.new(world.class_a, teams="manual", **{f"team_{sid}": team for sid, team in choice.items()})
+    choice = {
+        ids[0]: "1",
+        ids[1]: "1",
+        ids[2]: "1",
+        ids[3]: "3",
+        ids[4]: "3",
+        ids[5]: "3",
+        ids[6]: "3",
+        world.student.id: "0",
+    }
+    tid = teacher.new(
+        world.class_a, teams="manual", **{f"team_{sid}": team for sid, team in choice.items()}
+    )
     assert teams_of(world.app, tid) == {1: sorted(ids[:3]), 3: sorted(ids[3:7])}
     html = teacher.page(tid)
     assert "Team 3" in html and "Team 2" not in html
@@ -265,9 +344,16 @@ def test_the_teacher_forms_the_teams(world, teacher):
 def test_the_new_tournament_form_offers_a_team_for_each_student(world, teacher):
     """8 students make teams of 3, 3 and 2 (P-K4): three team numbers to choose from."""
     add_students(world, 7)
-    html = teacher.client.get(f"/teach/classes/{world.class_a}/tournaments/new").get_data(as_text=True)
+    html = teacher.client.get(f"/teach/classes/{world.class_a}/tournaments/new").get_data(
+        as_text=True
+    )
     assert_strict_page(html)
-    assert html.count("<select") == 8 and "Not playing" in html and "Team 3" in html and "Team 4" not in html
+    assert (
+        html.count("<select") == 8
+        and "Not playing" in html
+        and "Team 3" in html
+        and "Team 4" not in html
+    )
     assert re.search(r'<label[^>]* for="team_\d+"', html)
 
 
@@ -283,7 +369,10 @@ def test_the_new_tournament_form_offers_a_team_for_each_student(world, teacher):
 def test_a_bad_new_tournament_is_explained_and_creates_nothing(world, teacher, data, message):
     add_students(world, 6)
     before = dump(world.app)
-    response = teacher.post(f"/teach/classes/{world.class_a}/tournaments/new", {"name": "Cup", "teams": "random", **data})
+    response = teacher.post(
+        f"/teach/classes/{world.class_a}/tournaments/new",
+        {"name": "Cup", "teams": "random", **data},
+    )
     assert response.status_code == 400
     assert message in response.get_data(as_text=True)
     assert dump(world.app) == before
@@ -302,7 +391,9 @@ def test_a_bad_new_tournament_is_explained_and_creates_nothing(world, teacher, d
 def test_teams_that_break_the_sizes_are_refused(world, teacher, spread, message):
     """A team the teacher forms has 2 to 4 students (3 as the rules say), and two teams at least play."""
     ids = add_students(world, 6)
-    fields = {f"team_{sid}": str(team) for sid, team in zip([*ids, world.student.id], spread, strict=True)}
+    fields = {
+        f"team_{sid}": str(team) for sid, team in zip([*ids, world.student.id], spread, strict=True)
+    }
     before = dump(world.app)
     response = teacher.create(world.class_a, teams="manual", **fields)
     assert response.status_code == 400
@@ -313,8 +404,14 @@ def test_teams_that_break_the_sizes_are_refused(world, teacher, spread, message)
 def test_a_class_too_small_for_a_tournament_is_told_so(world, teacher):
     """P-K4: at least 4 students (two teams of 2); class A has 3 here."""
     add_students(world, 2)
-    html = teacher.client.get(f"/teach/classes/{world.class_a}/tournaments/new").get_data(as_text=True)
-    assert "A tournament needs at least 4 students" in html and "has 3 students" in html and "<select" not in html
+    html = teacher.client.get(f"/teach/classes/{world.class_a}/tournaments/new").get_data(
+        as_text=True
+    )
+    assert (
+        "A tournament needs at least 4 students" in html
+        and "has 3 students" in html
+        and "<select" not in html
+    )
     before = dump(world.app)
     response = teacher.create(world.class_a)
     assert response.status_code == 400 and "at least 4 students" in response.get_data(as_text=True)
@@ -336,11 +433,17 @@ def test_a_whole_tournament_with_byes_through_the_client(world, teacher):
     for number in range(1, 9):
         paired = play_round(teacher, app, tid, lower_number_wins)
         # K3: every team plays once a round; one bye with five teams, never a second before all had one.
-        assert sorted(t for m in paired for t in (m.a_team_id, m.b_team_id) if t is not None) == sorted(numbers)
+        assert sorted(
+            t for m in paired for t in (m.a_team_id, m.b_team_id) if t is not None
+        ) == sorted(numbers)
         bye = [m for m in paired if m.b_team_id is None]
-        assert len(bye) == 1 and bye[0].winner_id == bye[0].a_team_id and bye[0].entered_at is not None
+        assert (
+            len(bye) == 1 and bye[0].winner_id == bye[0].a_team_id and bye[0].entered_at is not None
+        )
         byes[bye[0].a_team_id] += 1
-        assert max(byes[t] for t in numbers) - min(byes[t] for t in numbers) <= 1, f"round {number}: {byes}"
+        assert max(byes[t] for t in numbers) - min(byes[t] for t in numbers) <= 1, (
+            f"round {number}: {byes}"
+        )
         for m in paired:
             if m.b_team_id is not None:
                 met[frozenset((m.a_team_id, m.b_team_id))] += 1
@@ -356,7 +459,10 @@ def test_a_whole_tournament_with_byes_through_the_client(world, teacher):
             if m.b_team_id is None:
                 assert re.search(rf"{a}</span> <span class=\"projector__bye\">has a bye", projector)
             else:
-                assert re.search(rf"{a}</span> <span class=\"projector__vs\">vs</span>\s*<span class=\"projector__team\">Team {numbers[m.b_team_id]}<", projector)
+                assert re.search(
+                    rf"{a}</span> <span class=\"projector__vs\">vs</span>\s*<span class=\"projector__team\">Team {numbers[m.b_team_id]}<",
+                    projector,
+                )
         assert f"Standings after round {number}" in projector
 
     # Standings: a win for each match won (K1) and each bye (K3).
@@ -384,7 +490,10 @@ def test_a_whole_tournament_with_byes_through_the_client(world, teacher):
         if m.b_team_id is None:
             assert f"Team {numbers[m.a_team_id]} has a bye (counts as a win)" in final
         else:
-            assert f"Team {numbers[m.a_team_id]} {m.a_games}–{m.b_games} Team {numbers[m.b_team_id]}" in final
+            assert (
+                f"Team {numbers[m.a_team_id]} {m.a_games}–{m.b_games} Team {numbers[m.b_team_id]}"
+                in final
+            )
     for number in range(1, 9):
         assert f"Round {number} ({'morning' if number <= 4 else 'afternoon'})" in final
     assert f"Champion: Team {numbers[champion]}" in teacher.projector(tid)
@@ -397,7 +506,9 @@ def test_a_whole_tournament_with_byes_through_the_client(world, teacher):
     assert strip.sub("", again) == strip.sub("", teacher.page(tid))
 
 
-def test_a_tie_for_second_place_is_played_off_then_a_three_nil_championship_ends_early(world, teacher):
+def test_a_tie_for_second_place_is_played_off_then_a_three_nil_championship_ends_early(
+    world, teacher
+):
     """K4, P-K1: three teams level for the last place play Border-Up, the loser out and a tie replayed;
     then the championship stops after three games won by one side (K4)."""
     app = world.app
@@ -413,7 +524,9 @@ def test_a_tie_for_second_place_is_played_off_then_a_three_nil_championship_ends
 
     play_rounds(teacher, app, tid, team_one_wins_the_rest_tie)
     html = teacher.page(tid)
-    assert re.search(r'<td class="num">1</td>\s*<th scope="row">Team 1</th>\s*<td class="num">8</td>', html)
+    assert re.search(
+        r'<td class="num">1</td>\s*<th scope="row">Team 1</th>\s*<td class="num">8</td>', html
+    )
     assert teacher.advance(tid, 8).status_code == 302
     assert tournament(app, tid).stage == "playoffs"
     html = " ".join(teacher.page(tid).split())
@@ -445,7 +558,11 @@ def test_a_tie_for_second_place_is_played_off_then_a_three_nil_championship_ends
     final = teacher.page(tid)
     assert teacher.due(tid) is None
     assert "Champion: Team 1" in final
-    assert "Game 1 of 4, Border-Up: Team 1 vs" in final and "Playoff game 1, Border-Up" in final and "a tie (replayed)" in final
+    assert (
+        "Game 1 of 4, Border-Up: Team 1 vs" in final
+        and "Playoff game 1, Border-Up" in final
+        and "a tie (replayed)" in final
+    )
     assert "Champion: Team 1" in teacher.projector(tid)
 
 
@@ -455,10 +572,32 @@ def test_a_tie_for_second_place_is_played_off_then_a_three_nil_championship_ends
         (["a", "a", "a"], "a", ["border-up", "state-iq", "dashing-states"]),
         (["a", "tie", "a"], "a", ["border-up", "state-iq", "dashing-states"]),
         (["b", "a", "b", "b"], "b", ["border-up", "state-iq", "dashing-states", "play-the-ranks"]),
-        (["a", "b", "a", "b", "b"], "b", ["border-up", "state-iq", "dashing-states", "play-the-ranks", "border-up"]),
-        (["a", "b", "b", "a", "tie", "tie", "a"], "a", ["border-up", "state-iq", "dashing-states", "play-the-ranks", "border-up", "border-up", "border-up"]),
+        (
+            ["a", "b", "a", "b", "b"],
+            "b",
+            ["border-up", "state-iq", "dashing-states", "play-the-ranks", "border-up"],
+        ),
+        (
+            ["a", "b", "b", "a", "tie", "tie", "a"],
+            "a",
+            [
+                "border-up",
+                "state-iq",
+                "dashing-states",
+                "play-the-ranks",
+                "border-up",
+                "border-up",
+                "border-up",
+            ],
+        ),
     ],
-    ids=["three-nil", "two-wins-and-a-tie", "three-one", "two-all-then-border-up", "tied-tie-breakers-replayed"],
+    ids=[
+        "three-nil",
+        "two-wins-and-a-tie",
+        "three-one",
+        "two-all-then-border-up",
+        "tied-tie-breakers-replayed",
+    ],
 )
 def test_the_championship_game_by_game(world, teacher, picks, champion, slugs):
     """K4: the four games in order, an early end once settled, Border-Up when level after four;
@@ -524,7 +663,11 @@ def test_the_round_clock_runs_on_the_server(world, teacher):
     assert "another round" in flashed(teacher.client)
     assert tournament(app, tid).clock_started_at == started
     with app.app_context():
-        db.session.execute(update(Tournament).where(Tournament.id == tid).values(clock_started_at=utcnow() - dt.timedelta(minutes=21)))
+        db.session.execute(
+            update(Tournament)
+            .where(Tournament.id == tid)
+            .values(clock_started_at=utcnow() - dt.timedelta(minutes=21))
+        )
         db.session.commit()
     assert "Time is up" in teacher.page(tid) and "Time is up" in teacher.projector(tid)
     # Rounds 5-8 are afternoon rounds of 12 minutes.
@@ -569,7 +712,12 @@ def test_a_result_is_entered_once(world, teacher, running):
     assert teacher.result(tid, match.id, 1, 3, 2).status_code == 302
     saved = matches(world.app, tid, 1)
     entered = next(m for m in saved if m.id == match.id)
-    assert (entered.a_games, entered.b_games, entered.tied_games, entered.winner_id) == (1, 3, 2, match.b_team_id)
+    assert (entered.a_games, entered.b_games, entered.tied_games, entered.winner_id) == (
+        1,
+        3,
+        2,
+        match.b_team_id,
+    )
     before = dump(world.app)
     response = teacher.result(tid, match.id, 5, 0, 0)
     assert response.status_code == 302
@@ -681,14 +829,27 @@ def test_games_out_of_turn_are_refused(world, teacher):
     before = dump(app)
     assert teacher.game(tid, "playoff", number, first, second, first).status_code == 302
     assert "This is not the time for a playoff game" in flashed(teacher.client)
-    for bad in [(2, first, second), (0, first, second), (1, second, first), ("x", first, second), (1, first, 99999)]:
+    for bad in [
+        (2, first, second),
+        (0, first, second),
+        (1, second, first),
+        ("x", first, second),
+        (1, first, 99999),
+    ]:
         teacher.game(tid, "championship", bad[0], bad[1], bad[2], bad[1])
         assert "not the game due now" in flashed(teacher.client)
     # A winner who is not in the game, or none at all: a form error.
     response = teacher.game(tid, "championship", number, first, second, 99999)
     assert response.status_code == 400 and "Not a valid choice" in response.get_data(as_text=True)
-    response = teacher.post(f"/teach/tournaments/{tid}/championship", {"number": "1", "a_team": str(first), "b_team": str(second)}, prefix="game")
-    assert response.status_code == 400 and "Choose the team that won, or a tie." in response.get_data(as_text=True)
+    response = teacher.post(
+        f"/teach/tournaments/{tid}/championship",
+        {"number": "1", "a_team": str(first), "b_team": str(second)},
+        prefix="game",
+    )
+    assert (
+        response.status_code == 400
+        and "Choose the team that won, or a tie." in response.get_data(as_text=True)
+    )
     assert dump(app) == before
     # The game entered, then the same form again: the replay changes nothing.
     assert teacher.game(tid, "championship", number, first, second, first).status_code == 302
@@ -708,7 +869,11 @@ def test_nothing_changes_after_the_final(world, teacher):
     a, b = played[0].a_team_id, played[0].b_team_id
     last_match = matches(app, tid, 8)[0]
     html = teacher.page(tid)
-    assert "Undo the last result" not in html and "Pair round" not in html and "Start the round clock" not in html
+    assert (
+        "Undo the last result" not in html
+        and "Pair round" not in html
+        and "Start the round clock" not in html
+    )
     before = dump(app)
     attempts = [
         lambda: teacher.result(tid, last_match.id, 0, 5, 0),
@@ -729,11 +894,24 @@ def test_odd_forms_are_refused_without_a_server_error(world, teacher):
     app = world.app
     add_students(world, 3)
     tid = teacher.new(world.class_a)
-    junk = [{}, {"expected": ""}, {"expected": "abc"}, {"expected": "-1"}, {"number": "1", "a_team": "x", "b_team": "", "winner": "tie"}, {"expected": "match-abc"}]
+    junk = [
+        {},
+        {"expected": ""},
+        {"expected": "abc"},
+        {"expected": "-1"},
+        {"number": "1", "a_team": "x", "b_team": "", "winner": "tie"},
+        {"expected": "match-abc"},
+    ]
 
     def poke() -> None:
         match_id = (matches(app, tid) or [None])[-1]
-        targets = [("advance", "advance"), ("clock", "clock"), ("undo", "undo"), ("playoff", "game"), ("championship", "game")]
+        targets = [
+            ("advance", "advance"),
+            ("clock", "clock"),
+            ("undo", "undo"),
+            ("playoff", "game"),
+            ("championship", "game"),
+        ]
         if match_id is not None:
             targets.append((f"matches/{match_id.id}", f"m{match_id.id}"))
         before = dump(app)
@@ -783,7 +961,18 @@ def test_undo_in_the_finals(world, teacher):
     tid = teacher.new(world.class_a)
     numbers = team_ids(app, tid)
     team_one = next(t for t, n in numbers.items() if n == 1)
-    play_rounds(teacher, app, tid, lambda m, n: (1, 0, 0) if m.a_team_id == team_one else (0, 1, 0) if m.b_team_id == team_one else (0, 0, 0))
+    play_rounds(
+        teacher,
+        app,
+        tid,
+        lambda m, n: (
+            (1, 0, 0)
+            if m.a_team_id == team_one
+            else (0, 1, 0)
+            if m.b_team_id == team_one
+            else (0, 0, 0)
+        ),
+    )
     teacher.advance(tid, 8)
     assert tournament(app, tid).stage == "playoffs"
     teacher.play_due(tid, "a")
@@ -815,18 +1004,34 @@ def tournament_urls(tid: int, match_id: int) -> list[tuple[str, str]]:
     ]
 
 
-@pytest.mark.parametrize(("who", "status"), [(None, 302), ("student", 403), ("other_student", 403), ("other_teacher", 404)])
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [(None, 302), ("student", 403), ("other_student", 403), ("other_teacher", 404)],
+)
 def test_only_the_classes_teacher_sees_the_tournament(world, teacher, running, who, status):
     tid, paired = running
     client = world.client(who)
     token = token_for(client)
     before = dump(world.app)
-    urls = [*tournament_urls(tid, the_match(paired).id), ("GET", f"/teach/classes/{world.class_a}/tournaments/new"), ("POST", f"/teach/classes/{world.class_a}/tournaments/new")]
+    urls = [
+        *tournament_urls(tid, the_match(paired).id),
+        ("GET", f"/teach/classes/{world.class_a}/tournaments/new"),
+        ("POST", f"/teach/classes/{world.class_a}/tournaments/new"),
+    ]
     for method, url in urls:
         if method == "GET":
             response = client.get(url)
         else:
-            response = client.post(url, data={"csrf_token": token, "name": "Mine", "teams": "random", "advance-expected": "1", "clock-expected": "1"})
+            response = client.post(
+                url,
+                data={
+                    "csrf_token": token,
+                    "name": "Mine",
+                    "teams": "random",
+                    "advance-expected": "1",
+                    "clock-expected": "1",
+                },
+            )
         assert response.status_code == status, (method, url)
         if status == 302:
             assert response.location.startswith("/auth/login?next=")
@@ -838,13 +1043,18 @@ def test_only_the_classes_teacher_sees_the_tournament(world, teacher, running, w
 def test_the_class_page_lists_its_tournaments(world, teacher):
     add_students(world, 3)
     html = teacher.client.get(f"/teach/classes/{world.class_a}").get_data(as_text=True)
-    assert 'id="tournaments-title">Tournaments<' in html and f"/teach/classes/{world.class_a}/tournaments/new" in html
+    assert (
+        'id="tournaments-title">Tournaments<' in html
+        and f"/teach/classes/{world.class_a}/tournaments/new" in html
+    )
     tid = teacher.new(world.class_a, name="Spring Cup")
     html = teacher.client.get(f"/teach/classes/{world.class_a}").get_data(as_text=True)
     assert f'href="/teach/tournaments/{tid}">Spring Cup</a>' in html and "not started" in html
     # The other teacher's class page does not list it.
     add_students(world, 4, class_id=world.class_b, prefix="fox")
-    other = world.client("other_teacher").get(f"/teach/classes/{world.class_b}").get_data(as_text=True)
+    other = (
+        world.client("other_teacher").get(f"/teach/classes/{world.class_b}").get_data(as_text=True)
+    )
     assert "Spring Cup" not in other and CODE_B in other
 
 

@@ -12,7 +12,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .geometry import path_area
-from .model import CENSUS_DIVISIONS, Category, MapCard, PowerCard, Region, StateCard, StateShape, Zone
+from .model import (
+    CENSUS_DIVISIONS,
+    Category,
+    MapCard,
+    PowerCard,
+    Region,
+    StateCard,
+    StateShape,
+    Zone,
+)
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
@@ -37,7 +46,8 @@ STATE_COUNT = 50
 POWER_CARD_COUNT = 15
 #: G3: the six orders twice each, plus AAA, BBB and CCC once each.
 POWER_CLUE_CODES = Counter(
-    {code: 2 for code in ("ABC", "ACB", "BAC", "BCA", "CAB", "CBA")} | {"AAA": 1, "BBB": 1, "CCC": 1}
+    {code: 2 for code in ("ABC", "ACB", "BAC", "BCA", "CAB", "CBA")}
+    | {"AAA": 1, "BBB": 1, "CCC": 1}
 )
 #: States with no land border at all (G5).
 ISLANDED = frozenset({"AK", "HI"})
@@ -161,10 +171,14 @@ def load_deck(data_dir: Path | str = DATA_DIR) -> Deck:
     power_cards = _load_power_cards(data_dir / "power_cards.csv")
     geometry = _load_geometry(data_dir / "map_paths.json", postals)
     regions = _load_regions(data_dir / "regions.csv", postals)
-    return Deck(states=states, borders=borders, power_cards=power_cards, geometry=geometry, regions=regions)
+    return Deck(
+        states=states, borders=borders, power_cards=power_cards, geometry=geometry, regions=regions
+    )
 
 
-def _read_csv(path: Path, required: Iterable[str], optional: Iterable[str] = ()) -> list[tuple[int, dict[str, str]]]:
+def _read_csv(
+    path: Path, required: Iterable[str], optional: Iterable[str] = ()
+) -> list[tuple[int, dict[str, str]]]:
     """Rows of ``path`` with their line numbers; checks the header first."""
     if not path.is_file():
         raise DeckError(f"{path.name}: file not found in {path.parent}")
@@ -209,15 +223,23 @@ def _load_states(path: Path) -> tuple[StateCard, ...]:
         "statehood_rank": sorted(cards, key=lambda s: (s.statehood_date, s.name)),
         "population_rank": sorted(cards, key=lambda s: (-s.population_2010, s.name)),
     }
-    figures = {"size_rank": "land_area_sq_mi", "statehood_rank": "statehood_date", "population_rank": "population_2010"}
+    figures = {
+        "size_rank": "land_area_sq_mi",
+        "statehood_rank": "statehood_date",
+        "population_rank": "population_2010",
+    }
     for rank_attr, expected_order in orders.items():
         seen: dict[int, StateCard] = {}
         for card in cards:
             rank = getattr(card, rank_attr)
             if not 1 <= rank <= STATE_COUNT:
-                raise DeckError(f"{where[card.postal]}: {rank_attr} {rank} is not between 1 and {STATE_COUNT}")
+                raise DeckError(
+                    f"{where[card.postal]}: {rank_attr} {rank} is not between 1 and {STATE_COUNT}"
+                )
             if rank in seen:
-                raise DeckError(f"{where[card.postal]}: {rank_attr} {rank} is also given to {seen[rank].name}")
+                raise DeckError(
+                    f"{where[card.postal]}: {rank_attr} {rank} is also given to {seen[rank].name}"
+                )
             seen[rank] = card
         by_rank = sorted(cards, key=lambda s: getattr(s, rank_attr))
         position = {card.postal: index for index, card in enumerate(expected_order)}
@@ -233,7 +255,9 @@ def _load_states(path: Path) -> tuple[StateCard, ...]:
         if rank_attr != "statehood_rank":
             for card in cards:
                 if figure_counts[getattr(card, figures[rank_attr])] > 1:
-                    raise DeckError(f"{where[card.postal]}: {figures[rank_attr]} ties another state")
+                    raise DeckError(
+                        f"{where[card.postal]}: {figures[rank_attr]} ties another state"
+                    )
     return tuple(sorted(cards, key=lambda s: s.name))
 
 
@@ -256,19 +280,25 @@ def _parse_state(row: dict[str, str], label: str) -> StateCard:
     try:
         area = float(need("land_area_sq_mi"))
     except ValueError:
-        raise DeckError(f"{label}: land_area_sq_mi {row['land_area_sq_mi']!r} is not a number") from None
+        raise DeckError(
+            f"{label}: land_area_sq_mi {row['land_area_sq_mi']!r} is not a number"
+        ) from None
     if area <= 0:
         raise DeckError(f"{label}: land_area_sq_mi must be positive")
     try:
         date = dt.date.fromisoformat(need("statehood_date"))
     except ValueError:
-        raise DeckError(f"{label}: statehood_date {row['statehood_date']!r} is not an ISO date") from None
+        raise DeckError(
+            f"{label}: statehood_date {row['statehood_date']!r} is not an ISO date"
+        ) from None
     population = integer("population_2010")
     if population <= 0:
         raise DeckError(f"{label}: population_2010 must be positive")
     zone = _zone(need("time_zone"), label, "time_zone")
     secondary = tuple(
-        _zone(part, label, "secondary_zones") for part in row.get("secondary_zones", "").split(";") if part.strip()
+        _zone(part, label, "secondary_zones")
+        for part in row.get("secondary_zones", "").split(";")
+        if part.strip()
     )
     if zone in secondary or len(set(secondary)) != len(secondary):
         raise DeckError(f"{label}: secondary_zones repeats a zone")
@@ -295,7 +325,9 @@ def _zone(value: str, label: str, column: str) -> Zone:
         raise DeckError(f"{label}: {column} {value!r} is not one of {allowed}") from None
 
 
-def _unique(cards: list[StateCard], attr: str, where: dict[str, str], lines: dict[str, int]) -> None:
+def _unique(
+    cards: list[StateCard], attr: str, where: dict[str, str], lines: dict[str, int]
+) -> None:
     seen: dict[str, StateCard] = {}
     for card in cards:
         key = _fold(getattr(card, attr))
@@ -345,7 +377,9 @@ def _load_regions(path: Path, postals: set[str]) -> dict[str, Region]:
         try:
             region = Region(region_name)
         except ValueError:
-            raise DeckError(f"{label}: region {region_name!r} is not one of {', '.join(r.value for r in Region)}") from None
+            raise DeckError(
+                f"{label}: region {region_name!r} is not one of {', '.join(r.value for r in Region)}"
+            ) from None
         if CENSUS_DIVISIONS.get(division) is not region:
             raise DeckError(f"{label}: {division!r} is not a Census division of the {region.value}")
         regions[postal] = region
@@ -366,7 +400,9 @@ def _load_power_cards(path: Path) -> tuple[PowerCard, ...]:
         try:
             category = Category(row["category"])
         except ValueError:
-            raise DeckError(f"{label}: category {row['category']!r} is not Size, Statehood or Population") from None
+            raise DeckError(
+                f"{label}: category {row['category']!r} is not Size, Statehood or Population"
+            ) from None
         code = row["clue_code"]
         if code not in POWER_CLUE_CODES:
             raise DeckError(f"{label}: clue code {code!r} is not one of G3's codes")
@@ -376,11 +412,15 @@ def _load_power_cards(path: Path) -> tuple[PowerCard, ...]:
     per_category = Counter(c.category for c in cards)
     for category in Category:
         if per_category[category] != POWER_CARD_COUNT // 3:
-            raise DeckError(f"{path.name}: {per_category[category]} {category.value} cards, G3 has 5")
+            raise DeckError(
+                f"{path.name}: {per_category[category]} {category.value} cards, G3 has 5"
+            )
     codes = Counter(c.clue_code for c in cards)
     if codes != POWER_CLUE_CODES:
         wrong = sorted(code for code in POWER_CLUE_CODES if codes[code] != POWER_CLUE_CODES[code])
-        raise DeckError(f"{path.name}: clue codes {', '.join(wrong)} appear the wrong number of times (G3)")
+        raise DeckError(
+            f"{path.name}: clue codes {', '.join(wrong)} appear the wrong number of times (G3)"
+        )
     return tuple(sorted(cards, key=lambda c: c.id))
 
 
@@ -404,5 +444,7 @@ def _load_geometry(path: Path, postals: set[str]) -> MapGeometry:
     if set(shapes) != postals:
         missing = sorted(postals - set(shapes))
         extra = sorted(set(shapes) - postals)
-        raise DeckError(f"{path.name}: outlines missing for {missing or 'none'}, unknown {extra or 'none'}")
+        raise DeckError(
+            f"{path.name}: outlines missing for {missing or 'none'}, unknown {extra or 'none'}"
+        )
     return MapGeometry(view_box=view_box, source=source, shapes=shapes)

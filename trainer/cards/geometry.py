@@ -217,7 +217,9 @@ def compass_neighbours(
     return result
 
 
-def _towards(here: str, angle: float, centroids: Mapping[str, Point], near: Collection[str]) -> str | None:
+def _towards(
+    here: str, angle: float, centroids: Mapping[str, Point], near: Collection[str]
+) -> str | None:
     """The place to move to from ``here`` towards ``angle`` (degrees, east 0, north 90), if any."""
     x0, y0 = centroids[here]
     best: tuple[bool, float, str] | None = None

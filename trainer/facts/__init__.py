@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from typing import Iterable
 
 from trainer.cards import Category, Deck, StateCard, Zone
 
@@ -75,7 +75,11 @@ _FACET_LABELS = {
     Facet.POPULATION: "Population rank",
     Facet.ZONE: "Time zones",
 }
-_RANKINGS = {Facet.SIZE: Category.SIZE, Facet.STATEHOOD: Category.STATEHOOD, Facet.POPULATION: Category.POPULATION}
+_RANKINGS = {
+    Facet.SIZE: Category.SIZE,
+    Facet.STATEHOOD: Category.STATEHOOD,
+    Facet.POPULATION: Category.POPULATION,
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -173,17 +177,27 @@ def ask(fact: Fact, form: Form, deck: Deck, rng: random.Random) -> Question:
         prompt = "Which state is red on this map?"
         return Question(fact, form, prompt, choices, "State name", map_state=state.postal)
     if facet is Facet.CAPITAL:
-        return Question(fact, form, f"What is the capital of {state.name}?", choices, "Capital city")
+        return Question(
+            fact, form, f"What is the capital of {state.name}?", choices, "Capital city"
+        )
     if facet is Facet.POSTAL:
-        return Question(fact, form, f"What is the postal code of {state.name}?", choices, "Two letters")
+        return Question(
+            fact, form, f"What is the postal code of {state.name}?", choices, "Two letters"
+        )
     if facet is Facet.BORDERS:
         if form is Form.CHOICE:
             return Question(fact, form, f"Which of these states borders {state.name}?", choices)
         return Question(
-            fact, form, f"Name every state that borders {state.name}.", choices, "Names separated by commas, or “none”"
+            fact,
+            form,
+            f"Name every state that borders {state.name}.",
+            choices,
+            "Names separated by commas, or “none”",
         )
     if facet is Facet.ZONE:
-        return Question(fact, form, f"Which time zone is on the {state.name} card?", choices, "Time zone")
+        return Question(
+            fact, form, f"Which time zone is on the {state.name} card?", choices, "Time zone"
+        )
     category = facet.category
     assert category is not None
     return Question(fact, form, _rank_prompt(state, category), choices, "A number from 1 to 50")
@@ -240,7 +254,9 @@ def _choices(fact: Fact, deck: Deck, rng: random.Random) -> tuple[str, ...]:
         same_letter = [s for s in deck if s.postal[0] == state.postal[0] and s != state]
         distractors = _pick(same_letter, 3, rng)
         if len(distractors) < 3:
-            distractors += _pick([s for s in near if s not in distractors], 3 - len(distractors), rng)
+            distractors += _pick(
+                [s for s in near if s not in distractors], 3 - len(distractors), rng
+            )
         options = [state.postal, *[s.postal for s in distractors]]
     elif facet is Facet.CAPITAL:
         options = [state.capital, *[s.capital for s in distractors]]
@@ -288,7 +304,9 @@ def judge(question: Question, answer: str, deck: Deck) -> Judgement:
         if clicked is None:
             raise UnreadableAnswer("Click a state on the map.")
         if clicked == state:
-            return Judgement(Verdict.RIGHT, given=clicked.name, expected=state.name, answered=(clicked.postal,))
+            return Judgement(
+                Verdict.RIGHT, given=clicked.name, expected=state.name, answered=(clicked.postal,)
+            )
         return Judgement(
             Verdict.WRONG,
             given=clicked.name,
@@ -318,7 +336,9 @@ def _judge_border_choice(answer: str, deck: Deck, state: StateCard) -> Judgement
     if answer == NONE_OF_THEM:
         if not neighbours:
             return Judgement(Verdict.RIGHT, given=answer, expected=expected)
-        return Judgement(Verdict.WRONG, given=answer, expected=expected, note=f"{state.name} has border states.")
+        return Judgement(
+            Verdict.WRONG, given=answer, expected=expected, note=f"{state.name} has border states."
+        )
     picked = deck[answer]
     if picked in neighbours:
         return Judgement(Verdict.RIGHT, given=answer, expected=expected, answered=(picked.postal,))
@@ -334,7 +354,9 @@ def _judge_border_choice(answer: str, deck: Deck, state: StateCard) -> Judgement
 
 def dont_know(fact: Fact, deck: Deck) -> Judgement:
     """The judgement when the student says they don't know: wrong, with the answer shown."""
-    return Judgement(Verdict.WRONG, given="", expected=expected_answer(fact, deck), note="Now you know!")
+    return Judgement(
+        Verdict.WRONG, given="", expected=expected_answer(fact, deck), note="Now you know!"
+    )
 
 
 def expected_answer(fact: Fact, deck: Deck) -> str:
@@ -411,12 +433,15 @@ def _state_walk(deck: Deck) -> list[str]:
     return walk
 
 
-def facts_of(deck: Deck, facets: Iterable[Facet] | None = None, postals: Iterable[str] | None = None) -> list[Fact]:
+def facts_of(
+    deck: Deck, facets: Iterable[Facet] | None = None, postals: Iterable[str] | None = None
+) -> list[Fact]:
     """The facts of the given facets and states (all of either when None), in teaching order."""
     facet_set = set(facets) if facets is not None else None
     postal_set = set(postals) if postals is not None else None
     return [
         f
         for f in teaching_order(deck)
-        if (facet_set is None or f.facet in facet_set) and (postal_set is None or f.postal in postal_set)
+        if (facet_set is None or f.facet in facet_set)
+        and (postal_set is None or f.postal in postal_set)
     ]

@@ -99,7 +99,9 @@ def _clean(text: str) -> str:
     """normalize() without the abbreviations: postal codes such as MT must survive it."""
     # Marks are dropped both before casefolding (which turns some, like U+0345, into letters) and
     # after it (casefolding can itself produce marks: İ -> i + dot above).
-    decomposed = unicodedata.normalize("NFKD", _drop_marks(unicodedata.normalize("NFKD", text)).casefold())
+    decomposed = unicodedata.normalize(
+        "NFKD", _drop_marks(unicodedata.normalize("NFKD", text)).casefold()
+    )
     out: list[str] = []
     for char in _drop_marks(decomposed):
         if char == "&":
@@ -194,9 +196,13 @@ def _index(deck: Deck) -> _Index:
         cards=cards,
         names={key: postal for postal, keys in name_keys.items() for key in keys},
         capitals={key: postal for postal, keys in capital_keys.items() for key in keys},
-        slippable_names={p: keys for p, keys in name_keys.items() if _letters(cards[p].name) >= MIN_SLIP_LETTERS},
+        slippable_names={
+            p: keys for p, keys in name_keys.items() if _letters(cards[p].name) >= MIN_SLIP_LETTERS
+        },
         slippable_capitals={
-            p: keys for p, keys in capital_keys.items() if _letters(cards[p].capital) >= MIN_SLIP_LETTERS
+            p: keys
+            for p, keys in capital_keys.items()
+            if _letters(cards[p].capital) >= MIN_SLIP_LETTERS
         },
     )
     return index
@@ -284,24 +290,40 @@ def judge_state_name(given: str, deck: Deck, expected_postal: str) -> Judgement:
     if hit == card.postal:
         return judged(Verdict.RIGHT, answered=(hit,))
     if hit is not None:
-        return judged(Verdict.WRONG, f"{index.cards[hit].name} is a different state. This is {card.name}.", (hit,))
+        return judged(
+            Verdict.WRONG,
+            f"{index.cards[hit].name} is a different state. This is {card.name}.",
+            (hit,),
+        )
     code = _postal_code(text, index)
     if code == card.postal:
-        return judged(Verdict.CLOSE, f"{code} is the postal code. Type the full name: {card.name}.", (code,))
+        return judged(
+            Verdict.CLOSE, f"{code} is the postal code. Type the full name: {card.name}.", (code,)
+        )
     if code is not None:
-        return judged(Verdict.WRONG, f"{code} is the code for {index.cards[code].name}. This is {card.name}.", (code,))
+        return judged(
+            Verdict.WRONG,
+            f"{code} is the code for {index.cards[code].name}. This is {card.name}.",
+            (code,),
+        )
     if _slips(keys, index.slippable_names.get(card.postal, ())):
         return judged(Verdict.CLOSE, _nearly(card.name), (card.postal,))
     capital_of = _exact(keys, index.capitals)
     if capital_of is not None:
         other = index.cards[capital_of]
         return judged(
-            Verdict.WRONG, f"{other.capital} is the capital of {other.name}. This state is {card.name}.", (capital_of,)
+            Verdict.WRONG,
+            f"{other.capital} is the capital of {other.name}. This state is {card.name}.",
+            (capital_of,),
         )
     slipped = _slipped_to(keys, index.slippable_names)
     if len(slipped) == 1:
         (other_postal,) = slipped
-        return judged(Verdict.WRONG, f"This is {card.name}, not {index.cards[other_postal].name}.", (other_postal,))
+        return judged(
+            Verdict.WRONG,
+            f"This is {card.name}, not {index.cards[other_postal].name}.",
+            (other_postal,),
+        )
     return judged(Verdict.WRONG, f"This is {card.name}.")
 
 
@@ -340,7 +362,9 @@ def judge_capital(given: str, deck: Deck, postal: str) -> Judgement:
     if len(slipped) == 1:
         (other_postal,) = slipped
         other = index.cards[other_postal]
-        return judged(Verdict.WRONG, f"{other.capital} is the capital of {other.name}.", (other_postal,))
+        return judged(
+            Verdict.WRONG, f"{other.capital} is the capital of {other.name}.", (other_postal,)
+        )
     return judged(Verdict.WRONG, f"The capital of {card.name} is {card.capital}.")
 
 
@@ -362,10 +386,16 @@ def judge_postal(given: str, deck: Deck, postal: str) -> Judgement:
         return judged(Verdict.RIGHT, answered=(code,))
     if code is not None:
         other = index.cards[code].name
-        return judged(Verdict.WRONG, f"{code} is the code for {other}; {card.name}'s is {card.postal}.", (code,))
+        return judged(
+            Verdict.WRONG,
+            f"{code} is the code for {other}; {card.name}'s is {card.postal}.",
+            (code,),
+        )
     named = _exact(_keys(text), index.names)
     if named is not None:
-        return judged(Verdict.WRONG, f"Type the two-letter code. {card.name}'s is {card.postal}.", (named,))
+        return judged(
+            Verdict.WRONG, f"Type the two-letter code. {card.name}'s is {card.postal}.", (named,)
+        )
     return judged(Verdict.WRONG, f"The code for {card.name} is {card.postal}.")
 
 
@@ -380,14 +410,48 @@ def ordinal(number: int) -> str:
 
 def _number_words() -> dict[str, int]:
     """Cardinal and ordinal words for 1-50, without spaces: "eight", "eighth", "twentyfirst"."""
-    ones = (
-        "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen"
-    ).split()
-    firsts = (
-        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
-        "fifteenth sixteenth seventeenth eighteenth nineteenth"
-    ).split()
+    ones = [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+    ]
+    firsts = [
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+        "eighth",
+        "ninth",
+        "tenth",
+        "eleventh",
+        "twelfth",
+        "thirteenth",
+        "fourteenth",
+        "fifteenth",
+        "sixteenth",
+        "seventeenth",
+        "eighteenth",
+        "nineteenth",
+    ]
     tens = {
         20: ("twenty", "twentieth"),
         30: ("thirty", "thirtieth"),
@@ -403,12 +467,27 @@ def _number_words() -> dict[str, int]:
             for n in range(1, 10):
                 words[cardinal + ones[n - 1]] = words[cardinal + firsts[n - 1]] = ten + n
     # "Fourty" is the commonest misspelling of a number word; a rank is not a spelling test.
-    words.update({key.replace("forty", "fourty"): n for key, n in words.items() if key.startswith("forty")})
+    words.update(
+        {key.replace("forty", "fourty"): n for key, n in words.items() if key.startswith("forty")}
+    )
     return words
 
 
 _NUMBER_WORDS = _number_words()
-_RANK_FILLER = {"the", "number", "no", "num", "nr", "n", "rank", "ranked", "ranking", "place", "position", "is"}
+_RANK_FILLER = {
+    "the",
+    "number",
+    "no",
+    "num",
+    "nr",
+    "n",
+    "rank",
+    "ranked",
+    "ranking",
+    "place",
+    "position",
+    "is",
+}
 _RANK_DIGITS = re.compile(r"(\d{1,3}) ?(?:st|nd|rd|th)?")
 # A minus sign would otherwise be folded away as punctuation, turning "-8" into 8.
 _NEGATIVE = re.compile(r"[-−‐‑–—]\s*\d")
@@ -516,7 +595,9 @@ def judge_borders(given: str, deck: Deck, postal: str) -> Judgement:
     card = index.cards[postal]
     neighbours = {n.postal for n in deck.neighbours(card.postal)}
     expected = (
-        ", ".join(sorted(index.cards[p].name for p in neighbours)) if neighbours else NO_BORDERS.format(name=card.name)
+        ", ".join(sorted(index.cards[p].name for p in neighbours))
+        if neighbours
+        else NO_BORDERS.format(name=card.name)
     )
 
     def by_name(codes: Iterable[str]) -> tuple[str, ...]:
@@ -529,7 +610,11 @@ def judge_borders(given: str, deck: Deck, postal: str) -> Judgement:
         if not neighbours:
             return Judgement(Verdict.RIGHT, text, expected)
         return Judgement(
-            Verdict.WRONG, text, expected, f"{card.name} borders {names(neighbours)}.", missed=by_name(neighbours)
+            Verdict.WRONG,
+            text,
+            expected,
+            f"{card.name} borders {names(neighbours)}.",
+            missed=by_name(neighbours),
         )
 
     named: list[str] = []
@@ -545,7 +630,9 @@ def judge_borders(given: str, deck: Deck, postal: str) -> Judgement:
         else:
             found, slipped = _split_run_on(item, index) or [], False
             if not found:
-                raise UnreadableAnswer(f"We don't know a state called '{item.strip()}'. Check the spelling.")
+                raise UnreadableAnswer(
+                    f"We don't know a state called '{item.strip()}'. Check the spelling."
+                )
         for code in found:
             if code not in named:
                 named.append(code)
@@ -564,11 +651,15 @@ def judge_borders(given: str, deck: Deck, postal: str) -> Judgement:
         notes.append(f"{card.name} is the state itself.")
     others = wrong - {card.postal}
     if others:
-        notes.append(f"{names(others)} {'does' if len(others) == 1 else 'do'} not border {card.name}.")
+        notes.append(
+            f"{names(others)} {'does' if len(others) == 1 else 'do'} not border {card.name}."
+        )
     if not neighbours:
         notes.append(f"{card.name} borders no other state.")
     if misspelt:
-        notes.append("Watch the spelling: " + ", ".join(f'"{index.cards[p].name}"' for p in misspelt) + ".")
+        notes.append(
+            "Watch the spelling: " + ", ".join(f'"{index.cards[p].name}"' for p in misspelt) + "."
+        )
 
     if not missed and not wrong:
         verdict = Verdict.CLOSE if misspelt else Verdict.RIGHT
@@ -579,12 +670,29 @@ def judge_borders(given: str, deck: Deck, postal: str) -> Judgement:
     else:
         verdict = Verdict.WRONG
     return Judgement(
-        verdict, text, expected, " ".join(notes), tuple(named), missed=by_name(missed), wrong=by_name(wrong)
+        verdict,
+        text,
+        expected,
+        " ".join(notes),
+        tuple(named),
+        missed=by_name(missed),
+        wrong=by_name(wrong),
     )
 
 
 # Zones: the name, optionally with "time", "zone", "standard"/"daylight"; or a common abbreviation.
-_ZONE_FILLER = {"the", "time", "times", "zone", "timezone", "tz", "standard", "daylight", "saving", "savings"}
+_ZONE_FILLER = {
+    "the",
+    "time",
+    "times",
+    "zone",
+    "timezone",
+    "tz",
+    "standard",
+    "daylight",
+    "saving",
+    "savings",
+}
 _ZONE_ALIASES: dict[str, Zone] = {
     **dict.fromkeys(("eastern", "east", "et", "est", "edt"), Zone.EASTERN),
     **dict.fromkeys(("central", "ct", "cst", "cdt"), Zone.CENTRAL),
@@ -592,7 +700,8 @@ _ZONE_ALIASES: dict[str, Zone] = {
     **dict.fromkeys(("pacific", "pt", "pst", "pdt"), Zone.PACIFIC),
     **dict.fromkeys(("alaska", "alaskan", "akt", "akst", "akdt"), Zone.ALASKA),
     **dict.fromkeys(
-        ("hawaiialeutian", "hawaii", "hawaiian", "aleutian", "hst", "hast", "hadt", "hat"), Zone.HAWAII_ALEUTIAN
+        ("hawaiialeutian", "hawaii", "hawaiian", "aleutian", "hst", "hast", "hadt", "hat"),
+        Zone.HAWAII_ALEUTIAN,
     ),
 }
 
@@ -639,4 +748,3 @@ def judge_zone(given: str, deck: Deck, postal: str) -> Judgement:
     if card.secondary_zones:
         note += f" (part of it is on {_and(z.value for z in card.secondary_zones)})"
     return Judgement(Verdict.WRONG, text, expected, note + ".")
-

@@ -53,7 +53,11 @@ class Params:
         return [seat for seat in range(self.players) if self.side_of(seat) == side]
 
     def as_dict(self) -> dict[str, int | None]:
-        return {"players": self.players, "team_size": self.team_size, "first_leader": self.first_leader}
+        return {
+            "players": self.players,
+            "team_size": self.team_size,
+            "first_leader": self.first_leader,
+        }
 
 
 @dataclass(frozen=True)
@@ -98,11 +102,15 @@ class Game(ABC):
     def __init__(self, deck: Deck, params: Params | None = None) -> None:
         params = params or Params()
         if not self.min_players <= params.players <= self.max_players:
-            raise GameError(f"{self.title} is for {self.min_players} to {self.max_players} players.")
+            raise GameError(
+                f"{self.title} is for {self.min_players} to {self.max_players} players."
+            )
         if params.team_size not in self.team_sizes:
             raise GameError(f"{self.title} cannot be played in teams of {params.team_size}.")
         if params.players % params.team_size or params.sides < 2:
-            raise GameError(f"{params.players} players cannot be split into teams of {params.team_size}.")
+            raise GameError(
+                f"{params.players} players cannot be split into teams of {params.team_size}."
+            )
         if params.first_leader is not None and not 0 <= params.first_leader < params.players:
             raise GameError("The first leader must be one of the players.")
         self.deck = deck
@@ -134,7 +142,9 @@ class Game(ABC):
 
     # --- how computer players think (games override these) ---------------------------------
 
-    def rule_action(self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random) -> int:
+    def rule_action(
+        self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
+    ) -> int:
         """The rule-of-thumb player's choice, from the seat's observation alone."""
         return legal[0]
 
@@ -317,7 +327,9 @@ def card_or_lead(cards: Sequence[StateCard], action: int, lead: int, title: str)
     if isinstance(action, int) and 0 <= action < len(cards):
         return Move("card", cards[action].postal)
     if isinstance(action, int) and lead <= action < lead + len(cards) * 3:
-        return Move("lead", cards[(action - lead) // 3].postal, tuple(Category)[(action - lead) % 3])
+        return Move(
+            "lead", cards[(action - lead) // 3].postal, tuple(Category)[(action - lead) % 3]
+        )
     raise IllegalAction(f"That is not a move in {title}.")
 
 

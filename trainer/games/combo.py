@@ -153,9 +153,7 @@ def _check_order(
     for index, result in enumerate(played):
         due = _scheduled(fmt, index, picks)
         if result.game is not due:
-            raise ValueError(
-                f"game {index + 1} should be {due.label}, not {result.game.label}"
-            )
+            raise ValueError(f"game {index + 1} should be {due.label}, not {result.game.label}")
 
 
 def next_game(
@@ -232,15 +230,11 @@ def first_player(
         assert winner is not None
         return winner
     if draw_winner is None:
-        raise ValueError(
-            f"the statehood draw decides who starts {game.label} here (R2)"
-        )
+        raise ValueError(f"the statehood draw decides who starts {game.label} here (R2)")
     return draw_winner
 
 
-def counted(
-    results: Sequence[GameResult], bell_seconds: float | None
-) -> list[GameResult]:
+def counted(results: Sequence[GameResult], bell_seconds: float | None) -> list[GameResult]:
     """The games that count in a round: those finished by the bell (K2).
 
     Args:
@@ -252,9 +246,7 @@ def counted(
     """
     if bell_seconds is None:
         return list(results)
-    return [
-        r for r in results if r.finished_at is None or r.finished_at <= bell_seconds
-    ]
+    return [r for r in results if r.finished_at is None or r.finished_at <= bell_seconds]
 
 
 def score(results: Iterable[GameResult]) -> dict[Side, int]:
@@ -299,9 +291,7 @@ def championship_winner(results: Sequence[GameResult]) -> Side | None:
     winner: Side | None = None
     for count in range(1, len(results) + 1):
         if winner is not None:
-            raise ValueError(
-                f"game {count} was played after the championship was settled"
-            )
+            raise ValueError(f"game {count} was played after the championship was settled")
         due = _scheduled(MatchFormat.CHAMPIONSHIP, count - 1, None)
         if results[count - 1].game is not due:
             played = results[count - 1].game.label

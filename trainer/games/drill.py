@@ -84,7 +84,9 @@ def judge_lead(deck: Deck, postal: str, category: Category, typed: str) -> Drill
     Raises:
         UnreadableAnswer: blank, not a number, or not between 1 and 50.
     """
-    return DrillAnswer(Fact(postal, _facet(category)), Form.TYPED, judge_rank(typed, deck, postal, category))
+    return DrillAnswer(
+        Fact(postal, _facet(category)), Form.TYPED, judge_rank(typed, deck, postal, category)
+    )
 
 
 def judge_follow(state: RanksState, postal: str, says_wins: bool) -> DrillAnswer:
@@ -102,7 +104,9 @@ def judge_follow(state: RanksState, postal: str, says_wins: bool) -> DrillAnswer
         f"the {'lower' if lower else 'higher'} number wins this trick."
     )
     verdict = Verdict.RIGHT if says_wins == wins else Verdict.WRONG
-    judgement = Judgement(verdict, "It wins" if says_wins else "It loses", "It wins" if wins else "It loses", note)
+    judgement = Judgement(
+        verdict, "It wins" if says_wins else "It loses", "It wins" if wins else "It loses", note
+    )
     return DrillAnswer(Fact(postal, _facet(category)), Form.CHOICE, judgement)
 
 
@@ -152,7 +156,9 @@ def judge_war_call(state: WarState, call: str) -> list[DrillAnswer]:
 # --- GeoPower Toss ---------------------------------------------------------------------------
 
 
-def judge_toss_beats(deck: Deck, observation: dict[str, Any], postal: str, says_beats: bool) -> DrillAnswer:
+def judge_toss_beats(
+    deck: Deck, observation: dict[str, Any], postal: str, says_beats: bool
+) -> DrillAnswer:
     """Whether the card a student plays beats the best card of the led Zone so far (T3).
 
     Said before the card is revealed; it reviews the card's ranking in the GeoPower category.
@@ -161,7 +167,9 @@ def judge_toss_beats(deck: Deck, observation: dict[str, Any], postal: str, says_
     category = Category.from_slug(observation["geopower"])
     assert category is not None and observation["trick"]
     led_zone = deck[observation["trick"][0]["card"]].zone
-    in_zone = [deck[play["card"]] for play in observation["trick"] if deck[play["card"]].zone == led_zone]
+    in_zone = [
+        deck[play["card"]] for play in observation["trick"] if deck[play["card"]].zone == led_zone
+    ]
     best = min(in_zone, key=lambda card: card.rank(category))
     mine = deck[postal]
     word = category.value.lower()
@@ -175,7 +183,12 @@ def judge_toss_beats(deck: Deck, observation: dict[str, Any], postal: str, says_
             f"{best.name}, is {ordinal(best.rank(category))}."
         )
     verdict = Verdict.RIGHT if says_beats == beats else Verdict.WRONG
-    judgement = Judgement(verdict, "It beats it" if says_beats else "It does not", "It beats it" if beats else "It does not", note)
+    judgement = Judgement(
+        verdict,
+        "It beats it" if says_beats else "It does not",
+        "It beats it" if beats else "It does not",
+        note,
+    )
     return DrillAnswer(Fact(postal, _facet(category)), Form.CHOICE, judgement)
 
 
@@ -191,19 +204,28 @@ def judge_toss_zone(deck: Deck, observation: dict[str, Any], postal: str) -> Dri
     note = f"{mine.name} is in the {mine.zone.value} zone; {led.name}, the card led, is {led.zone.value}."
     if not right:
         note += f" You hold a {led.zone.value} card, so you must play it."
-    judgement = Judgement(Verdict.RIGHT if right else Verdict.WRONG, f"{mine.name} follows the zone", f"{mine.zone.value}", note)
+    judgement = Judgement(
+        Verdict.RIGHT if right else Verdict.WRONG,
+        f"{mine.name} follows the zone",
+        f"{mine.zone.value}",
+        note,
+    )
     return DrillAnswer(Fact(postal, Facet.ZONE), Form.CHOICE, judgement)
 
 
 # --- GeoClash Down Back ----------------------------------------------------------------------
 
 
-def judge_clash_worst(deck: Deck, observation: dict[str, Any], postal: str, says_worst: bool) -> DrillAnswer:
+def judge_clash_worst(
+    deck: Deck, observation: dict[str, Any], postal: str, says_worst: bool
+) -> DrillAnswer:
     """Whether the card a student plays is the worst ranked so far in the category named (C2)."""
     trick = observation["trick"]
     category = Category.from_slug(trick["category"])
     assert category is not None and trick["cards"]
-    worst = max((deck[play["card"]] for play in trick["cards"]), key=lambda card: card.rank(category))
+    worst = max(
+        (deck[play["card"]] for play in trick["cards"]), key=lambda card: card.rank(category)
+    )
     mine = deck[postal]
     is_worst = mine.rank(category) > worst.rank(category)
     word = category.value.lower()
@@ -212,5 +234,10 @@ def judge_clash_worst(deck: Deck, observation: dict[str, Any], postal: str, says
         f"is {ordinal(worst.rank(category))} (the number farthest from 1 wins)."
     )
     verdict = Verdict.RIGHT if says_worst == is_worst else Verdict.WRONG
-    judgement = Judgement(verdict, "The worst so far" if says_worst else "Not the worst", "The worst so far" if is_worst else "Not the worst", note)
+    judgement = Judgement(
+        verdict,
+        "The worst so far" if says_worst else "Not the worst",
+        "The worst so far" if is_worst else "Not the worst",
+        note,
+    )
     return DrillAnswer(Fact(postal, _facet(category)), Form.CHOICE, judgement)

@@ -98,7 +98,9 @@ class GeoClashDownBack(Game):
         base = useful[order[keep]] if keep < len(order) else 0.0
         return {p: (useful[p] - base if i < keep else 0.0) for i, p in enumerate(order)}
 
-    def _outlook(self, observation: dict[str, Any]) -> tuple[list[list[int]], int, int, dict[str, float]]:
+    def _outlook(
+        self, observation: dict[str, Any]
+    ) -> tuple[list[list[int]], int, int, dict[str, float]]:
         """From what the seat has seen: each category's sorted unseen rankings, how many cards are
         unseen, how many tricks the round has left (this one included) and what each card costs."""
         hand = observation["hand"]
@@ -114,12 +116,18 @@ class GeoClashDownBack(Game):
         )
         return columns, len(unseen), tricks_left, self.costs(hand, tricks_left)
 
-    def _lead_keys(self, observation: dict[str, Any], legal: Sequence[int]) -> dict[int, tuple[float, float, int]]:
+    def _lead_keys(
+        self, observation: dict[str, Any], legal: Sequence[int]
+    ) -> dict[int, tuple[float, float, int]]:
         """For each lead: the chance no other hand holds a worse-ranked card in its category, less
         what the card is worth keeping; then that worth."""
         columns, unseen, _, costs = self._outlook(observation)
         seat = observation["seat"]
-        others = sum(n for s, n in enumerate(observation["hand_counts"]) if s != seat and observation["in_game"][s])
+        others = sum(
+            n
+            for s, n in enumerate(observation["hand_counts"])
+            if s != seat and observation["in_game"][s]
+        )
         keys = {}
         for action in legal:
             postal = self.cards[(action - LEAD) // 3].postal
@@ -130,7 +138,9 @@ class GeoClashDownBack(Game):
             keys[action] = (-round(p - THRIFT * costs[postal], 6), costs[postal], action)
         return keys
 
-    def rule_action(self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random) -> int:
+    def rule_action(
+        self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
+    ) -> int:
         """Lead the card most likely to stand as the worst-ranked; follow with the cheapest likely winner.
 
         Leading, the player names the category in which one of its cards is worst-ranked against
@@ -150,7 +160,9 @@ class GeoClashDownBack(Game):
             return min(legal, key=keys.__getitem__)
         return self.index[self._follow_choices(observation)[0]]
 
-    def _follow_choices(self, observation: dict[str, Any]) -> tuple[str, str, str | None, str | None]:
+    def _follow_choices(
+        self, observation: dict[str, Any]
+    ) -> tuple[str, str, str | None, str | None]:
         """Following: the rule of thumb's card, the card it would throw away, the cheapest card that
         beats the worst so far and the one most likely to stand (None when no card beats it)."""
         columns, unseen, _, costs = self._outlook(observation)
@@ -160,7 +172,9 @@ class GeoClashDownBack(Game):
         worst = max(self.ranks[play["card"]][k] for play in trick["cards"])
         played = {play["seat"] for play in trick["cards"]} | {observation["seat"]}
         later = sum(
-            n for s, n in enumerate(observation["hand_counts"]) if observation["in_game"][s] and s not in played
+            n
+            for s, n in enumerate(observation["hand_counts"])
+            if observation["in_game"][s] and s not in played
         )
         dump = min(hand, key=lambda p: (costs[p], self.useful[p], p))
         winners = {}
@@ -206,7 +220,12 @@ class GeoClashDownBack(Game):
             winners = [p for p in hand if ranks[p][k] > bar]
             if winners:
                 played = {play["seat"] for play in cards}
-                later = [p for s, h in enumerate(state.hands) if state.in_game[s] and s != seat and s not in played for p in h]
+                later = [
+                    p
+                    for s, h in enumerate(state.hands)
+                    if state.in_game[s] and s != seat and s not in played
+                    for p in h
+                ]
                 bar = max((ranks[p][k] for p in later), default=bar)
                 winners = [p for p in winners if ranks[p][k] > bar]
             return index[min(winners or hand, key=useful.__getitem__)]
@@ -218,7 +237,10 @@ class GeoClashDownBack(Game):
             return LEAD + index[postal] * 3 + k
         tricks_left = min(len(h) for s, h in enumerate(state.hands) if state.in_game[s])
         costs = self.costs(hand, tricks_left)
-        postal, k = max(((p, k) for p in hand for k in range(3)), key=lambda pk: ranks[pk[0]][pk[1]] - tops[pk[1]] - costs[pk[0]])
+        postal, k = max(
+            ((p, k) for p in hand for k in range(3)),
+            key=lambda pk: ranks[pk[0]][pk[1]] - tops[pk[1]] - costs[pk[0]],
+        )
         return LEAD + index[postal] * 3 + k
 
     def search_horizon(self, start: State, state: State) -> bool:
@@ -283,7 +305,9 @@ class GeoClashDownBack(Game):
         """
         seat = observation["seat"]
         trick = observation["trick"]
-        seen = set(observation["hand"]) | {play["card"] for t in observation["tricks"] for play in t["cards"]}
+        seen = set(observation["hand"]) | {
+            play["card"] for t in observation["tricks"] for play in t["cards"]
+        }
         seen |= {play["card"] for play in trick["cards"]}
         unseen = shuffled([c.postal for c in self.cards if c.postal not in seen], rng)
         state = ClashState(self, random.Random(rng.random()))
@@ -296,9 +320,16 @@ class GeoClashDownBack(Game):
             if other != seat and counts[other]:
                 a, b, c = caps
                 fitting[other] = [
-                    p for p in unseen if (r := self.ranks[p])[0] < a and r[1] < b and r[2] < c and self.useful[p] >= floor
+                    p
+                    for p in unseen
+                    if (r := self.ranks[p])[0] < a
+                    and r[1] < b
+                    and r[2] < c
+                    and self.useful[p] >= floor
                 ]
-        for other in sorted(fitting, key=lambda s: (len(fitting[s]) - counts[s], s)):  # the most constrained first
+        for other in sorted(
+            fitting, key=lambda s: (len(fitting[s]) - counts[s], s)
+        ):  # the most constrained first
             left = set(unseen)
             fits = [p for p in fitting[other] if p in left]
             if len(fits) >= counts[other]:
@@ -318,7 +349,11 @@ class GeoClashDownBack(Game):
         state.dealer = observation["dealer"]
         state.round = observation["round"]
         last = observation["last_round"]
-        state.last_round = None if last is None else {key: list(v) if isinstance(v, list) else v for key, v in last.items()}
+        state.last_round = (
+            None
+            if last is None
+            else {key: list(v) if isinstance(v, list) else v for key, v in last.items()}
+        )
         if observation["current_player"] == TERMINAL:
             state.over = True
             state.winner = state.in_game.index(True)
@@ -416,7 +451,9 @@ class ClashState(DealtState):
         who, s = self.seat_name(dealer), self._s(dealer)
         if len({counts[seat] for seat in playing}) == 1:
             n = counts[playing[0]]
-            text = f"{who} deal{s} {n} card{'s' if n != 1 else ''} each and lead{s} the first trick."
+            text = (
+                f"{who} deal{s} {n} card{'s' if n != 1 else ''} each and lead{s} the first trick."
+            )
         else:
             text = f"{who} deal{s} and lead{s} the first trick. Cards dealt: {self._tally(counts)}."
         self.note(f"Round {self.round}: {text}", dealer, "deal")
@@ -487,7 +524,10 @@ class ClashState(DealtState):
             name, rank = CATEGORIES[k].value.lower(), self.game.ranks[postal][k]
             who, s, card = self.seat_name(seat), self._s(seat), self.game.card(postal).name
             if move.kind == "lead":
-                self.note(f"Trick {self.trick_number}: {who} name{s} {name} and lead{s} {card} ({name} {rank}).", seat)
+                self.note(
+                    f"Trick {self.trick_number}: {who} name{s} {name} and lead{s} {card} ({name} {rank}).",
+                    seat,
+                )
             else:
                 self.note(f"{who} play{s} {card} ({name} {rank}).", seat)
         if len(trick["cards"]) == sum(self.in_game):
@@ -512,7 +552,9 @@ class ClashState(DealtState):
                 "trick",
             )
         self.trick = {"leader": winner, "category": None, "cards": []}
-        if any(playing and not hand for playing, hand in zip(self.in_game, self.hands, strict=True)):  # C3
+        if any(
+            playing and not hand for playing, hand in zip(self.in_game, self.hands, strict=True)
+        ):  # C3
             self._end_round([s for s in self._playing() if not self.hands[s]])
 
     def _end_round(self, empty: list[int]) -> None:
@@ -523,7 +565,13 @@ class ClashState(DealtState):
         most = max(self.dealt[s] for s in tied)
         losers = [s for s in tied if self.dealt[s] == most]  # C4
         out = [s for s in playing if self.dealt[s] == 1 and self.won[s] == 0]  # C5
-        self.last_round = {"round": self.round, "won": list(self.won), "dealt": list(self.dealt), "losers": losers, "out": out}
+        self.last_round = {
+            "round": self.round,
+            "won": list(self.won),
+            "dealt": list(self.dealt),
+            "losers": losers,
+            "out": out,
+        }
         if self.logging:
             self._say_round_over(empty, playing, tied, losers, out)
         counts = [0] * self.game.players
@@ -545,14 +593,23 @@ class ClashState(DealtState):
         if len(left) == 1:  # C6
             self.over = True
             self.winner = left[0]
-            win = "You are the last player left: you win the game!" if self.winner == 0 else (
-                f"{self.seat_name(self.winner)} is the last player left and wins the game."
+            win = (
+                "You are the last player left: you win the game!"
+                if self.winner == 0
+                else (f"{self.seat_name(self.winner)} is the last player left and wins the game.")
             )
             self.note(win, self.winner, "end")
             return
         self.start_round(self._next_in_game(self.dealer), counts)  # G7
 
-    def _say_round_over(self, empty: list[int], playing: list[int], tied: list[int], losers: list[int], out: list[int]) -> None:
+    def _say_round_over(
+        self,
+        empty: list[int],
+        playing: list[int],
+        tied: list[int],
+        losers: list[int],
+        out: list[int],
+    ) -> None:
         """The log line that explains the round's result (C4) and what each player is dealt next (C1)."""
         fewest = self.won[tied[0]]
         most = self.dealt[losers[0]]
@@ -579,10 +636,20 @@ class ClashState(DealtState):
         winners = [s for s in playing if s not in losers and s not in out]
         rest = ""
         if winners:
-            who = "Everyone else" if len(winners) + len(losers) == len(playing) else self._names(winners)
+            who = (
+                "Everyone else"
+                if len(winners) + len(losers) == len(playing)
+                else self._names(winners)
+            )
             s = "s" if who == "Everyone else" else self._s(winners)
-            rest = f" {who} win{s} the round" + ("." if final else f" and {'is' if s else 'are'} dealt the same number again.")
-        self.note(f"Round {self.round} is over: {ran_out}. {why[0].upper()}{why[1:]}.{rest}", None, "round")
+            rest = f" {who} win{s} the round" + (
+                "." if final else f" and {'is' if s else 'are'} dealt the same number again."
+            )
+        self.note(
+            f"Round {self.round} is over: {ran_out}. {why[0].upper()}{why[1:]}.{rest}",
+            None,
+            "round",
+        )
 
     # --- the end ---------------------------------------------------------------------------
 
@@ -612,7 +679,9 @@ class ClashState(DealtState):
             "dealer": self.dealer,
             "round": self.round,
             "trick_number": self.trick_number,
-            "last_round": None if last is None else {key: list(v) if isinstance(v, list) else v for key, v in last.items()},
+            "last_round": None
+            if last is None
+            else {key: list(v) if isinstance(v, list) else v for key, v in last.items()},
         }
 
     def all_cards(self) -> list[str]:
@@ -632,7 +701,9 @@ class ClashState(DealtState):
         other.dealer = self.dealer
         other.round = self.round
         other.last_round = (
-            None if self.last_round is None else {k: list(v) if isinstance(v, list) else v for k, v in self.last_round.items()}
+            None
+            if self.last_round is None
+            else {k: list(v) if isinstance(v, list) else v for k, v in self.last_round.items()}
         )
         other.over = self.over
         other.winner = self.winner

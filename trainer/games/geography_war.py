@@ -38,7 +38,9 @@ class GeographyWar(Game):
     def new_initial_state(self, seed: int) -> WarState:
         rng = random.Random(f"geography-war:{seed}")
         order = shuffled([card.postal for card in self.cards], rng)
-        return WarState(self, [deque(order[0::2]), deque(order[1::2])])  # W1: 25 each, dealt alternately
+        return WarState(
+            self, [deque(order[0::2]), deque(order[1::2])]
+        )  # W1: 25 each, dealt alternately
 
     def sample_state(self, observation: dict[str, Any], rng: random.Random) -> WarState:
         raise GameError("Geography War has no choices to search.")
@@ -116,7 +118,9 @@ class WarState(State):
             self.out_of_cards = empty[0] if len(empty) == 1 else BOTH
             self.lays.append(lay)
             if len(empty) == 2:
-                self.note("Neither of you has a card left to turn up: the game is a draw.", None, "end")
+                self.note(
+                    "Neither of you has a card left to turn up: the game is a draw.", None, "end"
+                )
             else:
                 who = "You have" if empty[0] == 0 else "The computer has"
                 self.note(f"{who} no card left to turn up, and loses the war.", empty[0], "end")
@@ -137,7 +141,11 @@ class WarState(State):
                 "turn",
             )
         else:
-            self.note(f"You turn up {self.game.card(a).name}; the computer turns up {self.game.card(b).name}.", None, "turn")
+            self.note(
+                f"You turn up {self.game.card(a).name}; the computer turns up {self.game.card(b).name}.",
+                None,
+                "turn",
+            )
 
     def _settle(self) -> None:
         a, b = (self.game.card(p) for p in self.face_up)  # type: ignore[misc]
@@ -149,7 +157,10 @@ class WarState(State):
         winner, loser = result.winner, 1 - result.winner
         taken = cards_won(self.lays, winner)
         if result.plunge:  # W3: the loser's next three cards too
-            taken.extend(self.piles[loser].popleft() for _ in range(min(PLUNGE_TAKES, len(self.piles[loser]))))
+            taken.extend(
+                self.piles[loser].popleft()
+                for _ in range(min(PLUNGE_TAKES, len(self.piles[loser])))
+            )
         self.piles[winner].extend(taken)
         self.lays = []
         self.battles += 1
@@ -185,7 +196,9 @@ class WarState(State):
         if not self.piles[0]:
             return "The computer holds all 50 cards."
         mine, theirs = len(self.piles[0]), len(self.piles[1])
-        verdict = "a draw" if mine == theirs else ("you win" if mine > theirs else "the computer wins")
+        verdict = (
+            "a draw" if mine == theirs else ("you win" if mine > theirs else "the computer wins")
+        )
         return f"{BATTLE_CAP:,} battles played: you have {mine} cards and the computer {theirs}, so {verdict}."
 
     # --- what each seat sees ---------------------------------------------------------------
@@ -205,7 +218,11 @@ class WarState(State):
         }
 
     def all_cards(self) -> list[str]:
-        return [*self.piles[0], *self.piles[1], *(card for lay in self.lays for cards in lay for card in cards)]
+        return [
+            *self.piles[0],
+            *self.piles[1],
+            *(card for lay in self.lays for cards in lay for card in cards),
+        ]
 
     def hidden_from(self, player: int) -> set[str]:
         face_up = set(self.face_up or ())
@@ -261,13 +278,17 @@ def _best(card: StateCard) -> str:
 
 def compare(a: StateCard, b: StateCard) -> Comparison:
     """W1, W3, W4: a GeoPlunge (better in all three), else the better best ranking, else a war."""
-    for winner, (w, l) in ((0, (a, b)), (1, (b, a))):
-        if w.beats_in_all(l):
-            ranks = ", ".join(f"{c.value.lower()} {w.rank(c)} to {l.rank(c)}" for c in Category)
-            return Comparison(winner, True, f"{w.name} GeoPlunges {l.name}: better in all three ({ranks}).")
+    for winner, (w, lo) in ((0, (a, b)), (1, (b, a))):
+        if w.beats_in_all(lo):
+            ranks = ", ".join(f"{c.value.lower()} {w.rank(c)} to {lo.rank(c)}" for c in Category)
+            return Comparison(
+                winner, True, f"{w.name} GeoPlunges {lo.name}: better in all three ({ranks})."
+            )
     if a.best_rank == b.best_rank:
-        return Comparison(None, False, f"{a.name} and {b.name} both have a best ranking of {a.best_rank}.")
-    w, l, winner = (a, b, 0) if a.best_rank < b.best_rank else (b, a, 1)
-    return Comparison(winner, False, f"{w.name}'s best ranking ({_best(w)}) beats {l.name}'s ({_best(l)}).")
-
-
+        return Comparison(
+            None, False, f"{a.name} and {b.name} both have a best ranking of {a.best_rank}."
+        )
+    w, lo, winner = (a, b, 0) if a.best_rank < b.best_rank else (b, a, 1)
+    return Comparison(
+        winner, False, f"{w.name}'s best ranking ({_best(w)}) beats {lo.name}'s ({_best(lo)})."
+    )

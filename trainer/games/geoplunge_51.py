@@ -47,7 +47,9 @@ class GeoPlunge51(Game):
 
     # --- computer players --------------------------------------------------------------------
 
-    def rule_action(self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random) -> int:
+    def rule_action(
+        self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
+    ) -> int:
         scores = self.rule_scores(observation, legal)
         return max(legal, key=lambda a: (scores[a], -a))
 
@@ -69,7 +71,9 @@ class GeoPlunge51(Game):
         seen = set(observation["hand"]) | {play["card"] for play in observation["played"]}
         unseen = [self.ranks[c.postal] for c in self.cards if c.postal not in seen]
         players = len(counts)
-        nxt = next((s % players for s in range(seat + 1, seat + players) if counts[s % players]), None)
+        nxt = next(
+            (s % players for s in range(seat + 1, seat + players) if counts[s % players]), None
+        )
         partner = nxt is not None and self.params.side_of(nxt) == self.params.side_of(seat)
         k = counts[nxt] if nxt is not None else 0
         having = [0] * (TARGET + 1)  # how many unseen cards have some ranking equal to each number
@@ -90,7 +94,9 @@ class GeoPlunge51(Game):
             else:
                 p_stuck = (1 - bisect_right(smallest, gap) / total) ** k
                 p_exact = (1 - (1 - having[gap] / total) ** k) * (1 - p_stuck)
-                score = BLOCK_POINTS * p_stuck + (EXACT_POINTS if partner else -EXACT_POINTS) * p_exact
+                score = (
+                    BLOCK_POINTS * p_stuck + (EXACT_POINTS if partner else -EXACT_POINTS) * p_exact
+                )
             scores[action] = score + 0.002 * rank  # spend big rankings first
         return scores
 
@@ -101,7 +107,11 @@ class GeoPlunge51(Game):
         seat = state.to_play
         legal = state.legal_actions()
         nxt = state._next_holder(seat)
-        their = {r for p in state.hands[nxt] for r in ranks[p]} if nxt is not None and nxt != seat else set()
+        their = (
+            {r for p in state.hands[nxt] for r in ranks[p]}
+            if nxt is not None and nxt != seat
+            else set()
+        )
         smallest = min(their) if their else 0
         partner = nxt is not None and self.params.side_of(nxt) == self.params.side_of(seat)
         best, best_score = legal[0], -1e9
@@ -123,7 +133,10 @@ class GeoPlunge51(Game):
 
     def search_horizon(self, start: State, state: State) -> bool:
         """The search looks once round the table and back to its own next play, within the round."""
-        return state.round != start.round or len(state.history) - len(start.history) > HORIZON * self.players  # type: ignore[attr-defined]
+        return (
+            state.round != start.round
+            or len(state.history) - len(start.history) > HORIZON * self.players
+        )  # type: ignore[attr-defined]
 
     def search_value(self, start: State, end: State, seat: int) -> float:
         """Points this side gained in the rest of the round, less the best any other side gained."""
@@ -152,9 +165,14 @@ class GeoPlunge51(Game):
             else:
                 state.hands.append([unseen.pop() for _ in range(count)])
         mover, room = observation["current_player"], TARGET - observation["count"]
-        if mover not in (seat, TERMINAL) and all(min(self.ranks[p]) > room for p in state.hands[mover]):
+        if mover not in (seat, TERMINAL) and all(
+            min(self.ranks[p]) > room for p in state.hands[mover]
+        ):
             # F3/F4: every seat knows the player to move can play, so they hold a card that fits.
-            for cards in [*(h for s, h in enumerate(state.hands) if s not in (seat, mover)), unseen]:
+            for cards in [
+                *(h for s, h in enumerate(state.hands) if s not in (seat, mover)),
+                unseen,
+            ]:
                 fit = next((i for i, p in enumerate(cards) if min(self.ranks[p]) <= room), None)
                 if fit is not None:
                     cards[fit], state.hands[mover][0] = state.hands[mover][0], cards[fit]
@@ -196,7 +214,11 @@ class FiftyOneState(PointsState):
         self.dealer = dealer
         self.round += 1
         self.to_play = dealer
-        self.note(f"Round {self.round}: {self.seat_name(dealer)} deal{'' if dealer == 0 else 's'} and play{'' if dealer == 0 else 's'} first.", None, "deal")
+        self.note(
+            f"Round {self.round}: {self.seat_name(dealer)} deal{'' if dealer == 0 else 's'} and play{'' if dealer == 0 else 's'} first.",
+            None,
+            "deal",
+        )
 
     # --- moves -----------------------------------------------------------------------------
 
@@ -209,7 +231,10 @@ class FiftyOneState(PointsState):
         room = TARGET - self.count
         index, ranks = self.game.index, self.game.ranks
         actions = sorted(
-            index[postal] * 3 + k for postal in self.hands[self.to_play] for k in range(3) if ranks[postal][k] <= room
+            index[postal] * 3 + k
+            for postal in self.hands[self.to_play]
+            for k in range(3)
+            if ranks[postal][k] <= room
         )
         assert actions, "F4: the player to move always has a legal play"
         return actions
@@ -241,15 +266,31 @@ class FiftyOneState(PointsState):
         rank = card.rank(move.category)  # type: ignore[arg-type]
         self.hands[seat].remove(card.postal)
         self.count += rank
-        self.played.append({"seat": seat, "card": card.postal, "category": move.category.slug, "rank": rank, "count": self.count, "points": 0})  # type: ignore[union-attr]
+        self.played.append(
+            {
+                "seat": seat,
+                "card": card.postal,
+                "category": move.category.slug,
+                "rank": rank,
+                "count": self.count,
+                "points": 0,
+            }
+        )  # type: ignore[union-attr]
         who = self.seat_name(seat)
-        self.note(f"{who} play{'' if seat == 0 else 's'} {card.name}, {move.category.value.lower()} {rank}: the count is {self.count}.", seat)  # type: ignore[union-attr]
+        self.note(
+            f"{who} play{'' if seat == 0 else 's'} {card.name}, {move.category.value.lower()} {rank}: the count is {self.count}.",
+            seat,
+        )  # type: ignore[union-attr]
         side = self.game.params.side_of(seat)
         nxt = self._next_holder(seat)
         if self.count == TARGET:  # F2
             self.played[-1]["points"] = EXACT_POINTS
             self.scores[side] += EXACT_POINTS
-            self.note(f"Exactly {TARGET}! {who} score{'' if seat == 0 else 's'} {EXACT_POINTS}; the count starts again at 0.", seat, "score")
+            self.note(
+                f"Exactly {TARGET}! {who} score{'' if seat == 0 else 's'} {EXACT_POINTS}; the count starts again at 0.",
+                seat,
+                "score",
+            )
             self.count = 0
         elif nxt is not None and nxt != seat and self._stuck(nxt):  # F3
             self.played[-1]["points"] = BLOCK_POINTS
@@ -281,13 +322,19 @@ class FiftyOneState(PointsState):
         return all(min(ranks[p]) > room for p in self.hands[seat])
 
     def _end_round(self) -> None:
-        scores = ", ".join(f"{self.side_name(side)} {points}" for side, points in enumerate(self.scores))
+        scores = ", ".join(
+            f"{self.side_name(side)} {points}" for side, points in enumerate(self.scores)
+        )
         self.note(f"Round {self.round} is over. Scores: {scores}.", None, "round")
         best = max(self.scores)
         if best >= GAME_POINTS and self.scores.count(best) == 1:  # G8
             self.over = True
             name = self.side_name(self.scores.index(best))
-            self.note(f"{name} reach{'' if name == 'You' else 'es'} {best} points and win{'' if name == 'You' else 's'}!", None, "end")
+            self.note(
+                f"{name} reach{'' if name == 'You' else 'es'} {best} points and win{'' if name == 'You' else 's'}!",
+                None,
+                "end",
+            )
             return
         self.start_round((self.dealer + 1) % self.game.players)  # G7
 
@@ -311,7 +358,11 @@ class FiftyOneState(PointsState):
         }
 
     def all_cards(self) -> list[str]:
-        return [*(p for hand in self.hands for p in hand), *self.undealt, *(play["card"] for play in self.played)]
+        return [
+            *(p for hand in self.hands for p in hand),
+            *self.undealt,
+            *(play["card"] for play in self.played),
+        ]
 
     def clone(self) -> FiftyOneState:
         other = FiftyOneState(self.game, copy_rng(self.rng))

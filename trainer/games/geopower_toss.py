@@ -76,7 +76,10 @@ class GeoPowerToss(Game):
         self.side = tuple(self.params.side_of(seat) for seat in range(self.players))
         self.members = tuple(tuple(self.params.seats_of(side)) for side in range(self.params.sides))
         #: Each seat's opponents.
-        self.opponents = tuple(tuple(s for s in range(self.players) if self.side[s] != self.side[seat]) for seat in range(self.players))
+        self.opponents = tuple(
+            tuple(s for s in range(self.players) if self.side[s] != self.side[seat])
+            for seat in range(self.players)
+        )
 
     def card_action(self, postal: str) -> int:
         return self.index[postal]
@@ -114,7 +117,14 @@ class GeoPowerToss(Game):
             column.sort()
         return columns
 
-    def _share(self, counts: Sequence[int], seats: Sequence[int], voids: list[set[int]], zone: int, unseen: int) -> float:
+    def _share(
+        self,
+        counts: Sequence[int],
+        seats: Sequence[int],
+        voids: list[set[int]],
+        zone: int,
+        unseen: int,
+    ) -> float:
         """The chance that a given unseen card of ``zone`` is in the hand of one of ``seats``."""
         held = sum(counts[s] for s in seats if zone not in voids[s])
         return min(1.0, held / unseen) if unseen else 0.0
@@ -124,7 +134,13 @@ class GeoPowerToss(Game):
         better = bisect_left(columns[self.zone_of[postal]], self.ranks[postal][k])
         return (1.0 - share) ** better
 
-    def hand_strength(self, observation: dict[str, Any], k: int, unseen: Sequence[str] | None = None, voids: list[set[int]] | None = None) -> float:
+    def hand_strength(
+        self,
+        observation: dict[str, Any],
+        k: int,
+        unseen: Sequence[str] | None = None,
+        voids: list[set[int]] | None = None,
+    ) -> float:
         """Roughly how many tricks the seat's hand takes in category ``k``: per card, the chance it is the best of its zone."""
         if unseen is None or voids is None:
             unseen, voids = self._knowledge(observation)
@@ -132,7 +148,9 @@ class GeoPowerToss(Game):
         opponents = self.opponents[seat]
         columns = self._columns(unseen, k)
         shares = [self._share(counts, opponents, voids, z, len(unseen)) for z in range(len(ZONES))]
-        return sum(self._stands(p, k, columns, shares[self.zone_of[p]]) for p in observation["hand"])
+        return sum(
+            self._stands(p, k, columns, shares[self.zone_of[p]]) for p in observation["hand"]
+        )
 
     def expected_tricks(self, observation: dict[str, Any]) -> float:
         """The side's tricks so far, plus what this hand should take, plus a modest share from partners."""
@@ -142,9 +160,15 @@ class GeoPowerToss(Game):
         won = sum(observation["won"][s] for s in members)
         left = TRICKS - len(observation["tricks"])
         partners = len(members) - 1
-        return won + self.hand_strength(observation, k, unseen, voids) + PARTNER_SHARE * partners * left / self.players
+        return (
+            won
+            + self.hand_strength(observation, k, unseen, voids)
+            + PARTNER_SHARE * partners * left / self.players
+        )
 
-    def rule_action(self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random) -> int:
+    def rule_action(
+        self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
+    ) -> int:
         """Keep the category the hand is strong in; call on a strong hand; win cheaply, or throw the least useful card.
 
         Removing a Power card, the player removes the one whose category suits its hand worst.
@@ -153,11 +177,19 @@ class GeoPowerToss(Game):
         zone that should take the trick (certain when it plays last), and otherwise its weakest
         card of the led zone, or, with none, its least useful card.
         """
-        if observation["phase"] == "power":  # never a call yet: the estimate needs the GeoPower category (P-H10)
+        if (
+            observation["phase"] == "power"
+        ):  # never a call yet: the estimate needs the GeoPower category (P-H10)
             unseen, voids = self._knowledge(observation)
             strength = [self.hand_strength(observation, k, unseen, voids) for k in range(3)]
             removals = [a for a in legal if a != CALL]
-            return min(removals, key=lambda a: (strength[CATEGORIES.index(self.power_by_id[a - REMOVE].category)], a))
+            return min(
+                removals,
+                key=lambda a: (
+                    strength[CATEGORIES.index(self.power_by_id[a - REMOVE].category)],
+                    a,
+                ),
+            )
         if CALL in legal and self.expected_tricks(observation) >= CALL_AT:
             return CALL
         cards = [a for a in legal if a < REMOVE]
@@ -173,7 +205,9 @@ class GeoPowerToss(Game):
         columns = self._columns(unseen, k)
         opponents = self.opponents[seat]
         worth = {
-            p: self._stands(p, k, columns, self._share(counts, opponents, voids, zone_of[p], len(unseen)))
+            p: self._stands(
+                p, k, columns, self._share(counts, opponents, voids, zone_of[p], len(unseen))
+            )
             for p in observation["hand"]
         }
         trick = observation["trick"]
@@ -183,17 +217,29 @@ class GeoPowerToss(Game):
         in_zone = [p for p in hand if zone_of[p] == led]
         if not in_zone:  # void: throw the least useful card
             return min(hand, key=lambda p: (worth[p], -ranks[p][k], p))
-        best = min((play for play in trick if zone_of[play["card"]] == led), key=lambda play: ranks[play["card"]][k])
+        best = min(
+            (play for play in trick if zone_of[play["card"]] == led),
+            key=lambda play: ranks[play["card"]][k],
+        )
         best_rank = ranks[best["card"]][k]
         later = [(trick[0]["seat"] + i) % self.players for i in range(len(trick) + 1, self.players)]
         later_opponents = [s for s in later if self.side[s] != side]
         share = self._share(counts, later_opponents, voids, led, len(unseen))
         weakest = max(in_zone, key=lambda p: (ranks[p][k], p))
-        if self.side[best["seat"]] == side and self._stands(best["card"], k, columns, share) >= STAND:
+        if (
+            self.side[best["seat"]] == side
+            and self._stands(best["card"], k, columns, share) >= STAND
+        ):
             return weakest  # the partner's card should hold: do not waste a winner
-        standing = [p for p in in_zone if ranks[p][k] < best_rank and self._stands(p, k, columns, share) >= STAND]
+        standing = [
+            p
+            for p in in_zone
+            if ranks[p][k] < best_rank and self._stands(p, k, columns, share) >= STAND
+        ]
         if standing:
-            return max(standing, key=lambda p: (ranks[p][k], p))  # the cheapest card that should win
+            return max(
+                standing, key=lambda p: (ranks[p][k], p)
+            )  # the cheapest card that should win
         return weakest
 
     def rollout_action(self, state: State, rng: random.Random) -> int:
@@ -227,10 +273,17 @@ class GeoPowerToss(Game):
                         z = zone_of[p]
                         best[z] = min(best[z], ranks[p][k])
             if trick:  # void: throw the card furthest from winning
-                return index[max(hand, key=lambda p: (ranks[p][k] > theirs[zone_of[p]], ranks[p][k]))]
+                return index[
+                    max(hand, key=lambda p: (ranks[p][k] > theirs[zone_of[p]], ranks[p][k]))
+                ]
             if side not in state.called and state.can_call():
                 won = sum(state.won[s] for s in self.members[side])
-                sure = sum(1 for s in self.members[side] for p in hands[s] if ranks[p][k] < theirs[zone_of[p]])
+                sure = sum(
+                    1
+                    for s in self.members[side]
+                    for p in hands[s]
+                    if ranks[p][k] < theirs[zone_of[p]]
+                )
                 if won + sure >= PLUNGE_TRICKS:
                     return CALL
             best_p, best_key = hand[0], (3, 0)
@@ -272,7 +325,9 @@ class GeoPowerToss(Game):
         is the only candidate): play-outs that know every hand find 6 tricks far easier than they
         are, and called too often.
         """
-        if observation["phase"] == "power":  # removals only: calls are the rule of thumb's, and it waits (P-H10)
+        if (
+            observation["phase"] == "power"
+        ):  # removals only: calls are the rule of thumb's, and it waits (P-H10)
             seen: set[Category] = set()
             out = []
             for action in legal:
@@ -336,10 +391,15 @@ class GeoPowerToss(Game):
         state.undealt = [p for p in unseen if p not in taken]
         state.power = list(observation["power_cards"])
         state.removed = list(observation["removed"])
-        state.geopower = Category.from_slug(observation["geopower"]) if observation["geopower"] else None
+        state.geopower = (
+            Category.from_slug(observation["geopower"]) if observation["geopower"] else None
+        )
         state.k = CATEGORIES.index(state.geopower) if state.geopower else 0
         state.trick = [dict(play) for play in observation["trick"]]
-        state.tricks = [dict(trick, cards=[dict(play) for play in trick["cards"]]) for trick in observation["tricks"]]
+        state.tricks = [
+            dict(trick, cards=[dict(play) for play in trick["cards"]])
+            for trick in observation["tricks"]
+        ]
         state.won = list(observation["won"])
         state.called = list(observation["called"])
         state.scores = list(observation["scores"])
@@ -351,7 +411,9 @@ class GeoPowerToss(Game):
         state.quiet = True
         return state
 
-    def _deal_respecting(self, pool: list[str], counts: Sequence[int], voids: list[set[int]], seat: int) -> list[list[str]]:
+    def _deal_respecting(
+        self, pool: list[str], counts: Sequence[int], voids: list[set[int]], seat: int
+    ) -> list[list[str]]:
         """Hands of ``counts`` cards from ``pool`` (already shuffled) for every seat but ``seat``, none of a void zone.
 
         The seats with known voids, most voids first, take the next cards they may hold; the
@@ -375,7 +437,9 @@ class GeoPowerToss(Game):
             left = [p for p in left if p not in taken]
         return hands
 
-    def _match(self, pool: list[str], counts: Sequence[int], voids: list[set[int]], seat: int) -> list[list[str]]:
+    def _match(
+        self, pool: list[str], counts: Sequence[int], voids: list[set[int]], seat: int
+    ) -> list[list[str]]:
         """The void-respecting deal by augmenting paths: every card slot of every other seat gets an allowed card."""
         zone_of = self.zone_of
         slots = [s for s in range(len(counts)) if s != seat for _ in range(counts[s])]
@@ -397,7 +461,9 @@ class GeoPowerToss(Game):
 
         for slot in range(len(slots)):
             if not place(slot, set()):
-                raise AssertionError("no deal agrees with the voids seen")  # the real deal always does
+                raise AssertionError(
+                    "no deal agrees with the voids seen"
+                )  # the real deal always does
         hands: list[list[str]] = [[] for _ in counts]
         for i, slot in sorted(owner.items()):
             hands[slots[slot]].append(pool[i])
@@ -503,7 +569,9 @@ class TossState(PointsState):
                 hand = [p for p in hand if zone_of[p] == led] or hand
             index = game.index
             actions = sorted([index[p] for p in hand])
-        if game.side[self.to_play] not in self.called and self.can_call():  # T4, in the Power card phase too (P-H10)
+        if (
+            game.side[self.to_play] not in self.called and self.can_call()
+        ):  # T4, in the Power card phase too (P-H10)
             actions.append(CALL)
         return actions
 
@@ -584,7 +652,10 @@ class TossState(PointsState):
         self.removed.append(power_id)
         if not self.quiet:
             who = self.seat_name(seat)
-            self.note(f"{who} remove{verb_s(who)} a {game.power_by_id[power_id].category.value} Power card.", seat)
+            self.note(
+                f"{who} remove{verb_s(who)} a {game.power_by_id[power_id].category.value} Power card.",
+                seat,
+            )
         if len(self.power) > 1:
             self.to_play = (seat + 1) % game.players
             return
@@ -618,14 +689,22 @@ class TossState(PointsState):
         name = self.geopower.value.lower()  # type: ignore[union-attr]
         rank = game.ranks[postal][self.k]
         if len(self.trick) == 1:
-            self.note(f"Trick {len(self.tricks) + 1}: {who} lead{verb_s(who)} {card.name} ({card.zone.value} zone, {name} {rank}).", seat)
+            self.note(
+                f"Trick {len(self.tricks) + 1}: {who} lead{verb_s(who)} {card.name} ({card.zone.value} zone, {name} {rank}).",
+                seat,
+            )
             return
         led = game.card(self.trick[0]["card"]).zone
         if card.zone is led:
-            self.note(f"{who} play{verb_s(who)} {card.name} ({card.zone.value}, {name} {rank}).", seat)
+            self.note(
+                f"{who} play{verb_s(who)} {card.name} ({card.zone.value}, {name} {rank}).", seat
+            )
         else:
             having = "you have" if seat == 0 else f"{who} has"
-            self.note(f"{who} play{verb_s(who)} {card.name} ({card.zone.value}): {having} no {led.value} card, so it cannot win.", seat)
+            self.note(
+                f"{who} play{verb_s(who)} {card.name} ({card.zone.value}): {having} no {led.value} card, so it cannot win.",
+                seat,
+            )
 
     def _finish_trick(self) -> None:
         """T3: the best ranking in the GeoPower category among the cards of the led zone wins."""
@@ -658,11 +737,17 @@ class TossState(PointsState):
             f"{card.name}'s {self.geopower.value.lower()} {ranks[card.postal][k]} is the best {card.zone.value} card: "  # type: ignore[union-attr]
             f"{in_sentence(who)} take{verb_s(who)} trick {len(self.tricks)}."
         )
-        better = [play["card"] for play in self.tricks[-1]["cards"] if ranks[play["card"]][k] < ranks[card.postal][k]]
+        better = [
+            play["card"]
+            for play in self.tricks[-1]["cards"]
+            if ranks[play["card"]][k] < ranks[card.postal][k]
+        ]
         if better:
             other = game.card(min(better, key=lambda p: ranks[p][k]))
             text += f" {other.name}'s {ranks[other.postal][k]} is better, but only {card.zone.value} cards can win this trick."
-        tally = ", ".join(f"{self.side_name(side)} {self.side_tricks(side)}" for side in range(game.params.sides))
+        tally = ", ".join(
+            f"{self.side_name(side)} {self.side_tricks(side)}" for side in range(game.params.sides)
+        )
         self.note(f"{text} Tricks: {tally}.", best["seat"], "trick")
 
     def side_tricks(self, side: int) -> int:
@@ -699,14 +784,20 @@ class TossState(PointsState):
         for side, gained in enumerate(points):
             self.scores[side] += gained
         if not self.quiet:
-            scores = ", ".join(f"{self.side_name(side)} {value}" for side, value in enumerate(self.scores))
+            scores = ", ".join(
+                f"{self.side_name(side)} {value}" for side, value in enumerate(self.scores)
+            )
             self.note(f"Round {self.round} is over. Scores: {scores}.", None, "round")
         best = max(self.scores)
         if best >= GAME_POINTS and self.scores.count(best) == 1:  # G8
             self.over = True
             if not self.quiet:
                 name = self.side_name(self.scores.index(best))
-                self.note(f"{name} reach{'' if name == 'You' else 'es'} {best} points and win{verb_s(name)}!", None, "end")
+                self.note(
+                    f"{name} reach{'' if name == 'You' else 'es'} {best} points and win{verb_s(name)}!",
+                    None,
+                    "end",
+                )
             return
         self.start_round((self.dealer + 1) % self.game.players)  # G7
 
@@ -716,7 +807,11 @@ class TossState(PointsState):
         for side in self.called:
             name = self.side_name(side)
             if tricks[side] >= PLUNGE_TRICKS:
-                self.note(f"{name} called GeoPlunge and won {tricks[side]} tricks: {MOST_POINTS} + {BONUS_POINTS} = {points[side]} points.", None, "score")
+                self.note(
+                    f"{name} called GeoPlunge and won {tricks[side]} tricks: {MOST_POINTS} + {BONUS_POINTS} = {points[side]} points.",
+                    None,
+                    "score",
+                )
             else:
                 self.note(
                     f"{name} called GeoPlunge but won only {tricks[side]} trick{'' if tricks[side] == 1 else 's'}: "
@@ -726,10 +821,18 @@ class TossState(PointsState):
                 )
         top = [side for side in range(sides) if points[side] and side not in self.called]
         if len(top) == 1:
-            self.note(f"{self.side_name(top[0])} won the most tricks ({tricks[top[0]]}): {points[top[0]]} points.", None, "score")
+            self.note(
+                f"{self.side_name(top[0])} won the most tricks ({tricks[top[0]]}): {points[top[0]]} points.",
+                None,
+                "score",
+            )
         elif top:
             names = [self.side_name(side) for side in top]
-            self.note(f"{', '.join(names[:-1])} and {names[-1]} tied for the most tricks ({tricks[top[0]]}): {TIE_POINTS} points each.", None, "score")
+            self.note(
+                f"{', '.join(names[:-1])} and {names[-1]} tied for the most tricks ({tricks[top[0]]}): {TIE_POINTS} points each.",
+                None,
+                "score",
+            )
         if not any(points):
             self.note("Nobody scores this round.", None, "score")
 
@@ -751,7 +854,9 @@ class TossState(PointsState):
             "geopower": self.geopower.slug if self.geopower else None,
             "leader": self.leader,
             "trick": [dict(play) for play in self.trick],
-            "tricks": [dict(trick, cards=[dict(play) for play in trick["cards"]]) for trick in self.tricks],
+            "tricks": [
+                dict(trick, cards=[dict(play) for play in trick["cards"]]) for trick in self.tricks
+            ],
             "won": list(self.won),
             "called": list(self.called),
             "scores": list(self.scores),
@@ -762,7 +867,12 @@ class TossState(PointsState):
 
     def all_cards(self) -> list[str]:
         played = [play["card"] for trick in self.tricks for play in trick["cards"]]
-        return [*(p for hand in self.hands for p in hand), *(play["card"] for play in self.trick), *played, *self.undealt]
+        return [
+            *(p for hand in self.hands for p in hand),
+            *(play["card"] for play in self.trick),
+            *played,
+            *self.undealt,
+        ]
 
     def clone(self) -> TossState:
         other = TossState(self.game, copy_rng(self.rng))
@@ -773,7 +883,9 @@ class TossState(PointsState):
         other.removed = list(self.removed)
         other.geopower = self.geopower
         other.trick = [dict(play) for play in self.trick]
-        other.tricks = [dict(trick, cards=[dict(play) for play in trick["cards"]]) for trick in self.tricks]
+        other.tricks = [
+            dict(trick, cards=[dict(play) for play in trick["cards"]]) for trick in self.tricks
+        ]
         other.won = list(self.won)
         other.called = list(self.called)
         other.scores = list(self.scores)

@@ -49,7 +49,9 @@ class PlayTheRanks(Game):
         ranks = self.ranks[postal]
         return max(max(51 - r for r in ranks) if low else 0, max(ranks) if high else 0)
 
-    def rule_action(self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random) -> int:
+    def rule_action(
+        self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
+    ) -> int:
         """Discard the most middling card; lead the safest winner; follow with the cheapest winner.
 
         Leading, the player picks the card and category least likely to be beaten, judged from the
@@ -73,14 +75,18 @@ class PlayTheRanks(Game):
         keys = self._lead_keys(observation, legal)
         return min(legal, key=keys.__getitem__)
 
-    def _lead_keys(self, observation: dict[str, Any], legal: Sequence[int]) -> dict[int, tuple[float, int, int]]:
+    def _lead_keys(
+        self, observation: dict[str, Any], legal: Sequence[int]
+    ) -> dict[int, tuple[float, int, int]]:
         """For each lead: the chance it is beaten by the cards not seen, then how much the card is worth keeping."""
         hand = observation["hand"]
         tricks = observation["tricks"]
         number = observation["trick_number"]
         lower = number <= LOW_TRICKS
         later_low = number + 1 <= LOW_TRICKS
-        seen = set(hand) | set(observation["discarded"]) | {p for t in tricks for p in t["cards"] if p}
+        seen = (
+            set(hand) | set(observation["discarded"]) | {p for t in tricks for p in t["cards"] if p}
+        )
         unseen = [self.ranks[c.postal] for c in self.cards if c.postal not in seen]
         columns = [sorted(r[k] for r in unseen) for k in range(3)]
         total = max(len(unseen), 1)
@@ -92,7 +98,11 @@ class PlayTheRanks(Game):
             rank = self.ranks[postal][k]
             below = bisect_left(columns[k], rank)
             beaten = (below if lower else len(columns[k]) - below) / total
-            keys[action] = (round(1 - (1 - beaten) ** n, 3), self._value(postal, later_low, True), action)
+            keys[action] = (
+                round(1 - (1 - beaten) ** n, 3),
+                self._value(postal, later_low, True),
+                action,
+            )
         return keys
 
     def search_candidates(self, observation: dict[str, Any], legal: Sequence[int]) -> list[int]:
@@ -163,9 +173,11 @@ class PlayTheRanks(Game):
     def sample_state(self, observation: dict[str, Any], rng: random.Random) -> RanksState:
         seat = observation["seat"]
         other = 1 - seat
-        seen = set(observation["hand"]) | set(observation["discarded"]) | {
-            card for trick in observation["tricks"] for card in trick["cards"] if card
-        }
+        seen = (
+            set(observation["hand"])
+            | set(observation["discarded"])
+            | {card for trick in observation["tricks"] for card in trick["cards"] if card}
+        )
         unseen = shuffled([c.postal for c in self.cards if c.postal not in seen], rng)
         state = RanksState(self)
         hands: list[list[str]] = [[], []]
@@ -209,7 +221,9 @@ class RanksState(State):
     def current_player(self) -> int:
         if self.is_terminal():
             return TERMINAL
-        if self.phase == "discard":  # the leader's side discards first; both discards stay face down
+        if (
+            self.phase == "discard"
+        ):  # the leader's side discards first; both discards stay face down
             return self.leader if self.discards[self.leader] is None else 1 - self.leader
         trick = self.tricks[-1] if self.tricks and self.tricks[-1]["winner"] is None else None
         if trick is None:
@@ -273,7 +287,9 @@ class RanksState(State):
             cards: list[str | None] = [None, None]
             cards[seat] = postal
             number = len(self.tricks) + 1
-            self.tricks.append({"leader": seat, "category": move.category.slug, "cards": cards, "winner": None})  # type: ignore[union-attr]
+            self.tricks.append(
+                {"leader": seat, "category": move.category.slug, "cards": cards, "winner": None}
+            )  # type: ignore[union-attr]
             wins = "lower" if self.lower_wins(number) else "higher"
             self.note(
                 f"Trick {number}: {who} lead{'' if seat == 0 else 's'} {card.name} on {move.category.value.lower()} "  # type: ignore[union-attr]
@@ -295,13 +311,13 @@ class RanksState(State):
         trick["winner"] = winner
         self.won[winner] += 1
         self.leader = winner
-        w, l = (a, b) if winner == 0 else (b, a)
+        w, lo = (a, b) if winner == 0 else (b, a)
         wr, lr = (ra, rb) if winner == 0 else (rb, ra)
         follower = 1 - trick["leader"]
         who = "You play" if follower == 0 else "The computer plays"
         self.note(
             f"{who} {self.game.card(trick['cards'][follower]).name}. {w.name}'s {category.value.lower()} {wr} "
-            f"beats {l.name}'s {lr} ({'lower' if lower else 'higher'} wins): "
+            f"beats {lo.name}'s {lr} ({'lower' if lower else 'higher'} wins): "
             f"{'you take' if winner == 0 else 'the computer takes'} trick {number}. Tricks: you {self.won[0]}, the computer {self.won[1]}.",
             winner,
             "trick",
@@ -331,7 +347,11 @@ class RanksState(State):
         score = f"{max(self.won)} tricks to {min(self.won)}"  # the winner's tricks first
         if self.won[0] == self.won[1]:
             return f"4-4, and {'you' if side == 0 else 'the computer'} won the last trick: {'you win' if side == 0 else 'the computer wins'}."
-        early = " Six tricks end the game early." if max(self.won) >= EARLY_END and len(self.tricks) < TRICKS else ""
+        early = (
+            " Six tricks end the game early."
+            if max(self.won) >= EARLY_END and len(self.tricks) < TRICKS
+            else ""
+        )
         return f"{'You win' if side == 0 else 'The computer wins'}, {score}.{early}"
 
     # --- what each seat sees ---------------------------------------------------------------
@@ -355,7 +375,13 @@ class RanksState(State):
 
     def all_cards(self) -> list[str]:
         trick_cards = [p for trick in self.tricks for p in trick["cards"] if p]
-        return [*self.hands[0], *self.hands[1], *self.undealt, *(d for d in self.discards if d), *trick_cards]
+        return [
+            *self.hands[0],
+            *self.hands[1],
+            *self.undealt,
+            *(d for d in self.discards if d),
+            *trick_cards,
+        ]
 
     def hidden_from(self, player: int) -> set[str]:
         other = 1 - player

@@ -28,7 +28,11 @@ class Level(str, Enum):
 
     @property
     def label(self) -> str:
-        return {"easy": "Easy (plays any card)", "medium": "Medium (plays sensibly)", "hard": "Hard (thinks ahead)"}[self.value]
+        return {
+            "easy": "Easy (plays any card)",
+            "medium": "Medium (plays sensibly)",
+            "hard": "Hard (thinks ahead)",
+        }[self.value]
 
 
 class Player(Protocol):

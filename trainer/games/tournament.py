@@ -110,9 +110,7 @@ def round_format(round_number: int) -> MatchFormat:
     """
     if not 1 <= round_number <= ROUNDS:
         raise ValueError(f"a tournament has rounds 1 to {ROUNDS}, not {round_number}")
-    return (
-        MatchFormat.MORNING if round_number <= MORNING_ROUNDS else MatchFormat.AFTERNOON
-    )
+    return MatchFormat.MORNING if round_number <= MORNING_ROUNDS else MatchFormat.AFTERNOON
 
 
 @dataclass(frozen=True)
@@ -167,9 +165,7 @@ class MatchOutcome:
         """
         if pairing.b is None:
             return cls(pairing.round, pairing.a, None, pairing.a)
-        team = (
-            None if winner is None else (pairing.a if winner is Side.A else pairing.b)
-        )
+        team = None if winner is None else (pairing.a if winner is Side.A else pairing.b)
         return cls(pairing.round, pairing.a, pairing.b, team)
 
 
@@ -201,18 +197,14 @@ def _check_teams(team_ids: Sequence[int]) -> list[int]:
     return teams
 
 
-def standings(
-    team_ids: Sequence[int], outcomes: Sequence[MatchOutcome]
-) -> list[Standing]:
+def standings(team_ids: Sequence[int], outcomes: Sequence[MatchOutcome]) -> list[Standing]:
     """The teams' records, most match wins first, equal wins in the order given (K3).
 
     Raises:
         ValueError: an outcome names a team not in ``team_ids``, or an id appears twice.
     """
     teams = _check_teams(team_ids)
-    record = {
-        team: [0, 0, 0, 0, 0] for team in teams
-    }  # wins, losses, ties, byes, played
+    record = {team: [0, 0, 0, 0, 0] for team in teams}  # wins, losses, ties, byes, played
     for outcome in outcomes:
         for team in (outcome.a, outcome.b):
             if team is not None and team not in record:
@@ -515,9 +507,7 @@ class Qualification:
         return bool(self.tied)
 
 
-def finalists(
-    team_ids: Sequence[int], outcomes: Sequence[MatchOutcome]
-) -> Qualification:
+def finalists(team_ids: Sequence[int], outcomes: Sequence[MatchOutcome]) -> Qualification:
     """The two teams with the most match wins, or who must play off for a place (K4).
 
     Wins 6, 5, 5, 3: the first team is through and the two 5s play for one place.
@@ -545,9 +535,7 @@ def playoff_order(tied: Sequence[int], seed: int | str) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _due(
-    remaining: list[int], wins: dict[int, int], places: int
-) -> tuple[int, int] | None:
+def _due(remaining: list[int], wins: dict[int, int], places: int) -> tuple[int, int] | None:
     if len(remaining) <= places:
         return None
     first, second = sorted(remaining, key=wins.__getitem__)[:2]
@@ -564,21 +552,15 @@ def _replay(
     if len(set(tied)) != len(tied):
         raise ValueError("a team id appears twice")
     if not 1 <= places < len(tied):
-        raise ValueError(
-            f"{len(tied)} tied teams cannot play off for {places} place(s)"
-        )
+        raise ValueError(f"{len(tied)} tied teams cannot play off for {places} place(s)")
     remaining = list(playoff_order(tied, seed))
     wins = dict.fromkeys(remaining, 0)
     for number, (a, b, winner) in enumerate(results, start=1):
         due = _due(remaining, wins, places)
         if due is None:
-            raise ValueError(
-                f"playoff game {number} was played after the places were filled"
-            )
+            raise ValueError(f"playoff game {number} was played after the places were filled")
         if {a, b} != set(due):
-            raise ValueError(
-                f"playoff game {number} should be {due[0]} v {due[1]}, not {a} v {b}"
-            )
+            raise ValueError(f"playoff game {number} should be {due[0]} v {due[1]}, not {a} v {b}")
         if winner is None:
             continue
         if winner not in (a, b):
@@ -643,9 +625,7 @@ def championship_teams(
             raise ValueError("no playoff was needed")
         first, second = qualification.advanced
         return first, second
-    through = playoff_winners(
-        qualification.tied, qualification.places, playoff_results, seed
-    )
+    through = playoff_winners(qualification.tied, qualification.places, playoff_results, seed)
     if through is None:
         return None
     first, second = qualification.advanced + through

@@ -8,12 +8,12 @@ in a group.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable, Sequence
 
 from trainer.cards import Deck
-from trainer.facts import Fact, Facet, Verdict
+from trainer.facts import Facet, Fact, Verdict
 
 from .race import Level
 from .weakest import draw_weakest
@@ -108,7 +108,9 @@ class BadCall(ValueError):
     """A call that cannot be judged: not two groups of three, a card not in the hand, or used twice."""
 
 
-def judge_call(hand: Sequence[str], called: Sequence[Sequence[str]], deck: Deck) -> tuple[GroupResult, GroupResult]:
+def judge_call(
+    hand: Sequence[str], called: Sequence[Sequence[str]], deck: Deck
+) -> tuple[GroupResult, GroupResult]:
     """Judge a call of two groups (B1, B2): both must be winning groups with no card in common.
 
     Raises:
@@ -130,7 +132,10 @@ def _judge_group(cards: tuple[str, ...], deck: Deck) -> GroupResult:
     if found:
         return GroupResult(cards, True, found[0], ())
     # Not a group: the card that borders the most of the others is the one the call hinged on.
-    centre = max(cards, key=lambda c: (sum(deck.borders_between(c, o) for o in cards if o != c), -cards.index(c)))
+    centre = max(
+        cards,
+        key=lambda c: (sum(deck.borders_between(c, o) for o in cards if o != c), -cards.index(c)),
+    )
     missing = tuple(o for o in cards if o != centre and not deck.borders_between(centre, o))
     return GroupResult(cards, False, centre, missing)
 
@@ -156,12 +161,21 @@ def reviews(results: Sequence[GroupResult], helped: bool) -> list[Review]:
     seen: set[str] = set()
     for n, result in enumerate(results, start=1):
         if result.valid:
-            out.append(Review(Fact(result.centre, Facet.BORDERS), Verdict.RIGHT, helped, f"group{n}:{result.centre}"))
+            out.append(
+                Review(
+                    Fact(result.centre, Facet.BORDERS),
+                    Verdict.RIGHT,
+                    helped,
+                    f"group{n}:{result.centre}",
+                )
+            )
             continue
         for postal in (result.centre, *result.not_bordering):
             if postal not in seen:
                 seen.add(postal)
-                out.append(Review(Fact(postal, Facet.BORDERS), Verdict.WRONG, False, f"group{n}:{postal}"))
+                out.append(
+                    Review(Fact(postal, Facet.BORDERS), Verdict.WRONG, False, f"group{n}:{postal}")
+                )
     return out
 
 

@@ -7,11 +7,11 @@ wins the race. The web layer keeps the dealt states on the server and shows only
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 from trainer.cards import Deck
-from trainer.facts import Fact, Facet, Judgement, UnreadableAnswer, Verdict
+from trainer.facts import Facet, Fact, Judgement, UnreadableAnswer, Verdict
 from trainer.facts.answers import judge_capital, judge_state_name, postal_code_in
 
 from .race import Level
@@ -102,7 +102,11 @@ def judge_call(dealt: Sequence[str], call: Call, deck: Deck) -> CallResult:
             raise UnreadableAnswer(f"Card {position + 1}: {blank}") from None
         results.append(CardResult(position, postal, name, capital))
     true_names = [deck[dealt[p]].name for p in call.order]
-    return CallResult(tuple(results), order_right=true_names == sorted(true_names), order_notes=_order_notes(true_names))
+    return CallResult(
+        tuple(results),
+        order_right=true_names == sorted(true_names),
+        order_notes=_order_notes(true_names),
+    )
 
 
 def judge_name(given: str, deck: Deck, postal: str) -> Judgement:
@@ -119,7 +123,9 @@ def judge_name(given: str, deck: Deck, postal: str) -> Judgement:
     judgement = judge_state_name(given, deck, postal)
     if postal_code_in(given, deck) != postal:
         return judgement
-    note = f"{postal} is {deck[postal].name}'s postal code; Dashing States asks for the state's name."
+    note = (
+        f"{postal} is {deck[postal].name}'s postal code; Dashing States asks for the state's name."
+    )
     return replace(judgement, verdict=Verdict.WRONG, note=note)
 
 

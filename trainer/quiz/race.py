@@ -33,7 +33,9 @@ class Outcome(str, Enum):
 SAME_MOMENT = 0.5
 
 
-def race(student_at: float | None, student_right: bool, computer: ComputerCall) -> tuple[Outcome, str]:
+def race(
+    student_at: float | None, student_right: bool, computer: ComputerCall
+) -> tuple[Outcome, str]:
     """Who wins (D1): the first call decides; a failed first call gives the game to the other team.
 
     Args:
@@ -47,15 +49,31 @@ def race(student_at: float | None, student_right: bool, computer: ComputerCall) 
     """
     if student_at is None or computer.call_at < student_at - SAME_MOMENT:
         if computer.call_right:
-            return Outcome.LOST, f"The computer called GeoPlunge! first, at {computer.call_at:.0f} s, and got everything right."
-        return Outcome.WON, f"The computer called GeoPlunge! first, at {computer.call_at:.0f} s, but got something wrong, so you win."
+            return (
+                Outcome.LOST,
+                f"The computer called GeoPlunge! first, at {computer.call_at:.0f} s, and got everything right.",
+            )
+        return (
+            Outcome.WON,
+            f"The computer called GeoPlunge! first, at {computer.call_at:.0f} s, but got something wrong, so you win.",
+        )
     if abs(computer.call_at - student_at) <= SAME_MOMENT:
         if student_right == computer.call_right:
             return Outcome.TIED, "You both called GeoPlunge! at the same moment."
-        return (Outcome.WON, "You both called at once, and only you got everything right.") if student_right else (
-            Outcome.LOST,
-            "You both called at once, and only the computer got everything right.",
+        return (
+            (Outcome.WON, "You both called at once, and only you got everything right.")
+            if student_right
+            else (
+                Outcome.LOST,
+                "You both called at once, and only the computer got everything right.",
+            )
         )
     if student_right:
-        return Outcome.WON, f"You called GeoPlunge! first, at {student_at:.0f} s, and got everything right."
-    return Outcome.LOST, f"You called GeoPlunge! first, at {student_at:.0f} s, but something was wrong, so the computer wins."
+        return (
+            Outcome.WON,
+            f"You called GeoPlunge! first, at {student_at:.0f} s, and got everything right.",
+        )
+    return (
+        Outcome.LOST,
+        f"You called GeoPlunge! first, at {student_at:.0f} s, but something was wrong, so the computer wins.",
+    )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from trainer.cards import Deck, PowerCard, StateCard
-from trainer.facts import Fact, Facet, Verdict
+from trainer.facts import Facet, Fact, Verdict
 from trainer.facts.answers import read_state
 
 from .weakest import draw_weakest
@@ -42,7 +42,11 @@ class ClueKind(str, Enum):
 
 
 #: The facet a clue of each kind draws on: guessing from it exercises that fact.
-CLUE_FACETS = {ClueKind.POSTAL: Facet.POSTAL, ClueKind.BORDER: Facet.BORDERS, ClueKind.CAPITAL: Facet.CAPITAL}
+CLUE_FACETS = {
+    ClueKind.POSTAL: Facet.POSTAL,
+    ClueKind.BORDER: Facet.BORDERS,
+    ClueKind.CAPITAL: Facet.CAPITAL,
+}
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,9 @@ def capital_letters(state: StateCard) -> str:
 
 def consistent(clues: list[Clue], deck: Deck) -> list[StateCard]:
     """The states that fit every clue so far, by name."""
-    return [state for state in deck.sorted_by(None) if all(clue.fits(state, deck) for clue in clues)]
+    return [
+        state for state in deck.sorted_by(None) if all(clue.fits(state, deck) for clue in clues)
+    ]
 
 
 class Level(str, Enum):
@@ -245,7 +251,11 @@ class StateIQ:
             half = self.half
             giver_card = self.deck[half.secret]
             if slot.kind is not ClueKind.BORDER:
-                source = giver_card.postal if slot.kind is ClueKind.POSTAL else capital_letters(giver_card)
+                source = (
+                    giver_card.postal
+                    if slot.kind is ClueKind.POSTAL
+                    else capital_letters(giver_card)
+                )
                 half.clues.append(Clue(slot, source[slot.letter]))
                 continue
             unused = self._unused_borders(half)
@@ -253,7 +263,9 @@ class StateIQ:
                 half.clues.append(Clue(slot, "", borders_before=self._borders_given(half)))
                 continue
             if half.guesser is Side.STUDENT:  # the computer gives the clue
-                half.clues.append(Clue(slot, self._computer_border_clue(half, unused), self._borders_given(half)))
+                half.clues.append(
+                    Clue(slot, self._computer_border_clue(half, unused), self._borders_given(half))
+                )
                 continue
             return  # the student chooses a border state (give_border)
 
@@ -299,7 +311,9 @@ class StateIQ:
             raise Move(f"You have already named {named.name}.")
         if not self.deck.borders_between(own, named):
             if named.postal in half.border_mistakes:  # the same mistake again counts once
-                raise Move(f"{named.name} does not border {own.name}, as before. Name a state that does.")
+                raise Move(
+                    f"{named.name} does not border {own.name}, as before. Name a state that does."
+                )
             half.border_mistakes.append(named.postal)
             raise Move(f"{named.name} does not border {own.name}. Name a state that does.")
         clue = Clue(self._slot_due(), named.postal, self._borders_given(half))
@@ -354,7 +368,11 @@ class StateIQ:
         return [
             state
             for state in self.deck.sorted_by(None)
-            if all(clue.fits(state, self.deck) or not self._recalls(state.postal, CLUE_FACETS[clue.slot.kind]) for clue in half.clues)
+            if all(
+                clue.fits(state, self.deck)
+                or not self._recalls(state.postal, CLUE_FACETS[clue.slot.kind])
+                for clue in half.clues
+            )
         ]
 
     def _recalls(self, postal: str, facet: Facet) -> bool:
@@ -420,9 +438,27 @@ def student_answers(game: StateIQ) -> list[StudentAnswer]:
             own = game.student_card
             named = [c.value for c in half.clues if c.slot.kind is ClueKind.BORDER and c.value]
             for n, postal in enumerate(named, start=1):
-                answers.append(StudentAnswer(Fact(own, Facet.BORDERS), Verdict.RIGHT, False, f"clue{n}", deck[postal].name, postal))
+                answers.append(
+                    StudentAnswer(
+                        Fact(own, Facet.BORDERS),
+                        Verdict.RIGHT,
+                        False,
+                        f"clue{n}",
+                        deck[postal].name,
+                        postal,
+                    )
+                )
             for n, postal in enumerate(half.border_mistakes, start=1):
-                answers.append(StudentAnswer(Fact(own, Facet.BORDERS), Verdict.WRONG, False, f"mistake{n}", deck[postal].name, postal))
+                answers.append(
+                    StudentAnswer(
+                        Fact(own, Facet.BORDERS),
+                        Verdict.WRONG,
+                        False,
+                        f"mistake{n}",
+                        deck[postal].name,
+                        postal,
+                    )
+                )
     return answers
 
 
@@ -433,10 +469,21 @@ def _guessing_answers(game: StateIQ, half: Half) -> list[StudentAnswer]:
         if postal == half.secret:
             continue
         # The first clue already shown that rules the guess out: the student got that fact wrong.
-        ruled_out_by = next((c for c in _clues_before_guess(game, half, n) if not c.fits(deck[postal], deck)), None)
+        ruled_out_by = next(
+            (c for c in _clues_before_guess(game, half, n) if not c.fits(deck[postal], deck)), None
+        )
         if ruled_out_by is not None:
             fact = Fact(postal, CLUE_FACETS[ruled_out_by.slot.kind])
-            answers.append(StudentAnswer(fact, Verdict.WRONG, False, f"guess{n + 1}:{ruled_out_by.slot.kind.value}", deck[postal].name, postal))
+            answers.append(
+                StudentAnswer(
+                    fact,
+                    Verdict.WRONG,
+                    False,
+                    f"guess{n + 1}:{ruled_out_by.slot.kind.value}",
+                    deck[postal].name,
+                    postal,
+                )
+            )
     # A half ends when its guesses are used up, or early once the result is settled (Q3).
     if (half.over or game.is_over) and half.guesses:
         shown = _clues_before_guess(game, half, len(half.guesses) - 1)
@@ -444,7 +491,16 @@ def _guessing_answers(game: StateIQ, half: Half) -> list[StudentAnswer]:
         late = half.solved and len(half.guesses) > 1
         last = half.guesses[-1]
         for facet in sorted({CLUE_FACETS[c.slot.kind] for c in shown}, key=lambda f: f.value):
-            answers.append(StudentAnswer(Fact(half.secret, facet), verdict, late, f"secret:{facet.value}", deck[last].name, last))
+            answers.append(
+                StudentAnswer(
+                    Fact(half.secret, facet),
+                    verdict,
+                    late,
+                    f"secret:{facet.value}",
+                    deck[last].name,
+                    last,
+                )
+            )
     return answers
 
 
@@ -454,17 +510,25 @@ def _clues_before_guess(game: StateIQ, half: Half, n: int) -> list[Clue]:
     return half.clues[:count]
 
 
-def first_guesser_by_draw(deck: Deck, rng: random.Random, exclude: tuple[str, ...] = ()) -> tuple[Side, str, str]:
+def first_guesser_by_draw(
+    deck: Deck, rng: random.Random, exclude: tuple[str, ...] = ()
+) -> tuple[Side, str, str]:
     """R2: each side draws a card; the better (lower) statehood rank guesses first.
 
     Returns the side and the two drawn postal codes (student's, computer's).
     """
     pool = [s for s in deck.sorted_by(None) if s.postal not in exclude]
     a, b = rng.sample(pool, 2)
-    return (Side.STUDENT if a.statehood_rank < b.statehood_rank else Side.COMPUTER), a.postal, b.postal
+    return (
+        (Side.STUDENT if a.statehood_rank < b.statehood_rank else Side.COMPUTER),
+        a.postal,
+        b.postal,
+    )
 
 
-def deal_cards(weakest: Sequence[str], deck: Deck, rng: random.Random, allowed: Collection[str] | None = None) -> tuple[str, str]:
+def deal_cards(
+    weakest: Sequence[str], deck: Deck, rng: random.Random, allowed: Collection[str] | None = None
+) -> tuple[str, str]:
     """The two cards of a game: (the computer's, the student's).
 
     The computer's card is the state the student guesses, so it practises their weakest facts:
@@ -474,7 +538,9 @@ def deal_cards(weakest: Sequence[str], deck: Deck, rng: random.Random, allowed: 
     The student's card is any other state.
     """
     drawn = draw_weakest(weakest, 1, rng)
-    computer = drawn[0] if drawn else rng.choice(sorted(allowed) if allowed else [s.postal for s in deck])
+    computer = (
+        drawn[0] if drawn else rng.choice(sorted(allowed) if allowed else [s.postal for s in deck])
+    )
     return computer, rng.choice([s.postal for s in deck if s.postal != computer])
 
 

@@ -22,7 +22,9 @@ def weakest_pool(candidates: Iterable[str], size: int = POOL) -> list[str]:
     return list(dict.fromkeys(candidates))[:size]
 
 
-def draw_weakest(candidates: Iterable[str], count: int, rng: random.Random, pool: int = POOL) -> list[str]:
+def draw_weakest(
+    candidates: Iterable[str], count: int, rng: random.Random, pool: int = POOL
+) -> list[str]:
     """``count`` different states drawn by ``rng`` among the first ``max(pool, count)`` different
     ``candidates`` (the student's due and weakest first, then new ones in teaching order).
 

@@ -36,7 +36,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config_module.DEFAULTS)
     instance = Path(app.instance_path)
     app.config.update(
-        config_module.from_environment(instance, with_secret="SECRET_KEY" not in (test_config or {}))
+        config_module.from_environment(
+            instance, with_secret="SECRET_KEY" not in (test_config or {})
+        )
     )
     if not app.config.get("DATA_DIR"):
         app.config["DATA_DIR"] = str(DATA_DIR)

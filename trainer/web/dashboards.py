@@ -118,7 +118,11 @@ _JULIAN_ORDINAL = 1721424.5
 
 
 def recall_expr(
-    stability_col: Any, last_study_day_col: Any, student_id_col: Any, student_ids: Collection[int], at: dt.datetime
+    stability_col: Any,
+    last_study_day_col: Any,
+    student_id_col: Any,
+    student_ids: Collection[int],
+    at: dt.datetime,
 ) -> ColumnElement[float]:
     """SQL for :func:`trainer.srs.recall`: ``(1 + F * days / S) ** D`` at ``at``, 0 when never reviewed.
 
@@ -137,7 +141,9 @@ def recall_expr(
     """
     if at.tzinfo is None or at.utcoffset() != dt.timedelta(0):
         raise ValueError("times must be timezone-aware UTC")
-    gap = _today_number(student_id_col, study_dates(student_ids, at)) - _day_number(last_study_day_col)
+    gap = _today_number(student_id_col, study_dates(student_ids, at)) - _day_number(
+        last_study_day_col
+    )
     days = case((gap > 0, gap), else_=literal_column("0"))
     factor, decay = _curve_of(student_id_col, student_ids)
     base = literal(1.0, Float) + factor * cast(days, Float) / stability_col
@@ -145,7 +151,9 @@ def recall_expr(
     return case((or_(stability_col.is_(None), last_study_day_col.is_(None)), 0.0), else_=curve)
 
 
-def _curve_of(student_id_col: Any, student_ids: Collection[int]) -> tuple[ColumnElement[float], ColumnElement[float]]:
+def _curve_of(
+    student_id_col: Any, student_ids: Collection[int]
+) -> tuple[ColumnElement[float], ColumnElement[float]]:
     """SQL: the forgetting curve's F and D of the row's student (P-M10), as literals, in a CASE
     over the students whose own weights give another curve than the standard one."""
     standard = srs.curve(None)
@@ -158,10 +166,12 @@ def _curve_of(student_id_col: Any, student_ids: Collection[int]) -> tuple[Column
         return literal(standard[0], Float), literal(standard[1], Float)
     ordered = sorted(by_curve.items())
     factor = case(
-        *[(student_id_col.in_(sorted(ids)), literal(f, Float)) for (f, _), ids in ordered], else_=literal(standard[0], Float)
+        *[(student_id_col.in_(sorted(ids)), literal(f, Float)) for (f, _), ids in ordered],
+        else_=literal(standard[0], Float),
     )
     decay = case(
-        *[(student_id_col.in_(sorted(ids)), literal(d, Float)) for (_, d), ids in ordered], else_=literal(standard[1], Float)
+        *[(student_id_col.in_(sorted(ids)), literal(d, Float)) for (_, d), ids in ordered],
+        else_=literal(standard[1], Float),
     )
     return factor, decay
 
@@ -183,13 +193,18 @@ def _today_number(student_id_col: Any, dates: dict[int, dt.date]) -> ColumnEleme
     number = literal_column(str(first.toordinal()), Integer)
     if not others:
         return number
-    whens = [(student_id_col.in_(sorted(by_date[date])), literal_column(str(date.toordinal()), Integer)) for date in others]
+    whens = [
+        (student_id_col.in_(sorted(by_date[date])), literal_column(str(date.toordinal()), Integer))
+        for date in others
+    ]
     return case(*whens, else_=number)
 
 
 def _card_recall(student_ids: Collection[int], at: dt.datetime) -> ColumnElement[float]:
     """A memory card's predicted recall at ``at`` (:func:`recall_expr` over the card's columns)."""
-    return recall_expr(MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, student_ids, at)
+    return recall_expr(
+        MemoryCard.stability, MemoryCard.last_study_day, MemoryCard.student_id, student_ids, at
+    )
 
 
 class _day_number(FunctionElement[int]):
@@ -246,7 +261,12 @@ def _facet_counts_sql(student_id: int) -> Select[Any]:
         select(
             MemoryCard.facet,
             func.count(),
-            _count_if(and_(MemoryCard.lapses < srs.LEECH_LAPSES, MemoryCard.stability >= MASTERED_STABILITY_DAYS)),
+            _count_if(
+                and_(
+                    MemoryCard.lapses < srs.LEECH_LAPSES,
+                    MemoryCard.stability >= MASTERED_STABILITY_DAYS,
+                )
+            ),
             _count_if(leech),
         )
         .where(MemoryCard.student_id == student_id)
@@ -258,11 +278,18 @@ def facet_counts(student_id: int) -> list[FacetCounts]:
     """Each facet's 50 facts by stage, in :class:`Facet` order: mastered (stability of at least
     :data:`MASTERED_STABILITY_DAYS` days, not a leech), learning, leeches (at least
     :data:`srs.LEECH_LAPSES` lapses) and new (never answered)."""
-    found = {facet: (started, mastered, leeches) for facet, started, mastered, leeches in db.session.execute(_facet_counts_sql(student_id))}
+    found = {
+        facet: (started, mastered, leeches)
+        for facet, started, mastered, leeches in db.session.execute(_facet_counts_sql(student_id))
+    }
     out = []
     for facet in Facet:
         started, mastered, leeches = found.get(facet.value, (0, 0, 0))
-        out.append(FacetCounts(facet, mastered, started - mastered - leeches, leeches, FACTS_PER_FACET - started))
+        out.append(
+            FacetCounts(
+                facet, mastered, started - mastered - leeches, leeches, FACTS_PER_FACET - started
+            )
+        )
     return out
 
 
@@ -277,7 +304,9 @@ def _study_days(now: dt.datetime, time_zone: str, days: int) -> list[srs.StudyDa
 
 def _forecast_sql(student_id: int, ends: Sequence[dt.datetime]) -> Select[Any]:
     day = case(*[(MemoryCard.due < end, index) for index, end in enumerate(ends)]).label("day")
-    due = select(day).where(MemoryCard.student_id == student_id, MemoryCard.due < ends[-1]).subquery()
+    due = (
+        select(day).where(MemoryCard.student_id == student_id, MemoryCard.due < ends[-1]).subquery()
+    )
     return select(due.c.day, func.count()).group_by(due.c.day)
 
 
@@ -292,7 +321,11 @@ def forecast(student_id: int, now: dt.datetime, time_zone: str, days: int = 30) 
 def _calendar_sql(student_id: int, first: dt.date, today: dt.date) -> Select[Any]:
     return (
         select(ReviewLog.study_day, func.count())
-        .where(ReviewLog.student_id == student_id, ReviewLog.study_day >= first, ReviewLog.study_day <= today)
+        .where(
+            ReviewLog.student_id == student_id,
+            ReviewLog.study_day >= first,
+            ReviewLog.study_day <= today,
+        )
         .group_by(ReviewLog.study_day)
     )
 
@@ -301,7 +334,10 @@ def review_calendar(student_id: int, today: dt.date, days: int = 365) -> list[Da
     """Answers given on each of the ``days`` study days up to ``today``, oldest first, zeros included."""
     first = today - dt.timedelta(days=days - 1)
     counts = dict(db.session.execute(_calendar_sql(student_id, first, today)).all())
-    return [DayCount(day, counts.get(day, 0)) for day in (first + dt.timedelta(days=n) for n in range(days))]
+    return [
+        DayCount(day, counts.get(day, 0))
+        for day in (first + dt.timedelta(days=n) for n in range(days))
+    ]
 
 
 def _weekly_sql(student_id: int, first: dt.date, today: dt.date) -> Select[Any]:
@@ -319,7 +355,11 @@ def _weekly_sql(student_id: int, first: dt.date, today: dt.date) -> Select[Any]:
             (ReviewLog.study_day > introduced.c.day).label("later"),
         )
         .join(introduced, introduced.c.fact_key == ReviewLog.fact_key)
-        .where(ReviewLog.student_id == student_id, ReviewLog.study_day >= first, ReviewLog.study_day <= today)
+        .where(
+            ReviewLog.student_id == student_id,
+            ReviewLog.study_day >= first,
+            ReviewLog.study_day <= today,
+        )
         .subquery()
     )
     return select(
@@ -340,11 +380,15 @@ def weekly_accuracy(student_id: int, today: dt.date, weeks: int = 26) -> list[We
     day's learning steps); recalled are those right.
     """
     first = _monday(today) - dt.timedelta(weeks=weeks - 1)
-    found = {week: rest for week, *rest in db.session.execute(_weekly_sql(student_id, first, today))}
+    found = {
+        week: rest for week, *rest in db.session.execute(_weekly_sql(student_id, first, today))
+    }
     out = []
     for n in range(weeks):
         start = first + dt.timedelta(weeks=n)
-        answered, right, recall_answers, recalled = found.get((start.toordinal() - 1) // 7, (0, 0, 0, 0))
+        answered, right, recall_answers, recalled = found.get(
+            (start.toordinal() - 1) // 7, (0, 0, 0, 0)
+        )
         out.append(WeekAccuracy(start, answered, right, recall_answers, recalled))
     return out
 
@@ -359,15 +403,29 @@ def _results(model: Any, won: str, lost: str, drawn: str) -> tuple[ColumnElement
 
 def _games_sql(student_id: int) -> Any:
     card_games = (
-        select(literal_column("0").label("kind"), CardGame.game.label("game"), CardGame.level.label("level"), *_results(CardGame, "won", "lost", "drawn"))
+        select(
+            literal_column("0").label("kind"),
+            CardGame.game.label("game"),
+            CardGame.level.label("level"),
+            *_results(CardGame, "won", "lost", "drawn"),
+        )
         .where(CardGame.student_id == student_id, CardGame.result.in_(("won", "lost", "drawn")))
         .group_by(CardGame.game, CardGame.level)
     )
     parts = [card_games]
     for kind, model in ((1, StateIqGame), (2, DashingRound), (3, BorderUpRound), (4, ComboMatch)):
         parts.append(
-            select(literal_column(str(kind)), literal_column("''"), model.level, *_results(model, "won", "lost", "tied"))
-            .where(model.student_id == student_id, model.result.in_(("won", "lost", "tied")), model.level != PRACTICE)
+            select(
+                literal_column(str(kind)),
+                literal_column("''"),
+                model.level,
+                *_results(model, "won", "lost", "tied"),
+            )
+            .where(
+                model.student_id == student_id,
+                model.result.in_(("won", "lost", "tied")),
+                model.level != PRACTICE,
+            )
             .group_by(model.level)
         )
     return union_all(*parts)
@@ -416,7 +474,9 @@ def personal_bests(student_id: int) -> list[PersonalBest]:
     (a round's ``seconds`` is kept only for a successful call; practice is no race)."""
     rows = db.session.execute(_bests_sql(student_id)).all()
     rows.sort(key=lambda row: (int(row[0]), *_level_order(row[1])))
-    return [PersonalBest(_GAME_NAMES[int(kind)], level, float(seconds)) for kind, level, seconds in rows]
+    return [
+        PersonalBest(_GAME_NAMES[int(kind)], level, float(seconds)) for kind, level, seconds in rows
+    ]
 
 
 # --- The mastery map (a student's, or a class's) --------------------------------------------------
@@ -434,24 +494,35 @@ def _state_recall_sql(student_ids: Collection[int], at: dt.datetime) -> Select[A
 def state_recall(student_ids: Collection[int], at: dt.datetime) -> list[StateRecall]:
     """Each of the 50 states (by name): the mean predicted recall at ``at`` of its facts the
     students have started, and how many student-facts that is (None and 0: none started)."""
-    found = {postal: (mean, count) for postal, mean, count in db.session.execute(_state_recall_sql(student_ids, at))}
+    found = {
+        postal: (mean, count)
+        for postal, mean, count in db.session.execute(_state_recall_sql(student_ids, at))
+    }
     out = []
     for state in get_deck().sorted_by(None):
         mean, count = found.get(state.postal, (None, 0))
-        out.append(StateRecall(state.postal, state.name, None if mean is None else float(mean), count))
+        out.append(
+            StateRecall(state.postal, state.name, None if mean is None else float(mean), count)
+        )
     return out
 
 
 def _state_facts_sql(student_id: int, postal: str, at: dt.datetime) -> Select[Any]:
-    return select(
-        MemoryCard.facet, _card_recall([student_id], at), MemoryCard.lapses
-    ).where(MemoryCard.student_id == student_id, MemoryCard.fact_key.in_([Fact(postal, f).key for f in Facet]))
+    return select(MemoryCard.facet, _card_recall([student_id], at), MemoryCard.lapses).where(
+        MemoryCard.student_id == student_id,
+        MemoryCard.fact_key.in_([Fact(postal, f).key for f in Facet]),
+    )
 
 
-def state_facts(student_id: int, postal: str, at: dt.datetime) -> list[tuple[Facet, float | None, int]]:
+def state_facts(
+    student_id: int, postal: str, at: dt.datetime
+) -> list[tuple[Facet, float | None, int]]:
     """One state's 8 facts for the student, in :class:`Facet` order: predicted recall at ``at``
     (None: not started) and lapses."""
-    found = {facet: (recall, lapses) for facet, recall, lapses in db.session.execute(_state_facts_sql(student_id, postal, at))}
+    found = {
+        facet: (recall, lapses)
+        for facet, recall, lapses in db.session.execute(_state_facts_sql(student_id, postal, at))
+    }
     out: list[tuple[Facet, float | None, int]] = []
     for facet in Facet:
         recall, lapses = found.get(facet.value, (None, 0))
@@ -469,7 +540,10 @@ def _cells_sql(student_ids: Collection[int], at: dt.datetime, target: float) -> 
     ).where(MemoryCard.student_id.in_(list(student_ids)))
     cards = _fenced(cards)
     return select(
-        cards.c.fact_key, func.avg(cards.c.recall), func.count(), _count_if(cards.c.recall >= target)
+        cards.c.fact_key,
+        func.avg(cards.c.recall),
+        func.count(),
+        _count_if(cards.c.recall >= target),
     ).group_by(cards.c.fact_key)
 
 
@@ -477,14 +551,26 @@ def class_cells(student_ids: Collection[int], at: dt.datetime, target: float) ->
     """Every state x facet cell of a class (states by name, then facets in order): the mean
     predicted recall at ``at`` over the students who started the fact, how many did, and the
     share of all ``student_ids`` at or above ``target`` (not started counts below)."""
-    found = {key: (mean, count, at_target) for key, mean, count, at_target in db.session.execute(_cells_sql(student_ids, at, target))}
+    found = {
+        key: (mean, count, at_target)
+        for key, mean, count, at_target in db.session.execute(_cells_sql(student_ids, at, target))
+    }
     size = len(set(student_ids))
     out = []
     for state in get_deck().sorted_by(None):
         for facet in Facet:
             mean, count, at_target = found.get(Fact(state.postal, facet).key, (None, 0, 0))
             share = at_target / size if size else 0.0
-            out.append(CellRecall(state.postal, state.name, facet, None if mean is None else float(mean), share, count))
+            out.append(
+                CellRecall(
+                    state.postal,
+                    state.name,
+                    facet,
+                    None if mean is None else float(mean),
+                    share,
+                    count,
+                )
+            )
     return out
 
 
@@ -497,13 +583,18 @@ def class_map(cells: Sequence[CellRecall]) -> list[StateRecall]:
         if cell.started and cell.mean_recall is not None:
             total, count = total + cell.mean_recall * cell.started, count + cell.started
         states[cell.postal] = (name, total, count)
-    return [StateRecall(postal, name, total / count if count else None, count) for postal, (name, total, count) in states.items()]
+    return [
+        StateRecall(postal, name, total / count if count else None, count)
+        for postal, (name, total, count) in states.items()
+    ]
 
 
 def _confused_sql(student_ids: Collection[int], limit: int) -> Select[Any]:
     # The total is a window over every pair, computed before LIMIT keeps the most frequent.
     wrong = (
-        select(_postal(ReviewLog.fact_key).label("asked"), ReviewLog.answered_postal.label("answered"))
+        select(
+            _postal(ReviewLog.fact_key).label("asked"), ReviewLog.answered_postal.label("answered")
+        )
         .where(
             ReviewLog.student_id.in_(list(student_ids)),
             ReviewLog.correct == false(),
@@ -532,7 +623,10 @@ def confused_pairs(student_ids: Collection[int], limit: int = 10) -> Confusions:
         return state.name if state is not None else postal
 
     rows = db.session.execute(_confused_sql(student_ids, limit)).all()
-    pairs = tuple(ConfusedPair(asked, name(asked), answered, name(answered), count) for asked, answered, count, _total in rows)
+    pairs = tuple(
+        ConfusedPair(asked, name(asked), answered, name(answered), count)
+        for asked, answered, count, _total in rows
+    )
     return Confusions(pairs, int(rows[0][3]) if rows else 0)
 
 
@@ -558,7 +652,13 @@ def _risk_sql(
     )
     total = func.coalesce(per_student.c.total, 0.0)
     return (
-        select(User.id, User.username, total, func.coalesce(per_student.c.started, 0), func.coalesce(per_student.c.below, 0))
+        select(
+            User.id,
+            User.username,
+            total,
+            func.coalesce(per_student.c.started, 0),
+            func.coalesce(per_student.c.below, 0),
+        )
         .outerjoin(per_student, per_student.c.student_id == User.id)
         .where(User.id.in_(list(student_ids)))
         .order_by(total, User.username_key, User.id)
@@ -566,21 +666,28 @@ def _risk_sql(
 
 
 def students_at_risk(
-    student_ids: Collection[int], at: dt.datetime, target: float, fact_keys: Collection[str] | None = None
+    student_ids: Collection[int],
+    at: dt.datetime,
+    target: float,
+    fact_keys: Collection[str] | None = None,
 ) -> list[StudentRisk]:
     """Each student's mean predicted recall at ``at`` (a test date) over every fact (or over
     ``fact_keys``), facts never started counting as 0, and how many facts are below ``target``
     then; the weakest first (then by username)."""
     facts = ALL_FACTS if fact_keys is None else len(set(fact_keys))
     out = []
-    for student_id, username, total, started, below in db.session.execute(_risk_sql(student_ids, at, target, fact_keys)):
+    for student_id, username, total, started, below in db.session.execute(
+        _risk_sql(student_ids, at, target, fact_keys)
+    ):
         unstarted_below = facts - started if target > 0 else 0
         mean = float(total) / facts if facts else 0.0
         out.append(StudentRisk(student_id, username, mean, int(below) + unstarted_below, facts))
     return out
 
 
-def _overview_sql(student_ids: Collection[int], at: dt.datetime, target: float, dialect: str) -> Any:
+def _overview_sql(
+    student_ids: Collection[int], at: dt.datetime, target: float, dialect: str
+) -> Any:
     cards = select(
         MemoryCard.student_id.label("student_id"),
         MemoryCard.fact_key.label("fact_key"),
@@ -588,7 +695,12 @@ def _overview_sql(student_ids: Collection[int], at: dt.datetime, target: float, 
     ).where(MemoryCard.student_id.in_(list(student_ids)))
 
     def sums(rows: Any) -> tuple[Any, ...]:
-        return (func.sum(rows.c.recall), func.count(), _count_if(rows.c.recall >= target), _count_if(rows.c.recall < target))
+        return (
+            func.sum(rows.c.recall),
+            func.count(),
+            _count_if(rows.c.recall >= target),
+            _count_if(rows.c.recall < target),
+        )
 
     if dialect == "postgresql":
         # One scan, two hash aggregates: by fact, and by student.
@@ -599,12 +711,18 @@ def _overview_sql(student_ids: Collection[int], at: dt.datetime, target: float, 
     # SQLite has no grouping sets: the recall is computed once into a table both groupings read.
     computed = cards.cte("cards").prefix_with("MATERIALIZED")
     by_fact = select(computed.c.fact_key, null(), *sums(computed)).group_by(computed.c.fact_key)
-    by_student = select(null(), computed.c.student_id, *sums(computed)).group_by(computed.c.student_id)
+    by_student = select(null(), computed.c.student_id, *sums(computed)).group_by(
+        computed.c.student_id
+    )
     return union_all(by_fact, by_student)
 
 
 def _usernames_sql(student_ids: Collection[int]) -> Select[Any]:
-    return select(User.id, User.username).where(User.id.in_(list(student_ids))).order_by(User.username_key, User.id)
+    return (
+        select(User.id, User.username)
+        .where(User.id.in_(list(student_ids)))
+        .order_by(User.username_key, User.id)
+    )
 
 
 def class_overview(
@@ -615,25 +733,47 @@ def class_overview(
     with each fact's recall computed once."""
     rows = db.session.execute(_overview_sql(student_ids, at, target, db.engine.dialect.name)).all()
     names = db.session.execute(_usernames_sql(student_ids)).all()
-    by_fact = {key: (total, count, above) for key, sid, total, count, above, _below in rows if key is not None}
-    by_student = {sid: (total, count, below) for key, sid, total, count, _above, below in rows if key is None and sid is not None}
+    by_fact = {
+        key: (total, count, above)
+        for key, sid, total, count, above, _below in rows
+        if key is not None
+    }
+    by_student = {
+        sid: (total, count, below)
+        for key, sid, total, count, _above, below in rows
+        if key is None and sid is not None
+    }
     size = len(names)
     cells = []
     for state in get_deck().sorted_by(None):
         for facet in Facet:
             total, count, above = by_fact.get(Fact(state.postal, facet).key, (None, 0, 0))
             mean = None if total is None or not count else float(total) / count
-            cells.append(CellRecall(state.postal, state.name, facet, mean, above / size if size else 0.0, count))
+            cells.append(
+                CellRecall(
+                    state.postal, state.name, facet, mean, above / size if size else 0.0, count
+                )
+            )
     risks = []
     for student_id, username in names:
         total, count, below = by_student.get(student_id, (0.0, 0, 0))
         unstarted_below = ALL_FACTS - count if target > 0 else 0
-        risks.append(StudentRisk(student_id, username, float(total) / ALL_FACTS, int(below) + unstarted_below, ALL_FACTS))
+        risks.append(
+            StudentRisk(
+                student_id,
+                username,
+                float(total) / ALL_FACTS,
+                int(below) + unstarted_below,
+                ALL_FACTS,
+            )
+        )
     risks.sort(key=lambda risk: risk.mean_recall)  # stable: ties stay by username
     return cells, class_map(cells), risks
 
 
-def _reviews_completion_sql(assignment: Assignment, student_ids: Collection[int], now: dt.datetime) -> Select[Any]:
+def _reviews_completion_sql(
+    assignment: Assignment, student_ids: Collection[int], now: dt.datetime
+) -> Select[Any]:
     """(student_id, at): when each student gave the assignment's number of answers in its scope
     (the ``quantity``-th answer from the start to ``now``), for the students who have."""
     ranked = (
@@ -655,7 +795,9 @@ def _reviews_completion_sql(assignment: Assignment, student_ids: Collection[int]
     return select(ranked.c.student_id, ranked.c.at).where(ranked.c.n == (assignment.quantity or 1))
 
 
-def _goal_met_sql(assignment: Assignment, student_ids: Collection[int], now: dt.datetime) -> list[Select[Any]]:
+def _goal_met_sql(
+    assignment: Assignment, student_ids: Collection[int], now: dt.datetime
+) -> list[Select[Any]]:
     """(student_id, facts at the target): a recall goal's facts predicted at its target on the due
     date, from the reviews up to the due date (or now, before it); after the due date, a second
     statement counts the facts at the target now, from every review (a goal reached late, P-A3)."""
@@ -673,29 +815,47 @@ def _goal_met_sql(assignment: Assignment, student_ids: Collection[int], now: dt.
             MemoryCard.student_id.label("student_id"),
             MemoryCard.fact_key.label("fact_key"),
             _card_recall(ids, at).label("recall"),
-        ).where(MemoryCard.student_id.in_(ids), MemoryCard.fact_key.in_(facts), MemoryCard.last_review <= cutoff)
+        ).where(
+            MemoryCard.student_id.in_(ids),
+            MemoryCard.fact_key.in_(facts),
+            MemoryCard.last_review <= cutoff,
+        )
         return per_student(_fenced(cards))
 
     if now < due:
         return [cards_at(due, now)]
     last = (
-        select(ReviewLog.student_id, ReviewLog.fact_key, func.max(ReviewLog.reviewed_at).label("at"))
-        .where(ReviewLog.student_id.in_(ids), ReviewLog.fact_key.in_(facts), ReviewLog.reviewed_at <= due)
+        select(
+            ReviewLog.student_id, ReviewLog.fact_key, func.max(ReviewLog.reviewed_at).label("at")
+        )
+        .where(
+            ReviewLog.student_id.in_(ids),
+            ReviewLog.fact_key.in_(facts),
+            ReviewLog.reviewed_at <= due,
+        )
         .group_by(ReviewLog.student_id, ReviewLog.fact_key)
         .subquery()
     )
     by_due = select(
         last.c.student_id.label("student_id"),
         last.c.fact_key.label("fact_key"),
-        recall_expr(ReviewLog.stability_after, ReviewLog.study_day, last.c.student_id, ids, due).label("recall"),
+        recall_expr(
+            ReviewLog.stability_after, ReviewLog.study_day, last.c.student_id, ids, due
+        ).label("recall"),
     ).join(
         ReviewLog,
-        and_(ReviewLog.student_id == last.c.student_id, ReviewLog.fact_key == last.c.fact_key, ReviewLog.reviewed_at == last.c.at),
+        and_(
+            ReviewLog.student_id == last.c.student_id,
+            ReviewLog.fact_key == last.c.fact_key,
+            ReviewLog.reviewed_at == last.c.at,
+        ),
     )
     return [per_student(_fenced(by_due)), cards_at(now, now)]
 
 
-def completion_statements(assignment: Assignment, student_ids: Collection[int], now: dt.datetime) -> list[Any]:
+def completion_statements(
+    assignment: Assignment, student_ids: Collection[int], now: dt.datetime
+) -> list[Any]:
     """The statements :func:`completion_over_time` runs for an assignment of answers or a recall
     goal; none for rounds, whose finishing times :func:`~trainer.web.progress.progress` reads."""
     if not student_ids:
@@ -746,7 +906,10 @@ def _goal_points(
     at the goal on the due date from the reviews so far (or by the due date), then, after it, those
     at the goal now."""
     needed = len(goal_facts(assignment))
-    met = [{sid for sid, count in db.session.execute(statement) if count >= needed} for statement in completion_statements(assignment, assigned, now)]
+    met = [
+        {sid for sid, count in db.session.execute(statement) if count >= needed}
+        for statement in completion_statements(assignment, assigned, now)
+    ]
     if not needed:  # a goal over no fact is met by everyone
         met = [set(assigned), set(assigned)]
     size, title = len(assigned), assignment.title
@@ -755,17 +918,28 @@ def _goal_points(
     on_time, late = met[0], met[1] - met[0]
     points = [CompletionPoint(title, due_on, len(on_time), size, 0, None, due_on)]
     if late:
-        points.append(CompletionPoint(title, today, len(on_time) + len(late), size, len(late), None, due_on))
+        points.append(
+            CompletionPoint(title, today, len(on_time) + len(late), size, len(late), None, due_on)
+        )
     return points
 
 
 def _amount_points(
-    assignment: Assignment, assigned: list[int], now: dt.datetime, first: dt.date, today: dt.date, due_on: dt.date
+    assignment: Assignment,
+    assigned: list[int],
+    now: dt.datetime,
+    first: dt.date,
+    today: dt.date,
+    due_on: dt.date,
 ) -> list[CompletionPoint]:
     """An amount of rounds or answers: a point a day (see :func:`completion_over_time`)."""
     tz = ZoneInfo(assignment.time_zone)
     if Amount(assignment.amount) is Amount.REVIEWS:
-        completed = [at for statement in completion_statements(assignment, assigned, now) for _sid, at in db.session.execute(statement)]
+        completed = [
+            at
+            for statement in completion_statements(assignment, assigned, now)
+            for _sid, at in db.session.execute(statement)
+        ]
     else:
         found = progress(assignment, assigned, now)
         completed = [p.completed_at for p in found.values() if p.completed_at is not None]
@@ -775,10 +949,14 @@ def _amount_points(
     points = []
     day = first
     while day <= last:
-        end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), tzinfo=tz).astimezone(_UTC)
+        end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0), tzinfo=tz).astimezone(
+            _UTC
+        )
         by_then = [t for t in completed if t < end]
         late = sum(1 for t in by_then if t >= assignment.due_at)
-        points.append(CompletionPoint(assignment.title, day, len(by_then), len(assigned), late, None, due_on))
+        points.append(
+            CompletionPoint(assignment.title, day, len(by_then), len(assigned), late, None, due_on)
+        )
         day += dt.timedelta(days=1)
     return points
 
@@ -815,7 +993,10 @@ def teacher_statements(student_ids: Collection[int], at: dt.datetime, target: fl
 
 def raw_student_queries(student_id: int, now: dt.datetime, time_zone: str) -> list[list[Row[Any]]]:
     """Run a student dashboard's statements and fetch their rows, nothing more (the benchmark's floor)."""
-    return [list(db.session.execute(statement).all()) for statement in student_statements(student_id, now, time_zone)]
+    return [
+        list(db.session.execute(statement).all())
+        for statement in student_statements(student_id, now, time_zone)
+    ]
 
 
 def raw_teacher_queries(
@@ -829,11 +1010,17 @@ def raw_teacher_queries(
     floor): the overview and confused pairs, and for each assignment its students and the rows
     its completion is counted from (:func:`completion_statements`; for rounds, the finished
     rounds as :func:`~trainer.web.progress.finished_rounds` fetches them)."""
-    rows: list[list[Any]] = [list(db.session.execute(statement).all()) for statement in teacher_statements(student_ids, at, target)]
+    rows: list[list[Any]] = [
+        list(db.session.execute(statement).all())
+        for statement in teacher_statements(student_ids, at, target)
+    ]
     ids = set(student_ids)
     for assignment in assignments:
         assigned = [sid for sid in assigned_students(assignment) if sid in ids]
         if Amount(assignment.amount) is Amount.ROUNDS:
             rows.append(finished_rounds(activities_of(assignment), assigned, assignment.starts_at))
-        rows += [list(db.session.execute(statement).all()) for statement in completion_statements(assignment, assigned, now or at)]
+        rows += [
+            list(db.session.execute(statement).all())
+            for statement in completion_statements(assignment, assigned, now or at)
+        ]
     return rows

@@ -13,7 +13,12 @@ from .extensions import db
 # primary result codes mean "busy, or cannot be reached": BUSY, LOCKED, IOERR, CANTOPEN.
 _SQLITE_OUT_OF_REACH = {5, 6, 10, 14}
 # An error raised by hand (or by an older sqlite3) has no code: its message says the same.
-_SQLITE_MESSAGES = ("database is locked", "database table is locked", "unable to open database file", "disk i/o error")
+_SQLITE_MESSAGES = (
+    "database is locked",
+    "database table is locked",
+    "unable to open database file",
+    "disk i/o error",
+)
 
 
 def unavailable(error: BaseException) -> bool:

@@ -79,13 +79,46 @@ def init_app(app) -> None:  # type: ignore[no-untyped-def]
 
 
 @click.command("seed-demo")
-@click.option("--students", default=60, show_default=True, type=click.IntRange(1, 9999), help="How many students.")
-@click.option("--days", default=90, show_default=True, type=click.IntRange(1, 730), help="Days of history, ending today.")
-@click.option("--classes", default=None, type=click.IntRange(1, 500), help="How many classes [default: one per 30 students].")
-@click.option("--seed", default=1, show_default=True, type=int, help="Seeds the simulated learners: the same seed, the same school.")
-@click.option("--teacher", default="demo_teacher", show_default=True, help="The teacher's username.")
-@click.option("--prefix", default="demo", show_default=True, help="Students are <prefix>001, <prefix>002...")
-@click.option("--time-zone", "time_zone", default="America/Chicago", show_default=True, help="The school's time zone.")
+@click.option(
+    "--students",
+    default=60,
+    show_default=True,
+    type=click.IntRange(1, 9999),
+    help="How many students.",
+)
+@click.option(
+    "--days",
+    default=90,
+    show_default=True,
+    type=click.IntRange(1, 730),
+    help="Days of history, ending today.",
+)
+@click.option(
+    "--classes",
+    default=None,
+    type=click.IntRange(1, 500),
+    help="How many classes [default: one per 30 students].",
+)
+@click.option(
+    "--seed",
+    default=1,
+    show_default=True,
+    type=int,
+    help="Seeds the simulated learners: the same seed, the same school.",
+)
+@click.option(
+    "--teacher", default="demo_teacher", show_default=True, help="The teacher's username."
+)
+@click.option(
+    "--prefix", default="demo", show_default=True, help="Students are <prefix>001, <prefix>002..."
+)
+@click.option(
+    "--time-zone",
+    "time_zone",
+    default="America/Chicago",
+    show_default=True,
+    help="The school's time zone.",
+)
 @click.option(
     "--workers",
     default=None,
@@ -94,23 +127,36 @@ def init_app(app) -> None:  # type: ignore[no-untyped-def]
 )
 @with_appcontext
 def seed_demo(
-    students: int, days: int, classes: int | None, seed: int, teacher: str, prefix: str, time_zone: str, workers: int | None
+    students: int,
+    days: int,
+    classes: int | None,
+    seed: int,
+    teacher: str,
+    prefix: str,
+    time_zone: str,
+    workers: int | None,
 ) -> None:
     """Create a demo school: a teacher, classes, students with realistic review histories, assignments."""
     started = time.perf_counter()
     try:
         ZoneInfo(time_zone)
     except (ZoneInfoNotFoundError, ValueError):
-        raise click.BadParameter(f"{time_zone!r} is not a time zone (try America/Chicago).", param_hint="--time-zone") from None
+        raise click.BadParameter(
+            f"{time_zone!r} is not a time zone (try America/Chicago).", param_hint="--time-zone"
+        ) from None
     classes = classes or -(-students // CLASS_SIZE)
     if classes > students:
-        raise click.BadParameter("There cannot be more classes than students.", param_hint="--classes")
+        raise click.BadParameter(
+            "There cannot be more classes than students.", param_hint="--classes"
+        )
     teacher = teacher.strip()
     width = max(3, len(str(students)))
     usernames = [f"{prefix}{i + 1:0{width}d}" for i in range(students)]
     for name in (teacher, usernames[-1]):
         if not 3 <= len(name) <= USERNAME_MAX or not USERNAME_PATTERN.fullmatch(name):
-            raise click.BadParameter(f"“{name}” cannot be a username (3 to {USERNAME_MAX} letters, digits, dots, dashes, underscores).")
+            raise click.BadParameter(
+                f"“{name}” cannot be a username (3 to {USERNAME_MAX} letters, digits, dots, dashes, underscores)."
+            )
 
     # Check first: a demo school is created whole or not at all.
     taken = _taken([teacher, *usernames])
@@ -129,12 +175,16 @@ def seed_demo(
     school = _create_school(now, students, days, classes, seed, teacher, usernames, time_zone)
     school_seconds = time.perf_counter() - started
     try:
-        totals, write_seconds = _write_histories(school, now, days, seed, time_zone, f"{teacher}:{prefix}", workers)
+        totals, write_seconds = _write_histories(
+            school, now, days, seed, time_zone, f"{teacher}:{prefix}", workers
+        )
     except BaseException:
         # No partial school: deleting the accounts deletes (cascades) everything they own.
         db.session.rollback()
         with db.engine.begin() as connection:
-            connection.execute(delete(_USER).where(_USER.c.id.in_([school["teacher_id"], *school["student_ids"]])))
+            connection.execute(
+                delete(_USER).where(_USER.c.id.in_([school["teacher_id"], *school["student_ids"]]))
+            )
         click.echo("Stopped: the demo school was removed; nothing is left of it.", err=True)
         raise
     elapsed = time.perf_counter() - started
@@ -149,7 +199,9 @@ def _taken(usernames: list[str]) -> set[str]:
     found: set[str] = set()
     key_list = list(keys)
     for i in range(0, len(key_list), 500):
-        rows = db.session.execute(select(User.username_key).where(User.username_key.in_(key_list[i : i + 500]))).scalars()
+        rows = db.session.execute(
+            select(User.username_key).where(User.username_key.in_(key_list[i : i + 500]))
+        ).scalars()
         found |= {keys[key] for key in rows}
     return found
 
@@ -159,22 +211,39 @@ def _join_codes(count: int) -> list[str]:
     codes: list[str] = []
     while len(codes) < count:
         code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-        if code not in codes and db.session.execute(select(SchoolClass.id).where(SchoolClass.join_code == code)).first() is None:
+        if (
+            code not in codes
+            and db.session.execute(
+                select(SchoolClass.id).where(SchoolClass.join_code == code)
+            ).first()
+            is None
+        ):
             codes.append(code)
     return codes
 
 
 def _create_school(
-    now: dt.datetime, students: int, days: int, classes: int, seed: int, teacher: str, usernames: list[str], time_zone: str
+    now: dt.datetime,
+    students: int,
+    days: int,
+    classes: int,
+    seed: int,
+    teacher: str,
+    usernames: list[str],
+    time_zone: str,
 ) -> dict[str, Any]:
     """The teacher, classes, students, memberships and assignments, in one transaction."""
     tz = ZoneInfo(time_zone)
     today = srs.study_day(now, tz).date
     first_day = today - dt.timedelta(days=days - 1)
-    opened = dt.datetime.combine(first_day - dt.timedelta(days=1), dt.time(8), tzinfo=tz).astimezone(dt.UTC)
+    opened = dt.datetime.combine(
+        first_day - dt.timedelta(days=1), dt.time(8), tzinfo=tz
+    ).astimezone(dt.UTC)
     teacher_password = secrets.token_urlsafe(12)
     student_password = make_password()
-    shared_hash = generate_password_hash(student_password)  # one hash for all: scrypt is slow on purpose
+    shared_hash = generate_password_hash(
+        student_password
+    )  # one hash for all: scrypt is slow on purpose
 
     teacher_row = User(
         username=teacher,
@@ -188,7 +257,12 @@ def _create_school(
     db.session.flush()
     codes = _join_codes(classes)
     class_rows = [
-        SchoolClass(teacher_id=teacher_row.id, name=f"Demo class {n + 1}", join_code=codes[n], created_at=opened)
+        SchoolClass(
+            teacher_id=teacher_row.id,
+            name=f"Demo class {n + 1}",
+            join_code=codes[n],
+            created_at=opened,
+        )
         for n in range(classes)
     ]
     db.session.add_all(class_rows)
@@ -217,7 +291,9 @@ def _create_school(
     keys = [User.key_for(name) for name in usernames]
     ids_by_key = {
         key: user_id
-        for key, user_id in connection.execute(select(_USER.c.username_key, _USER.c.id).where(_USER.c.username_key.in_(keys)))
+        for key, user_id in connection.execute(
+            select(_USER.c.username_key, _USER.c.id).where(_USER.c.username_key.in_(keys))
+        )
     }
     student_ids = [ids_by_key[User.key_for(name)] for name in usernames]
     # Contiguous blocks: demo001-demo030 in class 1, and so on.
@@ -229,7 +305,10 @@ def _create_school(
     assignments, tasks = _assignments(today, days, time_zone)
     assignment_ids: dict[int, list[int]] = {}
     for klass in class_rows:
-        rows = [Assignment(**a, class_id=klass.id, created_at=min(a["starts_at"], now)) for a in assignments]
+        rows = [
+            Assignment(**a, class_id=klass.id, created_at=min(a["starts_at"], now))
+            for a in assignments
+        ]
         db.session.add_all(rows)
         db.session.flush()
         assignment_ids[klass.id] = [row.id for row in rows]
@@ -244,18 +323,26 @@ def _create_school(
         # For each student, the ids of their class's assignments, in the order of ``tasks``.
         "assignment_ids": [assignment_ids[klass.id] for klass, _ in members],
         "tasks": tasks,
-        "classes": [(k.name, k.join_code, sum(1 for c, _ in members if c is k)) for k in class_rows],
+        "classes": [
+            (k.name, k.join_code, sum(1 for c, _ in members if c is k)) for k in class_rows
+        ],
         "assignments": [a["title"] for a in assignments],
     }
 
 
-def _assignments(today: dt.date, days: int, time_zone: str) -> tuple[list[dict[str, Any]], tuple[Task, ...]]:
+def _assignments(
+    today: dt.date, days: int, time_zone: str
+) -> tuple[list[dict[str, Any]], tuple[Task, ...]]:
     """Three assignments for each class (one under way, one recall goal, one already due), and the
     tasks they are for the simulated learners (how many rounds a diligent learner plays of each)."""
     back = max(0, days - 1)
 
     def dates(starts_ago: int, due_in: int) -> dict[str, Any]:
-        starts_at, due_at = window(today - dt.timedelta(days=min(starts_ago, back)), today + dt.timedelta(days=due_in), time_zone)
+        starts_at, due_at = window(
+            today - dt.timedelta(days=min(starts_ago, back)),
+            today + dt.timedelta(days=due_in),
+            time_zone,
+        )
         return {"starts_at": starts_at, "due_at": due_at, "time_zone": time_zone, "everyone": True}
 
     past_start = min(30, back)
@@ -292,8 +379,22 @@ def _assignments(today: dt.date, days: int, time_zone: str) -> tuple[list[dict[s
     ]
     tasks = (
         Task(("state-iq",), rows[0]["starts_at"], rows[0]["due_at"], rounds=5),
-        Task(("review",), rows[1]["starts_at"], rows[1]["due_at"], rounds=6, facets=west.facets, postals=west.postals(get_deck()), area=west.area),
-        Task(("review", "border-up"), rows[2]["starts_at"], rows[2]["due_at"], rounds=5, facets=frozenset({Facet.BORDERS})),
+        Task(
+            ("review",),
+            rows[1]["starts_at"],
+            rows[1]["due_at"],
+            rounds=6,
+            facets=west.facets,
+            postals=west.postals(get_deck()),
+            area=west.area,
+        ),
+        Task(
+            ("review", "border-up"),
+            rows[2]["starts_at"],
+            rows[2]["due_at"],
+            rounds=5,
+            facets=frozenset({Facet.BORDERS}),
+        ),
     )
     return rows, tasks
 
@@ -302,10 +403,24 @@ def _assignments(today: dt.date, days: int, time_zone: str) -> tuple[list[dict[s
 
 
 def _histories(
-    count: int, now: dt.datetime, days: int, seed: int, time_zone: str, namespace: str, tasks: tuple[Task, ...], workers: int | None
+    count: int,
+    now: dt.datetime,
+    days: int,
+    seed: int,
+    time_zone: str,
+    namespace: str,
+    tasks: tuple[Task, ...],
+    workers: int | None,
 ) -> Iterator[History]:
     """Each student's simulated history, in order; simulated by worker processes for big schools."""
-    kwargs = {"seed": seed, "days": days, "end": now, "time_zone": time_zone, "namespace": namespace, "tasks": tasks}
+    kwargs = {
+        "seed": seed,
+        "days": days,
+        "end": now,
+        "time_zone": time_zone,
+        "namespace": namespace,
+        "tasks": tasks,
+    }
     if workers is None:
         workers = 0 if count * days < IN_PROCESS_BELOW else min(8, os.cpu_count() or 1)
     if workers == 0:
@@ -327,7 +442,13 @@ def _histories(
 
 
 def _write_histories(
-    school: dict[str, Any], now: dt.datetime, days: int, seed: int, time_zone: str, namespace: str, workers: int | None
+    school: dict[str, Any],
+    now: dt.datetime,
+    days: int,
+    seed: int,
+    time_zone: str,
+    namespace: str,
+    workers: int | None,
 ) -> tuple[dict[str, int], float]:
     """Simulate and write every student's history; returns the row counts and the seconds spent writing."""
     student_ids: list[int] = school["student_ids"]
@@ -350,8 +471,12 @@ def _write_histories(
                     rows.clear()
         writing += time.perf_counter() - began
 
-    histories = _histories(len(student_ids), now, days, seed, time_zone, namespace, school["tasks"], workers)
-    for student_id, assignment_ids, history in zip(student_ids, school["assignment_ids"], histories):
+    histories = _histories(
+        len(student_ids), now, days, seed, time_zone, namespace, school["tasks"], workers
+    )
+    for student_id, assignment_ids, history in zip(
+        student_ids, school["assignment_ids"], histories
+    ):
         for name in _TABLES:
             if name == "assignment_rounds":
                 buffers[name].extend(
@@ -375,17 +500,28 @@ def _write_histories(
     with db.engine.begin() as connection:
         # When each student was last seen.
         connection.execute(
-            update(_USER).where(_USER.c.id == bindparam("user_id")).values(last_login_at=bindparam("seen")),
+            update(_USER)
+            .where(_USER.c.id == bindparam("user_id"))
+            .values(last_login_at=bindparam("seen")),
             last_active,
         )
     writing += time.perf_counter() - began
     return totals, writing
 
 
-def _report(school: dict[str, Any], totals: dict[str, int], days: int, school_seconds: float, write_seconds: float, elapsed: float) -> None:
+def _report(
+    school: dict[str, Any],
+    totals: dict[str, int],
+    days: int,
+    school_seconds: float,
+    write_seconds: float,
+    elapsed: float,
+) -> None:
     usernames = school["usernames"]
     click.echo(f"Demo school created in {elapsed:.1f} s.")
-    click.echo(f"Teacher: {school['teacher']}   password: {school['teacher_password']}   (shown only now; no email)")
+    click.echo(
+        f"Teacher: {school['teacher']}   password: {school['teacher_password']}   (shown only now; no email)"
+    )
     for name, code, size in school["classes"]:
         click.echo(f"  {name}: join code {code}, {size} students")
     click.echo(

@@ -23,12 +23,18 @@ MESSAGES = {
     400: ("Something was wrong with that request", "Please go back and try again."),
     401: ("Please log in", "You need to log in to see this."),
     403: ("Not allowed", "Your account cannot open this page."),
-    404: ("Page not found", "We could not find that page. Check the address, or start again from the home page."),
+    404: (
+        "Page not found",
+        "We could not find that page. Check the address, or start again from the home page.",
+    ),
     405: ("Not allowed", "That page cannot be used that way."),
     413: ("Too much", "That was more than we can take in one go."),
     429: ("Slow down", "Too many tries in a short time. Wait a minute, then try again."),
     500: ("Something went wrong", "It is our fault, not yours. Please try again in a moment."),
-    503: ("We'll be right back", "We could not reach our records just now. Please try again in a moment."),
+    503: (
+        "We'll be right back",
+        "We could not reach our records just now. Please try again in a moment.",
+    ),
 }
 #: What a student reads when the database refused what was sent (a character or a number it cannot store).
 REFUSED_DATA = "Something you sent has a character or a number we cannot save. Nothing was changed: check it and try again."
@@ -40,7 +46,9 @@ def _render(status: int, detail: str | None = None):
     title, message = MESSAGES.get(status, (f"Error {status}", "Something went wrong."))
     if wants_json():
         return jsonify(error=title, message=detail or message), status
-    return render_template("errors/error.html", status=status, title=title, message=detail or message), status
+    return render_template(
+        "errors/error.html", status=status, title=title, message=detail or message
+    ), status
 
 
 def _render_plain(template: str, status: int, detail: str | None = None, **context: Any):
@@ -69,7 +77,9 @@ def _unavailable_page():
     """503 "try again in a moment", with the form that was being sent ready to send again."""
     fields = _sent_fields()
     # Always a path of this site: "//evil.example" (or "/\evil.example") would leave it.
-    retry_url = f"{request.script_root}/{request.full_path.rstrip('?').lstrip('/')}".replace("\\", "%5C")
+    retry_url = f"{request.script_root}/{request.full_path.rstrip('?').lstrip('/')}".replace(
+        "\\", "%5C"
+    )
     body, status = _render_plain("errors/unavailable.html", 503, fields=fields, retry_url=retry_url)
     return body, status, {"Retry-After": str(RETRY_AFTER)}
 
@@ -79,7 +89,9 @@ def register_errorhandlers(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):
-        return _render(400, "This form had expired or did not come from this site. Please try again.")
+        return _render(
+            400, "This form had expired or did not come from this site. Please try again."
+        )
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -51,7 +51,13 @@ def review_logs(student_ids: Iterable[int]) -> dict[int, list[fit.LoggedReview]]
     if not ids:
         return out
     rows = db.session.execute(
-        select(ReviewLog.student_id, ReviewLog.fact_key, ReviewLog.reviewed_at, ReviewLog.rating, ReviewLog.form)
+        select(
+            ReviewLog.student_id,
+            ReviewLog.fact_key,
+            ReviewLog.reviewed_at,
+            ReviewLog.rating,
+            ReviewLog.form,
+        )
         .where(ReviewLog.student_id.in_(ids))
         .order_by(ReviewLog.student_id, ReviewLog.reviewed_at, ReviewLog.id)
     )
@@ -74,7 +80,9 @@ class ClassLogs:
         if class_id not in self.by_class:
             members = list(
                 db.session.execute(
-                    select(User).join(ClassMembership, ClassMembership.student_id == User.id).where(ClassMembership.class_id == class_id)
+                    select(User)
+                    .join(ClassMembership, ClassMembership.student_id == User.id)
+                    .where(ClassMembership.class_id == class_id)
                 ).scalars()
             )
             logs = review_logs(m.id for m in members)
@@ -86,7 +94,9 @@ def _class_priors(student: User, classes: ClassLogs) -> list[tuple[str, srs.Weig
     """The pooled fit of each of the student's classes, over the *other* students' answers: the
     student's own are left out, so the answers that judge a prior were never learned from."""
     class_ids = db.session.execute(
-        select(ClassMembership.class_id).where(ClassMembership.student_id == student.id).order_by(ClassMembership.class_id)
+        select(ClassMembership.class_id)
+        .where(ClassMembership.student_id == student.id)
+        .order_by(ClassMembership.class_id)
     ).scalars()
     priors = []
     for class_id in class_ids:
@@ -101,7 +111,9 @@ def _class_priors(student: User, classes: ClassLogs) -> list[tuple[str, srs.Weig
 
 
 def _row(student_id: int) -> MemoryWeights | None:
-    return db.session.execute(select(MemoryWeights).where(MemoryWeights.student_id == student_id)).scalar_one_or_none()
+    return db.session.execute(
+        select(MemoryWeights).where(MemoryWeights.student_id == student_id)
+    ).scalar_one_or_none()
 
 
 def _stored_weights(row: MemoryWeights | None) -> srs.Weights | None:
@@ -136,7 +148,13 @@ def _record_attempt(student_id: int, started: dt.datetime, answers: int, reason:
     memory.atomically(work)
 
 
-def _adopt(student: User, result: fit.FitResult, replaced_standard: bool, started: dt.datetime, answers: int) -> int:
+def _adopt(
+    student: User,
+    result: fit.FitResult,
+    replaced_standard: bool,
+    started: dt.datetime,
+    answers: int,
+) -> int:
     """Store the adopted weights and reschedule every fact of the student under them: one unit of
     work (all or nothing; it starts again from a fresh read if an answer overtakes it). Returns
     how many facts were rescheduled."""
@@ -171,7 +189,9 @@ def _adopt(student: User, result: fit.FitResult, replaced_standard: bool, starte
             desired_retention=settings.desired_retention,
             time_zone=settings.time_zone,
         )
-        changes = [(card.id, card.reps, new[card.fact_key]) for card in cards if card.fact_key in new]
+        changes = [
+            (card.id, card.reps, new[card.fact_key]) for card in cards if card.fact_key in new
+        ]
         memory.write_rescheduled(changes)
         return len(changes)
 
@@ -215,7 +235,9 @@ def fit_student(student_id: int, *, classes: ClassLogs | None = None) -> fit.Fit
     try:
         _adopt(student, result, current is None, started, len(reviews))
     except Exception as error:
-        _record_attempt(student.id, started, len(reviews), f"the new weights could not be saved: {error}")
+        _record_attempt(
+            student.id, started, len(reviews), f"the new weights could not be saved: {error}"
+        )
         raise
     return result
 
@@ -229,7 +251,9 @@ def _date_text(when: dt.datetime, zone: str, now: dt.datetime) -> str:
     return text if local.year == now.astimezone(local.tzinfo).year else f"{text} {local.year}"
 
 
-def model_sentence(student: User, *, for_teacher: bool = False, now: dt.datetime | None = None) -> str:
+def model_sentence(
+    student: User, *, for_teacher: bool = False, now: dt.datetime | None = None
+) -> str:
     """The memory model in use for ``student``, in one true sentence from the stored row: to the
     student ("Your memory model ..."), or to their teacher (``for_teacher``)."""
     row = _row(student.id)
@@ -244,7 +268,11 @@ def model_sentence(student: User, *, for_teacher: bool = False, now: dt.datetime
     answers = row.answers or 0
     tested = row.test_targets or 0
     answers_text = f"{answers} answer{'' if answers == 1 else 's'}"
-    than = "the standard one" if row.replaced_standard else ("the one used before" if for_teacher else "the one you had before")
+    than = (
+        "the standard one"
+        if row.replaced_standard
+        else ("the one used before" if for_teacher else "the one you had before")
+    )
     if for_teacher:
         whose = f"{name}'s memory model"
         what = "is fitted to them" if row.source == "own" else "comes from their class's answers"
@@ -282,7 +310,9 @@ def wants_a_fit(student_id: int) -> bool:
     newer = select(ReviewLog.id).where(ReviewLog.student_id == student_id)
     if attempted_at is not None:
         newer = newer.where(ReviewLog.reviewed_at > attempted_at)
-    counted = db.session.execute(select(func.count()).select_from(newer.limit(NEW_ANSWERS_FOR_A_FIT).subquery())).scalar_one()
+    counted = db.session.execute(
+        select(func.count()).select_from(newer.limit(NEW_ANSWERS_FOR_A_FIT).subquery())
+    ).scalar_one()
     return counted >= NEW_ANSWERS_FOR_A_FIT
 
 
@@ -321,7 +351,11 @@ def pending() -> list[Future[None]]:
 def _after_request(response: Response) -> Response:
     """After a request that recorded answers, queue a fit of the student if enough are new."""
     student_id = g.pop(memory.RECORDED_FOR, None)
-    if student_id is None or not current_app.config.get(CONFIG_KEY, True) or response.status_code >= 400:
+    if (
+        student_id is None
+        or not current_app.config.get(CONFIG_KEY, True)
+        or response.status_code >= 400
+    ):
         return response
     try:
         if wants_a_fit(student_id):
@@ -358,14 +392,18 @@ def result_line(username: str, result: fit.FitResult) -> str:
 
 @click.command("fit-memory")
 @click.option("--student", "username", help="Fit this student's memory model (their username).")
-@click.option("--all", "everyone", is_flag=True, help="Fit every student who has answered something.")
+@click.option(
+    "--all", "everyone", is_flag=True, help="Fit every student who has answered something."
+)
 @with_appcontext
 def fit_memory_command(username: str | None, everyone: bool) -> None:
     """Fit students' own memory models (FSRS weights) and adopt them where they predict better."""
     if bool(username) == everyone:
         raise click.UsageError("Give either --student USERNAME or --all.")
     if username:
-        student = db.session.execute(select(User).where(User.username_key == User.key_for(username))).scalar_one_or_none()
+        student = db.session.execute(
+            select(User).where(User.username_key == User.key_for(username))
+        ).scalar_one_or_none()
         if student is None or student.role is not Role.STUDENT:
             raise click.ClickException(f"No student called {username!r}.")
         ids = [(student.id, student.username)]
@@ -373,7 +411,10 @@ def fit_memory_command(username: str | None, everyone: bool) -> None:
         ids = list(
             db.session.execute(
                 select(User.id, User.username)
-                .where(User.role == Role.STUDENT, select(ReviewLog.id).where(ReviewLog.student_id == User.id).exists())
+                .where(
+                    User.role == Role.STUDENT,
+                    select(ReviewLog.id).where(ReviewLog.student_id == User.id).exists(),
+                )
                 .order_by(User.username_key)
             ).all()
         )

@@ -73,7 +73,12 @@ class BoundedIntConverter(IntegerConverter):
     regex = r"[0-9]+"
 
     def __init__(
-        self, map: Map, fixed_digits: int = 0, min: int | None = 0, max: int | None = MAX_ID, signed: bool = False
+        self,
+        map: Map,
+        fixed_digits: int = 0,
+        min: int | None = 0,
+        max: int | None = MAX_ID,
+        signed: bool = False,
     ) -> None:
         low = -MAX_ID - 1 if min is None else min
         high = MAX_ID if max is None or max > MAX_ID else max
@@ -83,7 +88,10 @@ class BoundedIntConverter(IntegerConverter):
 def _unreadable(values: Any, pattern: re.Pattern[str]) -> bool:
     """True if a key or a value of the mapping ``values`` (a MultiDict or a dict) matches ``pattern``."""
     items = values.items(multi=True) if hasattr(values, "getlist") else values.items()
-    return any(pattern.search(str(key)) or (isinstance(value, str) and pattern.search(value)) for key, value in items)
+    return any(
+        pattern.search(str(key)) or (isinstance(value, str) and pattern.search(value))
+        for key, value in items
+    )
 
 
 def refuse_unreadable() -> None:
@@ -95,11 +103,15 @@ def refuse_unreadable() -> None:
     Raises:
         UnreadableInput: something in the request matches ``UNREADABLE_IN_URL`` or ``UNREADABLE_IN_FORM``.
     """
-    if UNREADABLE_IN_URL.search(request.path) or _unreadable(request.view_args or {}, UNREADABLE_IN_URL):
+    if UNREADABLE_IN_URL.search(request.path) or _unreadable(
+        request.view_args or {}, UNREADABLE_IN_URL
+    ):
         raise UnreadableInput()
     if _unreadable(request.args, UNREADABLE_IN_URL):
         raise UnreadableInput()
-    if request.method not in ("GET", "HEAD", "OPTIONS") and _unreadable(request.form, UNREADABLE_IN_FORM):
+    if request.method not in ("GET", "HEAD", "OPTIONS") and _unreadable(
+        request.form, UNREADABLE_IN_FORM
+    ):
         raise UnreadableInput()
 
 
@@ -107,7 +119,9 @@ def unreadable_input(error: UnreadableInput):
     """The 400 page that says what was wrong (the generic 400 page would not)."""
     if wants_json():
         return jsonify(error=UNREADABLE_TITLE, message=UNREADABLE_MESSAGE), 400
-    page = render_template("errors/error.html", status=400, title=UNREADABLE_TITLE, message=UNREADABLE_MESSAGE)
+    page = render_template(
+        "errors/error.html", status=400, title=UNREADABLE_TITLE, message=UNREADABLE_MESSAGE
+    )
     return page, 400
 
 

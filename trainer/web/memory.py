@@ -17,11 +17,21 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from trainer import daily, srs
 from trainer.aim import TestAim, aim, aims_covering
 from trainer.cards import Deck
-from trainer.facts import Fact, Facet, Form, Verdict, teaching_order
+from trainer.facts import Facet, Fact, Form, Verdict, teaching_order
 
 from .dberrors import roll_back, unavailable
 from .extensions import db
-from .models import ClassMembership, MemoryCard, MemoryWeights, ReviewLog, SchoolClass, User, memory_columns, memory_from, utcnow
+from .models import (
+    ClassMembership,
+    MemoryCard,
+    MemoryWeights,
+    ReviewLog,
+    SchoolClass,
+    User,
+    memory_columns,
+    memory_from,
+    utcnow,
+)
 
 #: The cookie in which the browser tells its time zone (static/js/timezone.js).
 TIME_ZONE_COOKIE = "tz"
@@ -67,7 +77,12 @@ def browser_time_zone() -> str | None:
 # The settings of each of the student's classes, of which the highest wins (P-S1, P-D2): one
 # small indexed query (a row per class), built once because every recorded answer runs it.
 _CLASS_SETTINGS = (
-    select(SchoolClass.desired_retention, SchoolClass.new_per_day, SchoolClass.daily_amount, SchoolClass.daily_unit)
+    select(
+        SchoolClass.desired_retention,
+        SchoolClass.new_per_day,
+        SchoolClass.daily_amount,
+        SchoolClass.daily_unit,
+    )
     .join(ClassMembership, ClassMembership.class_id == SchoolClass.id)
     .where(ClassMembership.student_id == bindparam("student_id"))
 )
@@ -78,9 +93,16 @@ def settings_for(student: User) -> StudySettings:
     own_zone = valid_time_zone(student.time_zone)
     zone = _zone_of(own_zone)
     classes = db.session.execute(_CLASS_SETTINGS, {"student_id": student.id}).all()
-    class_retention = max((row.desired_retention for row in classes if row.desired_retention is not None), default=None)
-    class_new = max((row.new_per_day for row in classes if row.new_per_day is not None), default=None)
-    class_amount = daily.highest(a for row in classes if (a := daily.amount_or_none(row.daily_amount, row.daily_unit)))
+    class_retention = max(
+        (row.desired_retention for row in classes if row.desired_retention is not None),
+        default=None,
+    )
+    class_new = max(
+        (row.new_per_day for row in classes if row.new_per_day is not None), default=None
+    )
+    class_amount = daily.highest(
+        a for row in classes if (a := daily.amount_or_none(row.daily_amount, row.daily_unit))
+    )
     own_amount = daily.amount_or_none(student.daily_amount, student.daily_unit) or daily.DEFAULT
     return StudySettings(
         desired_retention=student.desired_retention if class_retention is None else class_retention,
@@ -103,7 +125,9 @@ def _zone_of(own_zone: str | None) -> str:
 def time_zones(student_ids: Iterable[int]) -> dict[int, str]:
     """Each student's time zone, as :func:`settings_for` gives it, in one query: a class's
     dashboards count each student's elapsed study days in the student's zone (P-M1)."""
-    rows = db.session.execute(select(User.id, User.time_zone).where(User.id.in_(sorted(set(student_ids))))).all()
+    rows = db.session.execute(
+        select(User.id, User.time_zone).where(User.id.in_(sorted(set(student_ids))))
+    ).all()
     return {student_id: _zone_of(valid_time_zone(zone)) for student_id, zone in rows}
 
 
@@ -259,7 +283,9 @@ _STRONG_BEFORE = (
 def _strong_before(student: User, fact: Fact) -> bool:
     """True when the student has answered ``fact`` right or close in a strong form, in any mode
     (P-M4): a right pick is then rated Good, else Hard (P-M5)."""
-    found = db.session.execute(_STRONG_BEFORE, {"student_id": student.id, "fact_key": fact.key}).first()
+    found = db.session.execute(
+        _STRONG_BEFORE, {"student_id": student.id, "fact_key": fact.key}
+    ).first()
     return found is not None
 
 
@@ -279,9 +305,21 @@ def _check_owner(row, student: User) -> Recorded:  # type: ignore[no-untyped-def
 
 _CARD = MemoryCard.__table__
 _LOG = ReviewLog.__table__
-_MEMORY_COLUMNS = ("state", "step", "stability", "difficulty", "due", "last_review", "last_study_day", "lapses", "reps")
+_MEMORY_COLUMNS = (
+    "state",
+    "step",
+    "stability",
+    "difficulty",
+    "due",
+    "last_review",
+    "last_study_day",
+    "lapses",
+    "reps",
+)
 # Built once: SQLAlchemy then reuses their compiled form instead of rebuilding them per answer.
-_SELECT_CARD = select(_CARD).where(_CARD.c.student_id == bindparam("student_id"), _CARD.c.fact_key == bindparam("fact_key"))
+_SELECT_CARD = select(_CARD).where(
+    _CARD.c.student_id == bindparam("student_id"), _CARD.c.fact_key == bindparam("fact_key")
+)
 _INSERT_LOG = insert(_LOG)
 _INSERT_CARD = insert(_CARD)
 # Written only if its review count is still the one read: the count is the card's version.
@@ -293,10 +331,17 @@ _UPDATE_CARD = (
 
 
 def _write(
-    student: User, fact: Fact, outcome: srs.Outcome, rating: srs.Rating, settings: StudySettings, now: dt.datetime
+    student: User,
+    fact: Fact,
+    outcome: srs.Outcome,
+    rating: srs.Rating,
+    settings: StudySettings,
+    now: dt.datetime,
 ) -> dt.datetime:
     connection = db.session.connection()
-    card = connection.execute(_SELECT_CARD, {"student_id": student.id, "fact_key": fact.key}).first()
+    card = connection.execute(
+        _SELECT_CARD, {"student_id": student.id, "fact_key": fact.key}
+    ).first()
     before = memory_from(card) if card is not None else srs.new_memory(now)
     weights = weights_for(student)
     study_date = srs.study_day(now, settings.time_zone).date
@@ -310,7 +355,9 @@ def _write(
         weights=weights,
     )
     # A test day of one of the student's assignments pulls the next review in (P-M9).
-    after = aim(after, aims_covering(_aims(student, study_date), fact.key), now, settings.time_zone, weights)
+    after = aim(
+        after, aims_covering(_aims(student, study_date), fact.key), now, settings.time_zone, weights
+    )
     note_recorded(student)
     connection.execute(
         _INSERT_LOG,
@@ -340,12 +387,22 @@ def _write(
     if card is None:
         connection.execute(
             _INSERT_CARD,
-            {"student_id": student.id, "fact_key": fact.key, "facet": fact.facet.value, "introduced_at": now, **columns},
+            {
+                "student_id": student.id,
+                "fact_key": fact.key,
+                "facet": fact.facet.value,
+                "introduced_at": now,
+                **columns,
+            },
         )
     else:
         changed = connection.execute(
             _UPDATE_CARD,
-            {"card_id": card.id, "reps_read": card.reps, **{f"new_{name}": columns[name] for name in _MEMORY_COLUMNS}},
+            {
+                "card_id": card.id,
+                "reps_read": card.reps,
+                **{f"new_{name}": columns[name] for name in _MEMORY_COLUMNS},
+            },
         ).rowcount
         if changed != 1:
             raise _Conflict
@@ -359,13 +416,17 @@ def _write(
 _WEIGHTS_CACHE = "geoplunge_weights"
 RECORDED_FOR = "geoplunge_recorded_for"
 # Built once: every recorded answer runs it, on the unique student_id index.
-_SELECT_WEIGHTS = select(MemoryWeights.weights).where(MemoryWeights.student_id == bindparam("student_id"))
+_SELECT_WEIGHTS = select(MemoryWeights.weights).where(
+    MemoryWeights.student_id == bindparam("student_id")
+)
 
 
 def weights_for(student: User) -> srs.Weights | None:
     """The student's own FSRS-6 weights, or None for the standard ones (P-M10). One indexed query,
     read once per request: every call that schedules or predicts for the student passes them."""
-    cache: dict[int, srs.Weights | None] | None = g.setdefault(_WEIGHTS_CACHE, {}) if has_request_context() else None
+    cache: dict[int, srs.Weights | None] | None = (
+        g.setdefault(_WEIGHTS_CACHE, {}) if has_request_context() else None
+    )
     if cache is not None and student.id in cache:
         return cache[student.id]
     stored = db.session.execute(_SELECT_WEIGHTS, {"student_id": student.id}).scalar_one_or_none()
@@ -382,7 +443,9 @@ def weights_of(student_ids: Iterable[int]) -> dict[int, srs.Weights | None]:
     out: dict[int, srs.Weights | None] = dict.fromkeys(ids)
     if ids:
         rows = db.session.execute(
-            select(MemoryWeights.student_id, MemoryWeights.weights).where(MemoryWeights.student_id.in_(ids))
+            select(MemoryWeights.student_id, MemoryWeights.weights).where(
+                MemoryWeights.student_id.in_(ids)
+            )
         ).all()
         out.update({student_id: _checked(stored) for student_id, stored in rows})
     return out
@@ -405,7 +468,9 @@ def _aims(student: User, today: dt.date) -> list[TestAim]:
     """The test aims of the student's assignments (P-M9), read once per request and study day."""
     from .assign.aims import aims_for  # trainer.web.assign imports this module
 
-    cache: dict[tuple[int, dt.date], list[TestAim]] | None = g.setdefault(_AIMS_CACHE, {}) if has_request_context() else None
+    cache: dict[tuple[int, dt.date], list[TestAim]] | None = (
+        g.setdefault(_AIMS_CACHE, {}) if has_request_context() else None
+    )
     if cache is not None and (student.id, today) in cache:
         return cache[student.id, today]
     aims = aims_for(student, today)
@@ -432,13 +497,19 @@ def note_recorded(student: User) -> None:
 _RESCHEDULE_CARD = (
     update(_CARD)
     .where(_CARD.c.id == bindparam("card_id"), _CARD.c.reps == bindparam("reps_read"))
-    .values(stability=bindparam("new_stability"), difficulty=bindparam("new_difficulty"), due=bindparam("new_due"))
+    .values(
+        stability=bindparam("new_stability"),
+        difficulty=bindparam("new_difficulty"),
+        due=bindparam("new_due"),
+    )
 )
 
 
 def student_cards(student: User):  # type: ignore[no-untyped-def]
     """Every memory card row of the student (to reschedule them)."""
-    return db.session.connection().execute(select(_CARD).where(_CARD.c.student_id == student.id)).all()
+    return (
+        db.session.connection().execute(select(_CARD).where(_CARD.c.student_id == student.id)).all()
+    )
 
 
 def write_rescheduled(changes: Iterable[tuple[int, int, srs.Memory]]) -> None:
@@ -463,7 +534,9 @@ def write_rescheduled(changes: Iterable[tuple[int, int, srs.Memory]]) -> None:
 # --- Reading the memory ---------------------------------------------------------------------
 
 
-def _due_clause(student: User, now: dt.datetime, day: srs.StudyDay, ahead: dt.timedelta = dt.timedelta(0)):  # type: ignore[no-untyped-def]
+def _due_clause(
+    student: User, now: dt.datetime, day: srs.StudyDay, ahead: dt.timedelta = dt.timedelta(0)
+):  # type: ignore[no-untyped-def]
     """SQL for srs.is_due: review facts due before the day ends, step facts due by ``now + ahead``."""
     return and_(
         MemoryCard.student_id == student.id,
@@ -476,13 +549,19 @@ def _due_clause(student: User, now: dt.datetime, day: srs.StudyDay, ahead: dt.ti
 
 def due_memories(student: User, now: dt.datetime, day: srs.StudyDay) -> dict[str, srs.Memory]:
     """The student's facts due now or within the learn-ahead minutes, with their schedules."""
-    cards = db.session.execute(select(MemoryCard).where(_due_clause(student, now, day, srs.LEARN_AHEAD))).scalars()
+    cards = db.session.execute(
+        select(MemoryCard).where(_due_clause(student, now, day, srs.LEARN_AHEAD))
+    ).scalars()
     return {card.fact_key: memory_from(card) for card in cards}
 
 
 def introduced_keys(student: User) -> set[str]:
     """Every fact the student has answered at least once."""
-    return set(db.session.execute(select(MemoryCard.fact_key).where(MemoryCard.student_id == student.id)).scalars())
+    return set(
+        db.session.execute(
+            select(MemoryCard.fact_key).where(MemoryCard.student_id == student.id)
+        ).scalars()
+    )
 
 
 def new_allowed_today(student: User, day: srs.StudyDay) -> int:
@@ -497,7 +576,9 @@ def new_allowed_today(student: User, day: srs.StudyDay) -> int:
 
 def all_memories(student: User) -> dict[str, srs.Memory]:
     """Every fact the student has answered, with its schedule (one query; at most 400 rows)."""
-    cards = db.session.execute(select(MemoryCard).where(MemoryCard.student_id == student.id)).scalars()
+    cards = db.session.execute(
+        select(MemoryCard).where(MemoryCard.student_id == student.id)
+    ).scalars()
     return {card.fact_key: memory_from(card) for card in cards}
 
 
@@ -527,7 +608,9 @@ def queue(
 
     def include(key: str) -> bool:
         fact = Fact.from_key(key)
-        return (facets is None or fact.facet in facets) and (postals is None or fact.postal in postals)
+        return (facets is None or fact.facet in facets) and (
+            postals is None or fact.postal in postals
+        )
 
     return srs.build_queue(
         memories,
@@ -566,7 +649,11 @@ def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
     """Due now, new available today, done today, streak and the next review, for the study home."""
     now = now or utcnow()
     day = today_for(student, now)
-    due_keys = list(db.session.execute(select(MemoryCard.fact_key).where(_due_clause(student, now, day))).scalars())
+    due_keys = list(
+        db.session.execute(
+            select(MemoryCard.fact_key).where(_due_clause(student, now, day))
+        ).scalars()
+    )
     by_facet = {facet: 0 for facet in Facet}
     for key in due_keys:
         by_facet[Fact.from_key(key).facet] += 1
@@ -576,13 +663,22 @@ def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
     total_facts = len(Facet) * 50
     new_today = min(new_allowed_today(student, day), total_facts - introduced)
     # Every answer of today's study day, in every mode, counts toward the daily amount (P-D1).
-    durations = db.session.execute(
-        select(ReviewLog.duration_ms).where(ReviewLog.student_id == student.id, ReviewLog.study_day == day.date)
-    ).scalars().all()
+    durations = (
+        db.session.execute(
+            select(ReviewLog.duration_ms).where(
+                ReviewLog.student_id == student.id, ReviewLog.study_day == day.date
+            )
+        )
+        .scalars()
+        .all()
+    )
     done_today = len(durations)
     days = db.session.execute(
         select(ReviewLog.study_day)
-        .where(ReviewLog.student_id == student.id, ReviewLog.study_day >= day.date - dt.timedelta(days=400))
+        .where(
+            ReviewLog.student_id == student.id,
+            ReviewLog.study_day >= day.date - dt.timedelta(days=400),
+        )
         .distinct()
     ).scalars()
     next_due = db.session.execute(
@@ -604,7 +700,9 @@ def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
         return db.session.execute(
             select(func.count())
             .select_from(MemoryCard)
-            .where(MemoryCard.student_id == student.id, MemoryCard.due >= start, MemoryCard.due < end)
+            .where(
+                MemoryCard.student_id == student.id, MemoryCard.due >= start, MemoryCard.due < end
+            )
         ).scalar_one()
 
     return StudySummary(
@@ -626,7 +724,9 @@ def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
 def memories_of(student: User, fact_keys: list[str]) -> dict[str, srs.Memory]:
     """The student's schedules for the given facts that they have answered before."""
     cards = db.session.execute(
-        select(MemoryCard).where(MemoryCard.student_id == student.id, MemoryCard.fact_key.in_(fact_keys))
+        select(MemoryCard).where(
+            MemoryCard.student_id == student.id, MemoryCard.fact_key.in_(fact_keys)
+        )
     ).scalars()
     return {card.fact_key: memory_from(card) for card in cards}
 
@@ -652,6 +752,8 @@ def picked_last(student: User, fact_keys: list[str]) -> set[str]:
 def memory_of(student: User, fact_key: str) -> srs.Memory | None:
     """The student's schedule for one fact, if they have answered it."""
     card = db.session.execute(
-        select(MemoryCard).where(MemoryCard.student_id == student.id, MemoryCard.fact_key == fact_key)
+        select(MemoryCard).where(
+            MemoryCard.student_id == student.id, MemoryCard.fact_key == fact_key
+        )
     ).scalar_one_or_none()
     return memory_from(card) if card is not None else None

@@ -31,16 +31,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Dialect, Row
 from sqlalchemy.orm import Mapped, mapped_column
+from werkzeug.security import check_password_hash, generate_password_hash
 
 from trainer import daily, srs
-from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
 
 
 def utcnow() -> dt.datetime:
     """The current time, timezone-aware UTC."""
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 class UTCDateTime(TypeDecorator[dt.datetime]):
@@ -54,14 +54,16 @@ class UTCDateTime(TypeDecorator[dt.datetime]):
             return None
         if value.tzinfo is None:
             raise ValueError("naive datetimes are not stored; use timezone-aware UTC")
-        return value.astimezone(dt.timezone.utc)
+        return value.astimezone(dt.UTC)
 
-    def process_result_value(self, value: dt.datetime | None, dialect: Dialect) -> dt.datetime | None:
+    def process_result_value(
+        self, value: dt.datetime | None, dialect: Dialect
+    ) -> dt.datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:
-            return value.replace(tzinfo=dt.timezone.utc)
-        return value.astimezone(dt.timezone.utc)
+            return value.replace(tzinfo=dt.UTC)
+        return value.astimezone(dt.UTC)
 
 
 class Role(str, enum.Enum):
@@ -86,21 +88,36 @@ class User(UserMixin, db.Model):
     email: Mapped[str | None] = mapped_column(String(254))
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[Role] = mapped_column(
-        Enum(Role, name="user_role", values_callable=lambda roles: [r.value for r in roles], validate_strings=True)
+        Enum(
+            Role,
+            name="user_role",
+            values_callable=lambda roles: [r.value for r in roles],
+            validate_strings=True,
+        )
     )
-    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow, server_default=func.now())
+    created_at: Mapped[dt.datetime] = mapped_column(
+        UTCDateTime(), default=utcnow, server_default=func.now()
+    )
     last_login_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
 
     # Study settings (a student's own; a class setting may override them later).
-    desired_retention: Mapped[float] = mapped_column(Float, default=srs.DEFAULT_RETENTION, server_default="0.9")
-    new_per_day: Mapped[int] = mapped_column(Integer, default=srs.DEFAULT_NEW_PER_DAY, server_default="20")
+    desired_retention: Mapped[float] = mapped_column(
+        Float, default=srs.DEFAULT_RETENTION, server_default="0.9"
+    )
+    new_per_day: Mapped[int] = mapped_column(
+        Integer, default=srs.DEFAULT_NEW_PER_DAY, server_default="20"
+    )
     #: An IANA zone name; None means "the browser's".
     time_zone: Mapped[str | None] = mapped_column(String(64))
     #: Offer multiple choice for facts still being learned (young learners).
     multiple_choice: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     #: How much to study each day: a number of answers or of minutes (P-D1; 40 answers by default).
-    daily_amount: Mapped[int] = mapped_column(Integer, default=daily.DEFAULT.amount, server_default="40")
-    daily_unit: Mapped[str] = mapped_column(String(8), default=daily.DEFAULT.unit.value, server_default="answers")
+    daily_amount: Mapped[int] = mapped_column(
+        Integer, default=daily.DEFAULT.amount, server_default="40"
+    )
+    daily_unit: Mapped[str] = mapped_column(
+        String(8), default=daily.DEFAULT.unit.value, server_default="answers"
+    )
 
     #: A school admin: a teacher account that also invites the school's other teachers
     #: (made by ``flask --app app create-admin``).
@@ -153,7 +170,9 @@ class User(UserMixin, db.Model):
             RuntimeError: the user was not logged in through ``trainer.web.auth.sessions.start``.
         """
         if not self.session_token:
-            raise RuntimeError("log in with trainer.web.auth.sessions.start(), which makes a login session")
+            raise RuntimeError(
+                "log in with trainer.web.auth.sessions.start(), which makes a login session"
+            )
         return self.session_token
 
     def __eq__(self, other: object) -> bool:
@@ -205,7 +224,9 @@ class TeacherInvite(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    created_by_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    created_by_id: Mapped[int] = mapped_column(
+        ForeignKey("user.id", ondelete="CASCADE"), index=True
+    )
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     expires_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     used_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
@@ -595,7 +616,9 @@ class AssignmentRound(db.Model):
     """A round or game a student started from an assignment, so it was dealt from its scope."""
 
     __tablename__ = "assignment_round"
-    __table_args__ = (Index("ix_assignment_round_assignment_student", "assignment_id", "student_id"),)
+    __table_args__ = (
+        Index("ix_assignment_round_assignment_student", "assignment_id", "student_id"),
+    )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
     assignment_id: Mapped[int] = mapped_column(ForeignKey("assignment.id", ondelete="CASCADE"))
@@ -646,7 +669,9 @@ class ComboMatchGame(db.Model):
     __table_args__ = (UniqueConstraint("match_id", "position"),)
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
-    match_id: Mapped[int] = mapped_column(ForeignKey("combo_match.id", ondelete="CASCADE"), index=True)
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("combo_match.id", ondelete="CASCADE"), index=True
+    )
     #: 0, 1, 2, ... in the order the games were dealt.
     position: Mapped[int] = mapped_column(SmallInteger)
     #: "border-up", "state-iq", "dashing-states" or "play-the-ranks".
@@ -668,7 +693,9 @@ class Tournament(db.Model):
     __tablename__ = "tournament"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    class_id: Mapped[int] = mapped_column(ForeignKey("school_class.id", ondelete="CASCADE"), index=True)
+    class_id: Mapped[int] = mapped_column(
+        ForeignKey("school_class.id", ondelete="CASCADE"), index=True
+    )
     name: Mapped[str] = mapped_column(String(TOURNAMENT_NAME_MAX))
     seed: Mapped[int] = mapped_column(BigInteger)
     #: The round under way or last paired (0: none yet; 1-8).
@@ -688,7 +715,9 @@ class TournamentTeam(db.Model):
     __table_args__ = (UniqueConstraint("tournament_id", "number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), index=True
+    )
     #: 1, 2, 3, ...: the team's number, as shown.
     number: Mapped[int] = mapped_column(SmallInteger)
     name: Mapped[str] = mapped_column(String(TEAM_NAME_MAX))
@@ -702,7 +731,9 @@ class TournamentMember(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id", ondelete="CASCADE"))
-    team_id: Mapped[int] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament_team.id", ondelete="CASCADE"), index=True
+    )
     student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
 
 
@@ -713,17 +744,23 @@ class TournamentMatch(db.Model):
     __table_args__ = (UniqueConstraint("tournament_id", "round", "a_team_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), index=True
+    )
     round: Mapped[int] = mapped_column(SmallInteger)
     a_team_id: Mapped[int] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
     #: None: a bye for team A, which counts as a match win (K3).
-    b_team_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    b_team_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament_team.id", ondelete="CASCADE")
+    )
     #: Games won by each team and games tied (None until the result is entered).
     a_games: Mapped[int | None] = mapped_column(SmallInteger)
     b_games: Mapped[int | None] = mapped_column(SmallInteger)
     tied_games: Mapped[int | None] = mapped_column(SmallInteger)
     #: The match's winner (None: tied, or not yet entered: see ``entered_at``).
-    winner_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    winner_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament_team.id", ondelete="CASCADE")
+    )
     entered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     #: Who entered the result: "teacher" (typed on the control page) or "app" (a match scored in
     #: the app, finished there, P-K6); None for a bye or no result.
@@ -737,10 +774,16 @@ class TournamentMatch(db.Model):
     #: whom and for which team. The result is written only when the other team (or the teacher)
     #: confirms it (P-K6).
     finish_asked_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
-    finish_asked_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
-    finish_asked_team_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    finish_asked_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("user.id", ondelete="SET NULL")
+    )
+    finish_asked_team_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament_team.id", ondelete="CASCADE")
+    )
     #: Who confirmed the app's finish (a student of the other team, or the teacher).
-    finish_confirmed_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    finish_confirmed_by_id: Mapped[int | None] = mapped_column(
+        ForeignKey("user.id", ondelete="SET NULL")
+    )
 
 
 class TournamentGame(db.Model):
@@ -764,24 +807,32 @@ class TournamentGame(db.Model):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), index=True
+    )
     #: "playoff", "championship", or "match" (a game of a round's match, scored in the app).
     stage: Mapped[str] = mapped_column(String(12))
     #: The round's match of a "match" game; None for playoff and championship games.
-    match_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_match.id", ondelete="CASCADE"))
+    match_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament_match.id", ondelete="CASCADE")
+    )
     #: 1, 2, 3, ... within the stage (within the match, for a "match" game).
     number: Mapped[int] = mapped_column(SmallInteger)
     game: Mapped[str] = mapped_column(String(24))
     a_team_id: Mapped[int] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
     b_team_id: Mapped[int] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
     #: None: a tie.
-    winner_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    winner_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament_team.id", ondelete="CASCADE")
+    )
     #: When the result was entered (for a "match" game: when it ended, as far as the round's bell
     #: goes, K2; a later confirmation does not change it, P-K6).
     entered_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     #: Who entered it, and for which team (None: the teacher, or a game from before P-K6 said so).
     entered_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
-    entered_team_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_team.id", ondelete="CASCADE"))
+    entered_team_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament_team.id", ondelete="CASCADE")
+    )
     #: When the result came to stand: confirmed by the other team or the teacher, or entered by
     #: the teacher (None: waiting for the other team, P-K6).
     confirmed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())

@@ -53,11 +53,15 @@ def scope_of(assignment: Assignment) -> Scope:
 
 def assigned_students(assignment: Assignment) -> list[int]:
     """The ids of the students the assignment is for: in its class now, and listed unless for everyone."""
-    query = select(ClassMembership.student_id).where(ClassMembership.class_id == assignment.class_id)
+    query = select(ClassMembership.student_id).where(
+        ClassMembership.class_id == assignment.class_id
+    )
     if not assignment.everyone:
         query = query.where(
             ClassMembership.student_id.in_(
-                select(AssignmentStudent.student_id).where(AssignmentStudent.assignment_id == assignment.id)
+                select(AssignmentStudent.student_id).where(
+                    AssignmentStudent.assignment_id == assignment.id
+                )
             )
         )
     return list(db.session.execute(query).scalars())
@@ -65,12 +69,17 @@ def assigned_students(assignment: Assignment) -> list[int]:
 
 def assignments_for_student(student: User) -> list[tuple[Assignment, str]]:
     """Every assignment set for ``student`` in the classes they are in, with the class name; soonest due first."""
-    listed = select(AssignmentStudent.assignment_id).where(AssignmentStudent.student_id == student.id)
+    listed = select(AssignmentStudent.assignment_id).where(
+        AssignmentStudent.student_id == student.id
+    )
     rows = db.session.execute(
         select(Assignment, SchoolClass.name)
         .join(SchoolClass, SchoolClass.id == Assignment.class_id)
         .join(ClassMembership, ClassMembership.class_id == SchoolClass.id)
-        .where(ClassMembership.student_id == student.id, or_(Assignment.everyone, Assignment.id.in_(listed)))
+        .where(
+            ClassMembership.student_id == student.id,
+            or_(Assignment.everyone, Assignment.id.in_(listed)),
+        )
         .order_by(Assignment.due_at, Assignment.id)
     ).all()
     return [(row[0], row[1]) for row in rows]
@@ -90,19 +99,25 @@ def assignment_for_student(student: User, assignment_id: int) -> tuple[Assignmen
 def class_assignments(klass: SchoolClass) -> list[Assignment]:
     return list(
         db.session.execute(
-            select(Assignment).where(Assignment.class_id == klass.id).order_by(Assignment.due_at.desc(), Assignment.id.desc())
+            select(Assignment)
+            .where(Assignment.class_id == klass.id)
+            .order_by(Assignment.due_at.desc(), Assignment.id.desc())
         ).scalars()
     )
 
 
-def class_progress(klass: SchoolClass, student_ids: Iterable[int]) -> tuple[list[Assignment], dict[int, dict[int, Progress]]]:
+def class_progress(
+    klass: SchoolClass, student_ids: Iterable[int]
+) -> tuple[list[Assignment], dict[int, dict[int, Progress]]]:
     """The class's assignments (newest due first) and, for each, the progress of each student it is for."""
     assignments = class_assignments(klass)
     ids = set(student_ids)
     now = utcnow()
     table = {}
     for assignment in assignments:
-        table[assignment.id] = progress(assignment, [sid for sid in assigned_students(assignment) if sid in ids], now)
+        table[assignment.id] = progress(
+            assignment, [sid for sid in assigned_students(assignment) if sid in ids], now
+        )
     return assignments, table
 
 
@@ -140,7 +155,9 @@ def finished_rounds(
         if slug in slugs:
             rows = db.session.execute(
                 select(model.student_id, model.token, finished).where(  # type: ignore[attr-defined]
-                    model.student_id.in_(student_ids), finished.is_not(None), finished >= since  # type: ignore[attr-defined]
+                    model.student_id.in_(student_ids),
+                    finished.is_not(None),
+                    finished >= since,  # type: ignore[attr-defined]
                 )
             ).all()
             out += [FinishedRound(r[0], slug, f"{prefix}:{r[1]}", r[2]) for r in rows]
@@ -162,14 +179,20 @@ def finished_rounds(
 def _finished_study_rounds(student_ids: Sequence[int], since: dt.datetime) -> list[FinishedRound]:
     answered = db.session.execute(
         select(ReviewLog.round_token, func.count(), func.max(ReviewLog.reviewed_at))
-        .where(ReviewLog.student_id.in_(student_ids), ReviewLog.mode == "review", ReviewLog.reviewed_at >= since)
+        .where(
+            ReviewLog.student_id.in_(student_ids),
+            ReviewLog.mode == "review",
+            ReviewLog.reviewed_at >= since,
+        )
         .group_by(ReviewLog.round_token)
     ).all()
     by_token = {token.removeprefix("review:"): (count, last) for token, count, last in answered}
     if not by_token:
         return []
     rounds = db.session.execute(
-        select(StudyRound.student_id, StudyRound.token, StudyRound.items).where(StudyRound.token.in_(list(by_token)))
+        select(StudyRound.student_id, StudyRound.token, StudyRound.items).where(
+            StudyRound.token.in_(list(by_token))
+        )
     ).all()
     out = []
     for student_id, token, items in rounds:
@@ -182,7 +205,9 @@ def _finished_study_rounds(student_ids: Sequence[int], since: dt.datetime) -> li
 def _linked_tokens(assignment: Assignment) -> set[str]:
     return set(
         db.session.execute(
-            select(AssignmentRound.round_token).where(AssignmentRound.assignment_id == assignment.id)
+            select(AssignmentRound.round_token).where(
+                AssignmentRound.assignment_id == assignment.id
+            )
         ).scalars()
     )
 
@@ -226,7 +251,9 @@ class CardRow:
 
 
 def memory_rows(
-    student_ids: Iterable[int], facets: Iterable[str] | None = None, postals: Iterable[str] | None = None
+    student_ids: Iterable[int],
+    facets: Iterable[str] | None = None,
+    postals: Iterable[str] | None = None,
 ) -> list[CardRow]:
     """The reviewed memory cards of the students (of some facets and states, if given), read once
     per request: a class page needs them for every recall goal and for who needs help."""
@@ -255,7 +282,9 @@ def memory_rows(
 # --- Progress ------------------------------------------------------------------------------------
 
 
-def progress(assignment: Assignment, student_ids: Iterable[int], now: dt.datetime) -> dict[int, Progress]:
+def progress(
+    assignment: Assignment, student_ids: Iterable[int], now: dt.datetime
+) -> dict[int, Progress]:
     """Each student's progress on ``assignment`` at ``now``: correct whenever it is asked (P-A4)."""
     ids = list(student_ids)
     if not ids:
@@ -266,18 +295,25 @@ def progress(assignment: Assignment, student_ids: Iterable[int], now: dt.datetim
     if amount is Amount.REVIEWS:
         rows = db.session.execute(
             select(ReviewLog.student_id, ReviewLog.reviewed_at).where(
-                ReviewLog.student_id.in_(ids), ReviewLog.reviewed_at >= assignment.starts_at, scope_clause(assignment)
+                ReviewLog.student_id.in_(ids),
+                ReviewLog.reviewed_at >= assignment.starts_at,
+                scope_clause(assignment),
             )
         ).all()
         times: dict[int, list[dt.datetime]] = defaultdict(list)
         for student_id, at in rows:
             times[student_id].append(at)
         needed = assignment.quantity or 1
-        return {sid: count_progress(times[sid], needed, assignment.starts_at, assignment.due_at, now) for sid in ids}
+        return {
+            sid: count_progress(times[sid], needed, assignment.starts_at, assignment.due_at, now)
+            for sid in ids
+        }
     return _recall_progress(assignment, ids, now)
 
 
-def _rounds_progress(assignment: Assignment, ids: list[int], now: dt.datetime) -> dict[int, Progress]:
+def _rounds_progress(
+    assignment: Assignment, ids: list[int], now: dt.datetime
+) -> dict[int, Progress]:
     activities = activities_of(assignment)
     scope = scope_of(assignment)
     rounds = finished_rounds(activities, ids, assignment.starts_at)
@@ -291,10 +327,15 @@ def _rounds_progress(assignment: Assignment, ids: list[int], now: dt.datetime) -
             continue
         times[r.student_id].append(r.finished_at)
     needed = assignment.quantity or 1
-    return {sid: count_progress(times[sid], needed, assignment.starts_at, assignment.due_at, now) for sid in ids}
+    return {
+        sid: count_progress(times[sid], needed, assignment.starts_at, assignment.due_at, now)
+        for sid in ids
+    }
 
 
-def _recall_progress(assignment: Assignment, ids: list[int], now: dt.datetime) -> dict[int, Progress]:
+def _recall_progress(
+    assignment: Assignment, ids: list[int], now: dt.datetime
+) -> dict[int, Progress]:
     """A recall goal from, per fact, its latest review (the memory card) and, once the due date
     has passed, its last review by the due date (one grouped query): never every review."""
     activities = activities_of(assignment)
@@ -308,14 +349,24 @@ def _recall_progress(assignment: Assignment, ids: list[int], now: dt.datetime) -
         history[card.student_id][card.fact_key].append(Review(card.last_review, card.stability))
     if now >= assignment.due_at:
         last = (
-            select(ReviewLog.student_id, ReviewLog.fact_key, func.max(ReviewLog.reviewed_at).label("at"))
-            .where(ReviewLog.student_id.in_(ids), ReviewLog.facet.in_(facets), ReviewLog.reviewed_at <= assignment.due_at)
+            select(
+                ReviewLog.student_id,
+                ReviewLog.fact_key,
+                func.max(ReviewLog.reviewed_at).label("at"),
+            )
+            .where(
+                ReviewLog.student_id.in_(ids),
+                ReviewLog.facet.in_(facets),
+                ReviewLog.reviewed_at <= assignment.due_at,
+            )
             .group_by(ReviewLog.student_id, ReviewLog.fact_key)
         )
         if postals is not None:
             last = last.where(func.substr(ReviewLog.fact_key, 1, 2).in_(sorted(postals)))
         last = last.subquery()
-        rows = select(last.c.student_id, last.c.fact_key, last.c.at, ReviewLog.stability_after).join(
+        rows = select(
+            last.c.student_id, last.c.fact_key, last.c.at, ReviewLog.stability_after
+        ).join(
             ReviewLog,
             and_(
                 ReviewLog.student_id == last.c.student_id,
@@ -330,7 +381,14 @@ def _recall_progress(assignment: Assignment, ids: list[int], now: dt.datetime) -
     weights = weights_of(ids)  # and recall follows each student's own memory model (P-M10)
     return {
         sid: recall_progress(
-            facts, history[sid], target, assignment.starts_at, assignment.due_at, now, zones.get(sid, "UTC"), weights.get(sid)
+            facts,
+            history[sid],
+            target,
+            assignment.starts_at,
+            assignment.due_at,
+            now,
+            zones.get(sid, "UTC"),
+            weights.get(sid),
         )
         for sid in ids
     }

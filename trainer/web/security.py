@@ -45,7 +45,11 @@ def add_security_headers(response: Response) -> Response:
 
 def wants_json() -> bool:
     """True when the client asked for JSON rather than a page."""
-    return request.is_json or request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
+    return (
+        request.is_json
+        or request.accept_mimetypes.best_match(["text/html", "application/json"])
+        == "application/json"
+    )
 
 
 def role_required(*roles: Role) -> Callable[[Callable[P, R]], Callable[P, R | Response]]:

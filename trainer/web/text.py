@@ -106,7 +106,9 @@ FORMULA_TRIGGERS = "=+-@\t\r\uff1d\uff0b\uff0d\uff20"
 CELL_STARTS = ",;\t\r\n"
 #: A trigger at a cell start, after any spaces or double quotes (a quote there may open a quoted
 #: cell, and a doubled quote inside it is read as one: the trigger can still come first).
-_FORMULA_AT_A_CELL_START = re.compile(f'(^|[{re.escape(CELL_STARTS)}])([ "]*)(?=[{re.escape(FORMULA_TRIGGERS)}])')
+_FORMULA_AT_A_CELL_START = re.compile(
+    f'(^|[{re.escape(CELL_STARTS)}])([ "]*)(?=[{re.escape(FORMULA_TRIGGERS)}])'
+)
 
 
 def csv_safe(value: str) -> str:
@@ -128,5 +130,7 @@ def csv_line(cells: Iterable[object]) -> str:
     left unguarded. Numbers and None are written as the csv module writes them.
     """
     buffer = io.StringIO()
-    csv.writer(buffer).writerow([csv_safe(cell) if isinstance(cell, str) else cell for cell in cells])
+    csv.writer(buffer).writerow(
+        [csv_safe(cell) if isinstance(cell, str) else cell for cell in cells]
+    )
     return buffer.getvalue()

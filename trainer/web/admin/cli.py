@@ -39,10 +39,14 @@ def create_admin(username: str | None, password: str | None) -> None:
     problem = _username_problem(username)
     if problem:
         raise click.ClickException(problem)
-    user = db.session.execute(select(User).where(User.username_key == User.key_for(username))).scalar_one_or_none()
+    user = db.session.execute(
+        select(User).where(User.username_key == User.key_for(username))
+    ).scalar_one_or_none()
     if user is not None:
         if not user.is_teacher:
-            raise click.ClickException(f"{user.username} is a student's account: choose another username for the admin.")
+            raise click.ClickException(
+                f"{user.username} is a student's account: choose another username for the admin."
+            )
         if user.is_admin:
             click.echo(f"{user.username} is already a school admin. Nothing changed.")
             return
@@ -54,7 +58,9 @@ def create_admin(username: str | None, password: str | None) -> None:
     problem = _password_problem(password, username)
     if problem:
         raise click.ClickException(problem)
-    admin = User(username=username, username_key=User.key_for(username), role=Role.TEACHER, is_admin=True)
+    admin = User(
+        username=username, username_key=User.key_for(username), role=Role.TEACHER, is_admin=True
+    )
     admin.set_password(password)
     db.session.add(admin)
     db.session.commit()
@@ -66,7 +72,10 @@ def init_app(app: Flask) -> None:
 
     @app.cli.command("create-admin")
     @click.option("--username", help="The admin's username (asked for when left out).")
-    @click.option("--password", help="The admin's password (asked for, hidden, when left out; use only in scripts).")
+    @click.option(
+        "--password",
+        help="The admin's password (asked for, hidden, when left out; use only in scripts).",
+    )
     def create_admin_command(username: str | None, password: str | None) -> None:
         """Make a school admin: a teacher account that invites the school's other teachers."""
         create_admin(username, password)

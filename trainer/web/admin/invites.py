@@ -31,13 +31,22 @@ def new_invite(admin: User) -> str:
     token = secrets.token_urlsafe(TOKEN_BYTES)
     now = utcnow()
     db.session.add(
-        TeacherInvite(token_hash=token_digest(token), created_by_id=admin.id, created_at=now, expires_at=now + dt.timedelta(days=INVITE_DAYS))
+        TeacherInvite(
+            token_hash=token_digest(token),
+            created_by_id=admin.id,
+            created_at=now,
+            expires_at=now + dt.timedelta(days=INVITE_DAYS),
+        )
     )
     return token
 
 
 def _open_at(now: dt.datetime):  # type: ignore[no-untyped-def]
-    return (TeacherInvite.used_at.is_(None), TeacherInvite.revoked_at.is_(None), TeacherInvite.expires_at > now)
+    return (
+        TeacherInvite.used_at.is_(None),
+        TeacherInvite.revoked_at.is_(None),
+        TeacherInvite.expires_at > now,
+    )
 
 
 def find_open(token: str) -> TeacherInvite | None:
@@ -45,7 +54,9 @@ def find_open(token: str) -> TeacherInvite | None:
     if not token or len(token) > _TOKEN_MAX:
         return None
     return db.session.execute(
-        select(TeacherInvite).where(TeacherInvite.token_hash == token_digest(token), *_open_at(utcnow()))
+        select(TeacherInvite).where(
+            TeacherInvite.token_hash == token_digest(token), *_open_at(utcnow())
+        )
     ).scalar_one_or_none()
 
 

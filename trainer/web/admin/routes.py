@@ -72,9 +72,20 @@ class InviteRow:
 
 
 def _teachers() -> list[Teacher]:
-    classes = select(SchoolClass.teacher_id, func.count(SchoolClass.id).label("classes")).group_by(SchoolClass.teacher_id).subquery()
+    classes = (
+        select(SchoolClass.teacher_id, func.count(SchoolClass.id).label("classes"))
+        .group_by(SchoolClass.teacher_id)
+        .subquery()
+    )
     rows = db.session.execute(
-        select(User.username, User.email, User.is_admin, User.created_at, User.last_login_at, func.coalesce(classes.c.classes, 0))
+        select(
+            User.username,
+            User.email,
+            User.is_admin,
+            User.created_at,
+            User.last_login_at,
+            func.coalesce(classes.c.classes, 0),
+        )
         .outerjoin(classes, classes.c.teacher_id == User.id)
         .where(User.role == Role.TEACHER)
         .order_by(User.username_key)
@@ -88,11 +99,21 @@ def _invites(now: dt.datetime) -> list[InviteRow]:
         select(TeacherInvite, used_by.username, created_by.username)
         .outerjoin(used_by, used_by.id == TeacherInvite.used_by_id)
         .join(created_by, created_by.id == TeacherInvite.created_by_id)
-        .where(TeacherInvite.created_at > now - dt.timedelta(days=invites.INVITE_DAYS) - _PAST_INVITES_SHOWN)
+        .where(
+            TeacherInvite.created_at
+            > now - dt.timedelta(days=invites.INVITE_DAYS) - _PAST_INVITES_SHOWN
+        )
         .order_by(TeacherInvite.created_at.desc(), TeacherInvite.id.desc())
     ).all()
     return [
-        InviteRow(invite.id, invite.created_at, invite.expires_at, invites.status(invite, now), used_name, created_name)
+        InviteRow(
+            invite.id,
+            invite.created_at,
+            invite.expires_at,
+            invites.status(invite, now),
+            used_name,
+            created_name,
+        )
         for invite, used_name, created_name in rows
     ]
 

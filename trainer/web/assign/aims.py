@@ -15,7 +15,15 @@ from trainer.assignments import Amount
 
 from ..extensions import db
 from ..memory import settings_for, time_zones, weights_of
-from ..models import Assignment, AssignmentStudent, ClassMembership, MemoryCard, User, memory_from, utcnow
+from ..models import (
+    Assignment,
+    AssignmentStudent,
+    ClassMembership,
+    MemoryCard,
+    User,
+    memory_from,
+    utcnow,
+)
 from ..progress import assigned_students, goal_facts
 
 #: Time zones run from UTC-12 to UTC+14 and a study day starts at 4 a.m.: a test day is surely
@@ -36,7 +44,9 @@ def aims_for(student: User, today: dt.date | None = None) -> list[TestAim]:
     past (``today``, the student's study day, when given; else not past anywhere on Earth), in a
     class the student is in, set for everyone or for them."""
     since = today if today is not None else utcnow().date() - _SURELY_PAST
-    listed = select(AssignmentStudent.assignment_id).where(AssignmentStudent.student_id == student.id)
+    listed = select(AssignmentStudent.assignment_id).where(
+        AssignmentStudent.student_id == student.id
+    )
     rows = db.session.execute(
         select(Assignment)
         .join(ClassMembership, ClassMembership.class_id == Assignment.class_id)
@@ -88,7 +98,9 @@ def aim_now(assignment: Assignment, now: dt.datetime | None = None) -> int:
     moves = []
     for card in cards:
         before = memory_from(card)
-        after = aim(before, [test], now, zones.get(card.student_id, "UTC"), weights.get(card.student_id))
+        after = aim(
+            before, [test], now, zones.get(card.student_id, "UTC"), weights.get(card.student_id)
+        )
         if after.due < before.due:
             moves.append({"card_id": card.id, "reps_read": card.reps, "new_due": after.due})
     if moves:
@@ -110,7 +122,7 @@ class PreviewRow:
 
     @property
     def words(self) -> str:
-        """"about 12 reviews", "less than 1 review", "no reviews"."""
+        """ "about 12 reviews", "less than 1 review", "no reviews"."""
         if self.per_day == 0:
             return "no reviews"
         if self.per_day < 1:
@@ -129,7 +141,10 @@ class Preview:
 
 
 def class_preview(
-    student_ids: Sequence[int], fact_keys: Sequence[str], test_on: dt.date, now: dt.datetime | None = None
+    student_ids: Sequence[int],
+    fact_keys: Sequence[str],
+    test_on: dt.date,
+    now: dt.datetime | None = None,
 ) -> Preview:
     """What each goal of :data:`TEST_TARGETS` costs the students, per student and study day, from
     today to the test day, computed from their real memories of ``fact_keys`` (P-M11)."""
@@ -138,11 +153,15 @@ def class_preview(
     memories: dict[int, dict[str, srs.Memory]] = defaultdict(dict)
     if ids and fact_keys:
         cards = db.session.execute(
-            select(MemoryCard).where(MemoryCard.student_id.in_(ids), MemoryCard.fact_key.in_(sorted(set(fact_keys))))
+            select(MemoryCard).where(
+                MemoryCard.student_id.in_(ids), MemoryCard.fact_key.in_(sorted(set(fact_keys)))
+            )
         ).scalars()
         for card in cards:
             memories[card.student_id][card.fact_key] = memory_from(card)
-    students = list(db.session.execute(select(User).where(User.id.in_(ids))).scalars()) if ids else []
+    students = (
+        list(db.session.execute(select(User).where(User.id.in_(ids))).scalars()) if ids else []
+    )
     settings = {s.id: settings_for(s) for s in students}
     weights = weights_of(ids)  # each student's own memory model (P-M10)
     totals = {target: 0.0 for target in TEST_TARGETS}
@@ -168,7 +187,7 @@ def class_preview(
             days = work.days
     count = len(students)
     rows = tuple(
-        PreviewRow(round(target * 100), totals[target] / count if count else 0.0, short[target]) for target in TEST_TARGETS
+        PreviewRow(round(target * 100), totals[target] / count if count else 0.0, short[target])
+        for target in TEST_TARGETS
     )
     return Preview(test_on, days, count, len(fact_keys), rows)
-

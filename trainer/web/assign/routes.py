@@ -99,10 +99,16 @@ def start(assignment_id: int) -> Response:
         flash("That activity is not part of this assignment; nothing was started.", "error")
         return redirect(here)
     if not valid:
-        flash("Choose a computer level (easy, medium or hard), then press Start again; nothing was started.", "error")
+        flash(
+            "Choose a computer level (easy, medium or hard), then press Start again; nothing was started.",
+            "error",
+        )
         return redirect(here)
     if utcnow() < assignment.starts_at:
-        flash("This assignment has not started yet; rounds played before it starts do not count.", "info")
+        flash(
+            "This assignment has not started yet; rounds played before it starts do not count.",
+            "info",
+        )
         return redirect(here)
     activity = ACTIVITIES[form.activity.data]
     student = _student()
@@ -111,12 +117,25 @@ def start(assignment_id: int) -> Response:
     except GameError:  # pragma: no cover - every registered game plays with its minimum players
         abort(400)
     if token is None:
-        flash("Nothing is left to practise in this assignment's scope right now. Well done!", "info")
+        flash(
+            "Nothing is left to practise in this assignment's scope right now. Well done!", "info"
+        )
         return redirect(here)
-    db.session.add(AssignmentRound(assignment_id=assignment.id, student_id=student.id, activity=activity.slug, round_token=token))
+    db.session.add(
+        AssignmentRound(
+            assignment_id=assignment.id,
+            student_id=student.id,
+            activity=activity.slug,
+            round_token=token,
+        )
+    )
     db.session.commit()
     if activity.slug == "state-iq":
-        after_deal(db.session.execute(select(StateIqGame).where(StateIqGame.token == token.partition(":")[2])).scalar_one())
+        after_deal(
+            db.session.execute(
+                select(StateIqGame).where(StateIqGame.token == token.partition(":")[2])
+            ).scalar_one()
+        )
     return redirect(target)
 
 
@@ -151,7 +170,9 @@ def _weakest_answered(student: User, keys: list[str]) -> list[str]:
     zone = settings_for(student).time_zone
     memories = memories_of(student, keys)
     weights = weights_for(student)
-    return sorted(memories, key=lambda key: (srs.retrievability(memories[key], now, zone, weights), key))
+    return sorted(
+        memories, key=lambda key: (srs.retrievability(memories[key], now, zone, weights), key)
+    )
 
 
 def open_count(student: User) -> int:

@@ -29,7 +29,11 @@ def _new_password_field(label: str = "Password") -> PasswordField:
         label,
         validators=[
             DataRequired(message="Choose a password."),
-            Length(min=PASSWORD_MIN, max=PASSWORD_MAX, message=f"A password has at least {PASSWORD_MIN} characters."),
+            Length(
+                min=PASSWORD_MIN,
+                max=PASSWORD_MAX,
+                message=f"A password has at least {PASSWORD_MIN} characters.",
+            ),
         ],
         description=PASSWORD_HINT,
         render_kw={"autocomplete": "new-password"},
@@ -39,7 +43,10 @@ def _new_password_field(label: str = "Password") -> PasswordField:
 def _confirm_field(other: str) -> PasswordField:
     return PasswordField(
         "Type the password again",
-        validators=[DataRequired(message="Type the password again."), EqualTo(other, message="The two passwords are not the same.")],
+        validators=[
+            DataRequired(message="Type the password again."),
+            EqualTo(other, message="The two passwords are not the same."),
+        ],
         render_kw={"autocomplete": "new-password"},
     )
 
@@ -47,7 +54,11 @@ def _confirm_field(other: str) -> PasswordField:
 def _email_field(label: str) -> EmailField:
     return EmailField(
         label,
-        validators=[Optional(), EmailValidator(message="That does not look like an email address."), Length(max=254)],
+        validators=[
+            Optional(),
+            EmailValidator(message="That does not look like an email address."),
+            Length(max=254),
+        ],
         render_kw={"autocomplete": "email"},
     )
 
@@ -72,7 +83,9 @@ class NewAccountForm(FlaskForm):
         validators=[
             DataRequired(message="Choose a username."),
             TypedName(),  # no hidden or control characters (P-H12, trainer/web/text.py)
-            Length(min=3, max=USERNAME_MAX, message=f"A username has 3 to {USERNAME_MAX} characters."),
+            Length(
+                min=3, max=USERNAME_MAX, message=f"A username has 3 to {USERNAME_MAX} characters."
+            ),
         ],
         description="Letters, numbers, dots, dashes and underscores. Not your real full name.",
         render_kw={"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"},
@@ -84,7 +97,9 @@ class NewAccountForm(FlaskForm):
         value = (field.data or "").strip()
         if not USERNAME_PATTERN.fullmatch(value):
             raise ValidationError("Use only letters, numbers, dots, dashes and underscores.")
-        taken = db.session.execute(select(User.id).where(User.username_key == User.key_for(value))).first()
+        taken = db.session.execute(
+            select(User.id).where(User.username_key == User.key_for(value))
+        ).first()
         if taken:
             raise ValidationError("That username is taken. Try another.")
 
@@ -110,7 +125,10 @@ class SignupForm(NewAccountForm):
         # Without the teacher choice, a form that still sends role=teacher is refused, not
         # quietly turned into a student.
         if teachers_may_sign_up:
-            self.role.choices = [SelectChoice(Role.STUDENT.value, "Student"), SelectChoice(Role.TEACHER.value, "Teacher")]
+            self.role.choices = [
+                SelectChoice(Role.STUDENT.value, "Student"),
+                SelectChoice(Role.TEACHER.value, "Teacher"),
+            ]
 
     @property
     def teachers_may_sign_up(self) -> bool:
@@ -134,7 +152,10 @@ class PasswordForm(FlaskForm):
 
     current = PasswordField(
         "Your password now",
-        validators=[DataRequired(message="Type your password now."), Length(max=PASSWORD_MAX, message="No password is that long.")],
+        validators=[
+            DataRequired(message="Type your password now."),
+            Length(max=PASSWORD_MAX, message="No password is that long."),
+        ],
         render_kw={"autocomplete": "current-password"},
     )
     password = _new_password_field("New password")
@@ -158,12 +179,18 @@ class LoginForm(FlaskForm):
 
     username = StringField(
         "Username",
-        validators=[DataRequired(message="Type your username."), Length(max=USERNAME_MAX, message="No username is that long.")],
+        validators=[
+            DataRequired(message="Type your username."),
+            Length(max=USERNAME_MAX, message="No username is that long."),
+        ],
         render_kw={"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"},
     )
     password = PasswordField(
         "Password",
-        validators=[DataRequired(message="Type your password."), Length(max=PASSWORD_MAX, message="No password is that long.")],
+        validators=[
+            DataRequired(message="Type your password."),
+            Length(max=PASSWORD_MAX, message="No password is that long."),
+        ],
         render_kw={"autocomplete": "current-password"},
     )
     submit = SubmitField("Log in")

@@ -17,7 +17,14 @@ from ..extensions import db, limiter
 from ..models import Role, User, utcnow
 from ..security import login_required
 from . import sessions
-from .forms import TEACHERS_ARE_INVITED, InviteSignupForm, LoginForm, LogoutForm, PasswordForm, SignupForm
+from .forms import (
+    TEACHERS_ARE_INVITED,
+    InviteSignupForm,
+    LoginForm,
+    LogoutForm,
+    PasswordForm,
+    SignupForm,
+)
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
 
@@ -35,7 +42,13 @@ def _safe_next(target: str | None) -> str | None:
     if not target:
         return None
     parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
+    if (
+        parts.scheme
+        or parts.netloc
+        or not target.startswith("/")
+        or target.startswith("//")
+        or "\\" in target
+    ):
         return None
     return target
 
@@ -111,12 +124,17 @@ def invite_signup(token: str) -> str | Response | tuple[str, int]:
         if invites.claim(invite, user):
             db.session.commit()
             sessions.start(user)
-            flash(f"Welcome, {user.username}! Your teacher account is ready. Create your first class.", "success")
+            flash(
+                f"Welcome, {user.username}! Your teacher account is ready. Create your first class.",
+                "success",
+            )
             return redirect(url_for("teach.index"))
         # Someone used the link a moment ago (it was sent twice): nothing is kept.
         db.session.rollback()
         return render_template("auth/invite.html", form=None, problem=INVITE_UNKNOWN), 404
-    return render_template("auth/invite.html", form=form, token=token, problem=None), (400 if form.is_submitted() else 200)
+    return render_template("auth/invite.html", form=form, token=token, problem=None), (
+        400 if form.is_submitted() else 200
+    )
 
 
 def _landing(user: User) -> str:
@@ -125,7 +143,9 @@ def _landing(user: User) -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["LOGIN_LIMIT_PER_ADDRESS"], methods=["POST"], deduct_when=_failed)
+@limiter.limit(
+    lambda: current_app.config["LOGIN_LIMIT_PER_ADDRESS"], methods=["POST"], deduct_when=_failed
+)
 @limiter.limit(
     lambda: current_app.config["LOGIN_LIMIT_PER_USERNAME_AND_ADDRESS"],
     methods=["POST"],
@@ -150,7 +170,9 @@ def login() -> str | Response | tuple[str, int]:
         return redirect(next_url or url_for("main.home"))
     form = LoginForm()
     if form.validate_on_submit():
-        user = db.session.execute(select(User).where(User.username_key == User.key_for(form.username.data))).scalar_one_or_none()
+        user = db.session.execute(
+            select(User).where(User.username_key == User.key_for(form.username.data))
+        ).scalar_one_or_none()
         if user is None:
             check_password_hash(_DUMMY_HASH, form.password.data)
         elif user.check_password(form.password.data):
@@ -159,7 +181,9 @@ def login() -> str | Response | tuple[str, int]:
             flash(f"Hello, {user.username}!", "success")
             return redirect(next_url or _landing(user))
         form.password.errors = [LOGIN_FAILED]
-    return render_template("auth/login.html", form=form, next_url=next_url), (400 if form.is_submitted() else 200)
+    return render_template("auth/login.html", form=form, next_url=next_url), (
+        400 if form.is_submitted() else 200
+    )
 
 
 @bp.post("/logout")
@@ -196,6 +220,9 @@ def password() -> str | Response | tuple[str, int]:
         user.set_password(form.password.data)
         db.session.commit()
         sessions.start(user)
-        flash("Your password is changed. Anywhere else you were logged in, you are logged out.", "success")
+        flash(
+            "Your password is changed. Anywhere else you were logged in, you are logged out.",
+            "success",
+        )
         return redirect(_landing(user))
     return render_template("auth/password.html", form=form), (400 if form.is_submitted() else 200)

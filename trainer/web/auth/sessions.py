@@ -51,8 +51,14 @@ def start(user: User) -> None:
     token = secrets.token_urlsafe(TOKEN_BYTES)
     now = utcnow()
     # The user's sessions that ended by themselves go now: the table keeps only live ones.
-    db.session.execute(delete(LoginSession).where(LoginSession.user_id == user.id, LoginSession.last_seen_at < _idle_cutoff(now)))
-    login = LoginSession(user_id=user.id, token_hash=token_digest(token), created_at=now, last_seen_at=now)
+    db.session.execute(
+        delete(LoginSession).where(
+            LoginSession.user_id == user.id, LoginSession.last_seen_at < _idle_cutoff(now)
+        )
+    )
+    login = LoginSession(
+        user_id=user.id, token_hash=token_digest(token), created_at=now, last_seen_at=now
+    )
     db.session.add(login)
     db.session.commit()
     user.session_token, user.login_session = token, login
@@ -64,7 +70,9 @@ def end() -> None:
     """Log out on this browser: delete this login session, then forget the Flask session."""
     token = getattr(current_user, "session_token", None)
     if token:
-        db.session.execute(delete(LoginSession).where(LoginSession.token_hash == token_digest(token)))
+        db.session.execute(
+            delete(LoginSession).where(LoginSession.token_hash == token_digest(token))
+        )
         db.session.commit()
     logout_user()
     session.clear()
@@ -77,7 +85,10 @@ def load(token: str) -> User | None:
     row = db.session.execute(
         select(User, LoginSession)
         .join(LoginSession, LoginSession.user_id == User.id)
-        .where(LoginSession.token_hash == token_digest(token), LoginSession.last_seen_at >= _idle_cutoff(utcnow()))
+        .where(
+            LoginSession.token_hash == token_digest(token),
+            LoginSession.last_seen_at >= _idle_cutoff(utcnow()),
+        )
     ).first()
     if row is None:
         return None
@@ -97,7 +108,9 @@ def keep_alive() -> None:
         return
     login: LoginSession = current_user.login_session
     now = utcnow()
-    if (now - login.last_seen_at).total_seconds() >= current_app.config["LOGIN_SESSION_TOUCH_SECONDS"]:
+    if (now - login.last_seen_at).total_seconds() >= current_app.config[
+        "LOGIN_SESSION_TOUCH_SECONDS"
+    ]:
         login.last_seen_at = now
         db.session.commit()
 

@@ -58,11 +58,27 @@ def student() -> Response:
     weeks = dashboards.weekly_accuracy(me.id, today)
     charts = [
         ("stages", "Facts by stage", figures.facet_stages(dashboards.facet_counts(me.id))),
-        ("forecast", "Reviews coming due", figures.forecast(dashboards.forecast(me.id, now, settings.time_zone), today)),
-        ("calendar", "Your year of practice", figures.review_calendar(dashboards.review_calendar(me.id, today), today)),
+        (
+            "forecast",
+            "Reviews coming due",
+            figures.forecast(dashboards.forecast(me.id, now, settings.time_zone), today),
+        ),
+        (
+            "calendar",
+            "Your year of practice",
+            figures.review_calendar(dashboards.review_calendar(me.id, today), today),
+        ),
         ("accuracy", "Right answers, week by week", figures.accuracy(weeks)),
-        ("retention", "How much you remember, against your goal", figures.retention(weeks, settings.desired_retention)),
-        ("games", "Games against the computer", figures.game_records(dashboards.game_records(me.id))),
+        (
+            "retention",
+            "How much you remember, against your goal",
+            figures.retention(weeks, settings.desired_retention),
+        ),
+        (
+            "games",
+            "Games against the computer",
+            figures.game_records(dashboards.game_records(me.id)),
+        ),
         ("bests", "Your fastest races", figures.personal_bests(dashboards.personal_bests(me.id))),
     ]
     postal = _state_param()
@@ -110,15 +126,35 @@ def class_dashboard(class_id: int) -> Response:
     today = now.astimezone(zone).date()
     test_date, problem = _test_date(today)
     # Recall on the test date is judged at the end of that day; today means now.
-    at = now if test_date == today else dt.datetime.combine(test_date, dt.time(23, 59), tzinfo=zone).astimezone(dt.timezone.utc)
+    at = (
+        now
+        if test_date == today
+        else dt.datetime.combine(test_date, dt.time(23, 59), tzinfo=zone).astimezone(dt.UTC)
+    )
     target = klass.desired_retention or DEFAULT_TARGET
     # Recall by state and topic, the class map and who is at risk: one pass over the memory cards.
     cells, states, risks = dashboards.class_overview(ids, at, target)
     charts = [
-        ("heatmap", f"Recall by state and topic on {test_date:%a %d %b}", figures.class_heatmap(cells, target, test_date)),
-        ("risk", f"Students most at risk on {test_date:%a %d %b}", figures.at_risk(risks, target, test_date)),
-        ("confused", "States most often taken for another", figures.confused_pairs(dashboards.confused_pairs(ids))),
-        ("completion", "Assignments finished over time", figures.completion(dashboards.completion_over_time(class_assignments(klass), ids, now))),
+        (
+            "heatmap",
+            f"Recall by state and topic on {test_date:%a %d %b}",
+            figures.class_heatmap(cells, target, test_date),
+        ),
+        (
+            "risk",
+            f"Students most at risk on {test_date:%a %d %b}",
+            figures.at_risk(risks, target, test_date),
+        ),
+        (
+            "confused",
+            "States most often taken for another",
+            figures.confused_pairs(dashboards.confused_pairs(ids)),
+        ),
+        (
+            "completion",
+            "Assignments finished over time",
+            figures.completion(dashboards.completion_over_time(class_assignments(klass), ids, now)),
+        ),
     ]
     html = render_template(
         "dashboard/class.html",

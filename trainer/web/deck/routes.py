@@ -12,7 +12,12 @@ from .. import get_deck
 bp = Blueprint("deck", __name__, url_prefix="/deck")
 
 SORTS: dict[str, Category | None] = {"name": None} | {c.slug: c for c in Category}
-SORT_LABELS = {"name": "Name (A to Z)", "size": "Size rank", "statehood": "Statehood rank", "population": "Population rank"}
+SORT_LABELS = {
+    "name": "Name (A to Z)",
+    "size": "Size rank",
+    "statehood": "Statehood rank",
+    "population": "Population rank",
+}
 
 
 @bp.get("/")

@@ -11,7 +11,7 @@ from sqlalchemy import update
 from werkzeug.wrappers import Response
 
 from trainer import srs
-from trainer.facts import Fact, Facet, Form
+from trainer.facts import Facet, Fact, Form
 from trainer.quiz.border_up import (
     BadCall,
     ComputerRun,
@@ -32,8 +32,8 @@ from ..extensions import db
 from ..memory import queue
 from ..models import BorderUpRound, User, utcnow
 from ..security import student_required
-from .forms import BorderUpForm, NewBorderUpForm
 from .common import current_student, history, own_or_404, save_call
+from .forms import BorderUpForm, NewBorderUpForm
 from .routes import bp
 
 MODE = "border_up"
@@ -70,7 +70,10 @@ def new_border_up(student: User, level: str, postals: set[str] | None = None) ->
     deck = get_deck()
     seed = secrets.randbits(62)
     rng = random.Random(f"border-up:{seed}")
-    weak = [Fact.from_key(key).postal for key in queue(student, deck, size=POOL, facets={Facet.BORDERS}, postals=postals)]
+    weak = [
+        Fact.from_key(key).postal
+        for key in queue(student, deck, size=POOL, facets={Facet.BORDERS}, postals=postals)
+    ]
     if postals:
         weak += random.Random(f"lean:{seed}").sample(sorted(postals), len(postals))
     dealt = deal(deck, rng, lean_on=weak)
@@ -128,15 +131,22 @@ def _render_round(row: BorderUpRound, form: BorderUpForm, problem: str | None = 
     judged = _judged(row) if row.call else None
     explanation = None
     if over:
-        student_at = (row.called_at - row.revealed_at).total_seconds() if row.called_at and row.revealed_at else None
+        student_at = (
+            (row.called_at - row.revealed_at).total_seconds()
+            if row.called_at and row.revealed_at
+            else None
+        )
         explanation = race(student_at, bool(judged and call_succeeds(judged)), computer)[1]
+
     def names(postals) -> str:  # type: ignore[no-untyped-def]
         return ", ".join(sorted(deck[p].name for p in postals))
 
     others = []
     if over:  # the solutions stay on the server until the round is over
         called = {frozenset(g) for g in row.call or []}
-        others = [f"{names(a)} + {names(b)}" for a, b in solutions(row.hand, deck) if {a, b} != called]
+        others = [
+            f"{names(a)} + {names(b)}" for a, b in solutions(row.hand, deck) if {a, b} != called
+        ]
     groups = [
         {
             "valid": r.valid,
@@ -175,7 +185,7 @@ def _judged(row: BorderUpRound) -> tuple[GroupResult, GroupResult]:
 @bp.post("/border-up/<token>/ready")
 @student_required
 def border_up_ready(token: str) -> Response:
-    """"Ready, Set, GeoPlunge!": the cards turn over and the clock starts (once)."""
+    """ "Ready, Set, GeoPlunge!": the cards turn over and the clock starts (once)."""
     row = own_or_404(BorderUpRound, token)
     if BorderUpForm().validate():
         db.session.execute(
@@ -243,7 +253,12 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
         for review in reviews(results, helped=row.hint is not None)
     ]
 
-    call = {"call": [sorted(chosen["1"]), sorted(chosen["2"])], "called_at": now, "result": result, "seconds": seconds if success else None}
+    call = {
+        "call": [sorted(chosen["1"]), sorted(chosen["2"])],
+        "called_at": now,
+        "result": result,
+        "seconds": seconds if success else None,
+    }
     if not save_call(BorderUpRound, round_id, call, student, outcomes, now):
         flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
     return redirect(here)

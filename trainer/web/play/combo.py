@@ -141,7 +141,9 @@ def _picks(match: ComboMatch) -> tuple[ComboGame, ComboGame] | None:
 def _entries(match: ComboMatch) -> list[ComboMatchGame]:
     return list(
         db.session.execute(
-            select(ComboMatchGame).where(ComboMatchGame.match_id == match.id).order_by(ComboMatchGame.position)
+            select(ComboMatchGame)
+            .where(ComboMatchGame.match_id == match.id)
+            .order_by(ComboMatchGame.position)
         ).scalars()
     )
 
@@ -149,7 +151,9 @@ def _entries(match: ComboMatch) -> list[ComboMatchGame]:
 def _outcome(entry: ComboMatchGame) -> tuple[bool, Side | None, dt.datetime | None]:
     """Whether the entry's game is over, who won it, and when it ended (races are settled first)."""
     game = ComboGame(entry.game)
-    row = db.session.execute(select(_ROWS[game]).where(_ROWS[game].token == entry.token)).scalar_one()
+    row = db.session.execute(
+        select(_ROWS[game]).where(_ROWS[game].token == entry.token)
+    ).scalar_one()
     if game is ComboGame.BORDER_UP:
         border_up.settle(row)
         at = border_up.finished_at(row)
@@ -172,7 +176,9 @@ def _start_sentence(game: ComboGame, first_side: str | None) -> str | None:
         return None
     source, verb = STARTER_FROM[game].label, _STARTS[game]
     if first_side is None:
-        return f"The statehood draw decides who will {verb} (the game before was not a won {source})."
+        return (
+            f"The statehood draw decides who will {verb} (the game before was not a won {source})."
+        )
     if first_side == Side.A.value:
         return f"You won {source}, so you {verb}."
     return f"The computer team won {source}, so it will {verb}."
@@ -232,7 +238,9 @@ def combo_for(token: str) -> dict[str, Any] | None:
         return None
     entry, match = found
     game = ComboGame(entry.game)
-    bell_rung = match.result != "playing" or (match.bell_at is not None and utcnow() >= match.bell_at)
+    bell_rung = match.result != "playing" or (
+        match.bell_at is not None and utcnow() >= match.bell_at
+    )
     return {
         "url": url_for("play.combo_match", token=match.token),
         "number": entry.position + 1,
@@ -260,12 +268,16 @@ def combo_index() -> str:
 
 
 def _render_index(form: NewComboForm) -> str:
-    matches = db.session.execute(
-        select(ComboMatch)
-        .where(ComboMatch.student_id == current_user.id)
-        .order_by(ComboMatch.created_at.desc(), ComboMatch.id.desc())
-        .limit(HISTORY)
-    ).scalars().all()
+    matches = (
+        db.session.execute(
+            select(ComboMatch)
+            .where(ComboMatch.student_id == current_user.id)
+            .order_by(ComboMatch.created_at.desc(), ComboMatch.id.desc())
+            .limit(HISTORY)
+        )
+        .scalars()
+        .all()
+    )
     now = utcnow()
     for match in matches:  # a bell that rang while no one was looking: the result is decided now
         if match.result == "playing" and match.bell_at is not None and now >= match.bell_at:
@@ -394,7 +406,9 @@ def combo_next(token: str) -> Response:
     elif game is ComboGame.DASHING_STATES:
         row = dashing.new_dashing(student, match.level)
     elif game is ComboGame.STATE_IQ:
-        iq_first = None if first is None else (IqSide.STUDENT if first is Side.A else IqSide.COMPUTER)
+        iq_first = (
+            None if first is None else (IqSide.STUDENT if first is Side.A else IqSide.COMPUTER)
+        )
         row = new_state_iq(student, match.level, False, first=iq_first)
     else:
         leader = None if first is None else (0 if first is Side.A else 1)

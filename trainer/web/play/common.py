@@ -34,7 +34,14 @@ def own_or_404(model: type[M], token: str) -> M:
     return row
 
 
-def save_call(model: Any, round_id: int, values: dict[str, Any], student: User, outcomes: Sequence[srs.Outcome], now: dt.datetime) -> bool:
+def save_call(
+    model: Any,
+    round_id: int,
+    values: dict[str, Any],
+    student: User,
+    outcomes: Sequence[srs.Outcome],
+    now: dt.datetime,
+) -> bool:
     """A race round's call and every review it causes, as one unit: all kept, or none (issue 18).
 
     The call is written only if the round has none yet, so a second call (a double submit, another
@@ -42,7 +49,9 @@ def save_call(model: Any, round_id: int, values: dict[str, Any], student: User, 
     """
 
     def work() -> bool:
-        saved = db.session.execute(update(model).where(model.id == round_id, model.call.is_(None)).values(**values)).rowcount
+        saved = db.session.execute(
+            update(model).where(model.id == round_id, model.call.is_(None)).values(**values)
+        ).rowcount
         if saved != 1:
             return False
         for outcome in outcomes:
@@ -54,12 +63,16 @@ def save_call(model: Any, round_id: int, values: dict[str, Any], student: User, 
 
 def history(model: Any) -> tuple[list[Any], dict[str, float]]:
     """The student's last rounds, newest first, and their best time per level."""
-    rounds = db.session.execute(
-        select(model)
-        .where(model.student_id == current_user.id)
-        .order_by(model.created_at.desc(), model.id.desc())
-        .limit(HISTORY)
-    ).scalars().all()
+    rounds = (
+        db.session.execute(
+            select(model)
+            .where(model.student_id == current_user.id)
+            .order_by(model.created_at.desc(), model.id.desc())
+            .limit(HISTORY)
+        )
+        .scalars()
+        .all()
+    )
     bests = dict(
         db.session.execute(
             select(model.level, func.min(model.seconds))

@@ -10,7 +10,7 @@ from flask import flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from trainer import pickmap, srs
-from trainer.facts import Fact, Facet, Form, UnreadableAnswer
+from trainer.facts import Facet, Fact, Form, UnreadableAnswer
 from trainer.quiz.dashing_states import (
     CARDS,
     BadCall,
@@ -30,8 +30,8 @@ from ..extensions import db
 from ..memory import queue
 from ..models import DashingRound, User, utcnow
 from ..security import student_required
-from .forms import DashingForm, NewDashingForm
 from .common import current_student, history, own_or_404, save_call
+from .forms import DashingForm, NewDashingForm
 from .routes import bp
 
 MODE = "dashing_states"
@@ -63,7 +63,9 @@ def dashing_new() -> str | Response | tuple[str, int]:
     return redirect(url_for("play.dashing_round", token=row.token))
 
 
-def new_dashing(student: User, level: str, facets: set[Facet] | None = None, postals: set[str] | None = None) -> DashingRound:
+def new_dashing(
+    student: User, level: str, facets: set[Facet] | None = None, postals: set[str] | None = None
+) -> DashingRound:
     """Deal five Map cards (added to the session, not committed) drawn among the student's due and
     weakest map and capital facts, within ``facets`` and ``postals`` if given, those states first."""
     deck = get_deck()
@@ -195,7 +197,9 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
         flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
         return redirect(here)
     computer = _computer(row)
-    if row.result != "playing" or (computer is not None and _elapsed(row) > computer.call_at + SAME_MOMENT):
+    if row.result != "playing" or (
+        computer is not None and _elapsed(row) > computer.call_at + SAME_MOMENT
+    ):
         flash("This round is over: the computer called first. Nothing changed.", "info")
         return redirect(here)
     form = DashingForm()
@@ -206,7 +210,9 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
     capitals = {i: request.form.get(f"capital-{i}", "")[:60] for i in range(CARDS)}
     problem = None
     aside = [i for i, place in enumerate(places) if place == "aside"]
-    ordered = sorted((int(place), i) for i, place in enumerate(places) if place in ("1", "2", "3", "4"))
+    ordered = sorted(
+        (int(place), i) for i, place in enumerate(places) if place in ("1", "2", "3", "4")
+    )
     if len(aside) != 1 or [p for p, _ in ordered] != [1, 2, 3, 4]:
         problem = "Give each card its own place: 1st, 2nd, 3rd, 4th, and set one card aside."
     call = Call(aside[0] if aside else -1, tuple(i for _, i in ordered), names, capitals)
@@ -224,7 +230,12 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
         result = "right" if judged.success else "wrong"
     else:
         result = race(seconds, judged.success, computer)[0].value
-    stored = {"set_aside": call.set_aside, "order": list(call.order), "names": {str(k): v for k, v in names.items()}, "capitals": {str(k): v for k, v in capitals.items()}}
+    stored = {
+        "set_aside": call.set_aside,
+        "order": list(call.order),
+        "names": {str(k): v for k, v in names.items()},
+        "capitals": {str(k): v for k, v in capitals.items()},
+    }
     round_id, round_token = row.id, row.token
     best = seconds if judged.success else None
     student = current_student()
@@ -247,4 +258,3 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
     if not save_call(DashingRound, round_id, call, student, outcomes, now):
         flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
     return redirect(here)
-

@@ -42,7 +42,9 @@ class MoveForm(FlaskForm):
     """A guess or a border-state clue: a state's name (or postal code)."""
 
     turn = HiddenField()
-    answer = StringField("State", validators=[Length(max=60, message="That is too long for a state's name.")])
+    answer = StringField(
+        "State", validators=[Length(max=60, message="That is too long for a state's name.")]
+    )
     submit = SubmitField("Go")
 
     def turn_number(self) -> int | None:
@@ -92,18 +94,31 @@ class BorderUpForm(FlaskForm):
 
 GAME_CHOICES = [
     SelectChoice("geoplunge-51", "GeoPlunge 51: add rankings to make exactly 51 (2-7 players)"),
-    SelectChoice("play-the-ranks", "Play the Ranks: win tricks on size, statehood or population (2 sides)"),
-    SelectChoice("geopower-toss", "GeoPower Toss: follow the zone, the GeoPower category wins tricks (2-6 players)"),
-    SelectChoice("geoclash-down-back", "GeoClash Down Back: the worst ranking wins the trick (2-7 players)"),
-    SelectChoice("geography-war", "Geography War: the better best ranking wins the battle (2 players)"),
+    SelectChoice(
+        "play-the-ranks", "Play the Ranks: win tricks on size, statehood or population (2 sides)"
+    ),
+    SelectChoice(
+        "geopower-toss",
+        "GeoPower Toss: follow the zone, the GeoPower category wins tricks (2-6 players)",
+    ),
+    SelectChoice(
+        "geoclash-down-back", "GeoClash Down Back: the worst ranking wins the trick (2-7 players)"
+    ),
+    SelectChoice(
+        "geography-war", "Geography War: the better best ranking wins the battle (2 players)"
+    ),
 ]
 
 
 class NewCardGameForm(FlaskForm):
     """Start a card game against computer players."""
 
-    game = RadioField("Which game?", choices=GAME_CHOICES, default="geoplunge-51",
-                      validators=[DataRequired(message="Choose a game.")])
+    game = RadioField(
+        "Which game?",
+        choices=GAME_CHOICES,
+        default="geoplunge-51",
+        validators=[DataRequired(message="Choose a game.")],
+    )
     players = SelectField(
         "Players, counting you",
         choices=[SelectChoice(str(n), str(n)) for n in range(2, 8)],
@@ -112,18 +127,27 @@ class NewCardGameForm(FlaskForm):
     )
     team_size = RadioField(
         "Teams",
-        choices=[SelectChoice("1", "Everyone for themselves"), SelectChoice("2", "Teams of 2"), SelectChoice("3", "Teams of 3")],
+        choices=[
+            SelectChoice("1", "Everyone for themselves"),
+            SelectChoice("2", "Teams of 2"),
+            SelectChoice("3", "Teams of 3"),
+        ],
         default="1",
         description="GeoPlunge 51 and GeoPower Toss: partners sit apart and add up their points (or tricks); your partners are computer players.",
     )
     level = RadioField(
         "How good are the computer players?",
-        choices=[SelectChoice("easy", "Easy: they play any card"), SelectChoice("medium", "Medium: they play sensibly"),
-                 SelectChoice("hard", "Hard: they think ahead")],
+        choices=[
+            SelectChoice("easy", "Easy: they play any card"),
+            SelectChoice("medium", "Medium: they play sensibly"),
+            SelectChoice("hard", "Hard: they think ahead"),
+        ],
         default="medium",
         validators=[DataRequired(message="Choose a level.")],
     )
-    drill = BooleanField("Drill mode: hide the rankings on my cards, and I say them (each answer is practice)")
+    drill = BooleanField(
+        "Drill mode: hide the rankings on my cards, and I say them (each answer is practice)"
+    )
     submit = SubmitField("Deal the cards")
 
 
@@ -136,7 +160,9 @@ class CardGameMoveForm(FlaskForm):
 
     ply = HiddenField()
     action = HiddenField()
-    number = StringField("Its ranking", validators=[Length(max=20, message="Type a number from 1 to 50.")])
+    number = StringField(
+        "Its ranking", validators=[Length(max=20, message="Type a number from 1 to 50.")]
+    )
     call = HiddenField()
     battles = HiddenField()
 
@@ -152,8 +178,14 @@ class NewComboForm(FlaskForm):
     format = RadioField(
         "Which round?",
         choices=[
-            SelectChoice("morning", "Morning round: 20 minutes, the four games in order (Border-Up, State IQ, Dashing States, Play the Ranks), again while time is left"),
-            SelectChoice("afternoon", "Afternoon round: 12 minutes, two games picked after a statehood draw, taking turns while time is left"),
+            SelectChoice(
+                "morning",
+                "Morning round: 20 minutes, the four games in order (Border-Up, State IQ, Dashing States, Play the Ranks), again while time is left",
+            ),
+            SelectChoice(
+                "afternoon",
+                "Afternoon round: 12 minutes, two games picked after a statehood draw, taking turns while time is left",
+            ),
         ],
         default="morning",
         validators=[DataRequired(message="Choose a morning or an afternoon round.")],

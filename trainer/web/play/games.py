@@ -96,12 +96,26 @@ def games_index() -> str:
 
 def _render_index(form: NewCardGameForm) -> str:
     mine = CardGame.student_id == current_user.id
-    unfinished = db.session.execute(
-        select(CardGame).where(mine, CardGame.result == "playing").order_by(CardGame.updated_at.desc()).limit(HISTORY)
-    ).scalars().all()
-    finished = db.session.execute(
-        select(CardGame).where(mine, CardGame.result != "playing").order_by(CardGame.finished_at.desc()).limit(HISTORY)
-    ).scalars().all()
+    unfinished = (
+        db.session.execute(
+            select(CardGame)
+            .where(mine, CardGame.result == "playing")
+            .order_by(CardGame.updated_at.desc())
+            .limit(HISTORY)
+        )
+        .scalars()
+        .all()
+    )
+    finished = (
+        db.session.execute(
+            select(CardGame)
+            .where(mine, CardGame.result != "playing")
+            .order_by(CardGame.finished_at.desc())
+            .limit(HISTORY)
+        )
+        .scalars()
+        .all()
+    )
     rows = db.session.execute(
         select(CardGame.game, CardGame.level, CardGame.result, func.count())
         .where(mine, CardGame.result != "playing")
@@ -111,8 +125,12 @@ def _render_index(form: NewCardGameForm) -> str:
     for game, level, result, count in rows:
         record_table.setdefault((game, level), {"won": 0, "lost": 0, "drawn": 0})[result] = count
     return render_template(
-        "play/games_index.html", form=form, unfinished=unfinished, finished=finished,
-        record=sorted(record_table.items()), titles=TITLES,
+        "play/games_index.html",
+        form=form,
+        unfinished=unfinished,
+        finished=finished,
+        record=sorted(record_table.items()),
+        titles=TITLES,
     )
 
 
@@ -129,7 +147,9 @@ def games_new() -> str | Response | tuple[str, int]:
     if REGISTRY[slug].max_players == 2:
         players, team_size = 2, 1  # a game for two sides; the form says so
     try:
-        row = new_card_game(current_user.id, slug, players, team_size, form.level.data, bool(form.drill.data))
+        row = new_card_game(
+            current_user.id, slug, players, team_size, form.level.data, bool(form.drill.data)
+        )
     except GameError as refused:
         form.team_size.errors = [str(refused)]
         return _render_index(form), 400
@@ -138,7 +158,13 @@ def games_new() -> str | Response | tuple[str, int]:
 
 
 def new_card_game(
-    student_id: int, slug: str, players: int, team_size: int, level: str, drill: bool, first_leader: int | None = None
+    student_id: int,
+    slug: str,
+    players: int,
+    team_size: int,
+    level: str,
+    drill: bool,
+    first_leader: int | None = None,
 ) -> CardGame:
     """Deal a game and play the computer seats up to the student's turn (added to the session, not committed).
 
@@ -151,8 +177,17 @@ def new_card_game(
     game = make_game(slug, get_deck(), Params(players, team_size, first_leader))
     seed = new_seed()
     row = CardGame(
-        token=secrets.token_urlsafe(12), student_id=student_id, game=slug, players=players,
-        team_size=team_size, level=level, drill=drill, seed=seed, actions=[], ply=0, first_leader=first_leader,
+        token=secrets.token_urlsafe(12),
+        student_id=student_id,
+        game=slug,
+        players=players,
+        team_size=team_size,
+        level=level,
+        drill=drill,
+        seed=seed,
+        actions=[],
+        ply=0,
+        first_leader=first_leader,
     )
     state = game.new_initial_state(seed)
     _computer_turns(row, state)
@@ -194,7 +229,10 @@ def game_move(token: str) -> Response:
         flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(here)
     if form.integer(form.ply) != row.ply:
-        flash("That move was already made, or the page was out of date. Nothing changed; here is the game now.", "info")
+        flash(
+            "That move was already made, or the page was out of date. Nothing changed; here is the game now.",
+            "info",
+        )
         return redirect(here)
     state = _load(row)
     before = row.ply
@@ -222,7 +260,10 @@ def game_move(token: str) -> Response:
         return True
 
     if not atomically(save_move):
-        flash("That move was already made, or the page was out of date. Nothing changed; here is the game now.", "info")
+        flash(
+            "That move was already made, or the page was out of date. Nothing changed; here is the game now.",
+            "info",
+        )
         return redirect(here)
     _remember(row.token, state)
     _feedback(answers)
@@ -275,7 +316,9 @@ def _play(row: CardGame, state: State, form: CardGameMoveForm) -> list[DrillAnsw
     return answers
 
 
-def _drill_answers(row: CardGame, state: State, action: int, form: CardGameMoveForm) -> list[DrillAnswer]:
+def _drill_answers(
+    row: CardGame, state: State, action: int, form: CardGameMoveForm
+) -> list[DrillAnswer]:
     """Judge what the student said with a drill move; an unreadable answer refuses the move (nothing recorded)."""
     deck = get_deck()
     move = state.decode(action)
@@ -288,7 +331,9 @@ def _drill_answers(row: CardGame, state: State, action: int, form: CardGameMoveF
             return [judge_lead(deck, move.card, move.category, form.number.data or "")]  # type: ignore[arg-type]
         if isinstance(state, RanksState) and state.phase == "trick":
             if form.call.data not in ("wins", "loses"):
-                raise UnreadableAnswer("Say whether your card wins the trick: choose “It wins” or “It loses”.")
+                raise UnreadableAnswer(
+                    "Say whether your card wins the trick: choose “It wins” or “It loses”."
+                )
             if action not in state.legal_actions():
                 raise IllegalAction(state.why_illegal(action))
             return [judge_follow(state, move.card, form.call.data == "wins")]  # type: ignore[arg-type]
@@ -298,10 +343,14 @@ def _drill_answers(row: CardGame, state: State, action: int, form: CardGameMoveF
             return [judge_lead(deck, move.card, move.category, form.number.data or "")]  # type: ignore[arg-type]
         if isinstance(state, ClashState):
             if form.call.data not in ("worst", "not"):
-                raise UnreadableAnswer("Say first whether your card is the worst so far: choose one of the two buttons.")
+                raise UnreadableAnswer(
+                    "Say first whether your card is the worst so far: choose one of the two buttons."
+                )
             if action not in state.legal_actions():
                 raise IllegalAction(state.why_illegal(action))
-            return [judge_clash_worst(deck, state.observation(0), move.card, form.call.data == "worst")]  # type: ignore[arg-type]
+            return [
+                judge_clash_worst(deck, state.observation(0), move.card, form.call.data == "worst")
+            ]  # type: ignore[arg-type]
         if isinstance(state, WarState) and action == SETTLE:
             if state.waiting() != "settle":
                 raise IllegalAction(state.why_illegal(action))
@@ -311,18 +360,25 @@ def _drill_answers(row: CardGame, state: State, action: int, form: CardGameMoveF
     return []
 
 
-def _toss_answers(row: CardGame, state: TossState, action: int, postal: str, form: CardGameMoveForm) -> list[DrillAnswer]:
+def _toss_answers(
+    row: CardGame, state: TossState, action: int, postal: str, form: CardGameMoveForm
+) -> list[DrillAnswer]:
     """GeoPower Toss drill: following, the Zone (colours hidden) and whether the card beats the best so far."""
     obs = state.observation(0)
     if not obs["trick"]:
         return []  # leading: any card may be led, and there is nothing to beat yet
     if form.call.data not in ("beats", "not"):
-        raise UnreadableAnswer("Say first whether your card beats the best card of the led zone so far.")
+        raise UnreadableAnswer(
+            "Say first whether your card beats the best card of the led zone so far."
+        )
     deck = get_deck()
     zone = judge_toss_zone(deck, obs, postal)
     if not zone.right and action not in state.legal_actions():
         # T2 broken: a wrong answer on the card's zone fact
-        raise _RecordedRefusal(f"{zone.judgement.note} Nothing was played; this counts as practice on {deck[postal].name}'s zone.", [zone])
+        raise _RecordedRefusal(
+            f"{zone.judgement.note} Nothing was played; this counts as practice on {deck[postal].name}'s zone.",
+            [zone],
+        )
     answers = [zone] if zone.right else []
     return [*answers, judge_toss_beats(deck, obs, postal, form.call.data == "beats")]
 
@@ -341,10 +397,16 @@ def _computer_turns(row: CardGame, state: State) -> None:
 def _stored(state: State) -> dict[str, Any]:
     """The columns that record ``state``: its actions, version and, at the end, the result."""
     now = utcnow()
-    values: dict[str, Any] = {"actions": list(state.history), "ply": len(state.history), "updated_at": now}
+    values: dict[str, Any] = {
+        "actions": list(state.history),
+        "ply": len(state.history),
+        "updated_at": now,
+    }
     if state.is_terminal():
         returns = state.returns()
-        values["result"] = "drawn" if len(set(returns)) == 1 else ("won" if returns[0] == max(returns) else "lost")
+        values["result"] = (
+            "drawn" if len(set(returns)) == 1 else ("won" if returns[0] == max(returns) else "lost")
+        )
         values["finished_at"] = now
     return values
 
@@ -375,7 +437,10 @@ def _record(row: CardGame, ply: int, answers: list[DrillAnswer]) -> None:
                 db.session.execute(
                     update(CardGame)
                     .where(CardGame.id == game_id)
-                    .values(drill_answers=CardGame.drill_answers + 1, drill_right=CardGame.drill_right + int(answer.right))
+                    .values(
+                        drill_answers=CardGame.drill_answers + 1,
+                        drill_right=CardGame.drill_right + int(answer.right),
+                    )
                 )
 
     atomically(save_answers)
@@ -389,7 +454,10 @@ def _feedback(answers: list[DrillAnswer]) -> None:
     if all(answer.right for answer in answers):
         flash(f"Right! {first.note}".strip(), "success")
     else:
-        flash(f"Not this time: you said “{first.given}”; the answer is “{first.expected}”. {first.note}".strip(), "error")
+        flash(
+            f"Not this time: you said “{first.given}”; the answer is “{first.expected}”. {first.note}".strip(),
+            "error",
+        )
 
 
 # --- replay, with a small cache -----------------------------------------------------------
@@ -466,10 +534,15 @@ def _seat_names(state: State) -> list[str]:
 
 
 def _plays(deck: Deck, plays: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
-    return [{"who": names[play["seat"]], "seat": play["seat"], "card": deck[play["card"]]} for play in plays]
+    return [
+        {"who": names[play["seat"]], "seat": play["seat"], "card": deck[play["card"]]}
+        for play in plays
+    ]
 
 
-def _view_51(state: FiftyOneState, obs: dict[str, Any], your_turn: bool, row: CardGame) -> dict[str, Any]:
+def _view_51(
+    state: FiftyOneState, obs: dict[str, Any], your_turn: bool, row: CardGame
+) -> dict[str, Any]:
     deck = get_deck()
     params = state.game.params
     legal = set(state.legal_actions()) if your_turn else set()
@@ -477,41 +550,82 @@ def _view_51(state: FiftyOneState, obs: dict[str, Any], your_turn: bool, row: Ca
     for postal in obs["hand"]:
         card = deck[postal]
         options = []
-        for k, category in enumerate(Category):
+        for category in Category:
             action = state.game.action(postal, category)
-            options.append({"action": action, "category": category, "rank": card.rank(category), "legal": action in legal})
+            options.append(
+                {
+                    "action": action,
+                    "category": category,
+                    "rank": card.rank(category),
+                    "legal": action in legal,
+                }
+            )
         choices = [(o["action"], o["category"]) for o in options]
-        plays.append({"card": card, "options": options, "choices": choices, "playable": any(o["legal"] for o in options)})
+        plays.append(
+            {
+                "card": card,
+                "options": options,
+                "choices": choices,
+                "playable": any(o["legal"] for o in options),
+            }
+        )
     names = _seat_names(state)
     seats = [
-        {"name": names[seat], "cards": obs["hand_counts"][seat], "side": params.side_of(seat),
-         "turn": obs["current_player"] == seat, "dealer": obs["dealer"] == seat}
+        {
+            "name": names[seat],
+            "cards": obs["hand_counts"][seat],
+            "side": params.side_of(seat),
+            "turn": obs["current_player"] == seat,
+            "dealer": obs["dealer"] == seat,
+        }
         for seat in range(params.players)
     ]
     sides = [
-        {"name": state.side_name(side), "points": obs["scores"][side],
-         "members": [names[s] for s in params.seats_of(side)]}
+        {
+            "name": state.side_name(side),
+            "points": obs["scores"][side],
+            "members": [names[s] for s in params.seats_of(side)],
+        }
         for side in range(params.sides)
     ]
-    played = [dict(play, name=deck[play["card"]].name, who=names[play["seat"]]) for play in obs["played"]]
-    return {"plays": plays, "seats": seats, "sides": sides, "played": played, "teams": params.team_size > 1}
+    played = [
+        dict(play, name=deck[play["card"]].name, who=names[play["seat"]]) for play in obs["played"]
+    ]
+    return {
+        "plays": plays,
+        "seats": seats,
+        "sides": sides,
+        "played": played,
+        "teams": params.team_size > 1,
+    }
 
 
-def _view_ranks(state: RanksState, obs: dict[str, Any], your_turn: bool, row: CardGame) -> dict[str, Any]:
+def _view_ranks(
+    state: RanksState, obs: dict[str, Any], your_turn: bool, row: CardGame
+) -> dict[str, Any]:
     deck = get_deck()
     trick = obs["tricks"][-1] if obs["tricks"] and obs["tricks"][-1]["winner"] is None else None
     led = None
     if trick is not None:
-        led = {"card": deck[trick["cards"][trick["leader"]]], "category": Category.from_slug(trick["category"])}
+        led = {
+            "card": deck[trick["cards"][trick["leader"]]],
+            "category": Category.from_slug(trick["category"]),
+        }
     past = []
     for number, t in enumerate(obs["tricks"], start=1):
         if t["winner"] is None:
             continue
         category = Category.from_slug(t["category"])
-        past.append({
-            "number": number, "category": category, "lower": number <= LOW_TRICKS,
-            "cards": [deck[p] for p in t["cards"]], "winner": t["winner"], "leader": t["leader"],
-        })
+        past.append(
+            {
+                "number": number,
+                "category": category,
+                "lower": number <= LOW_TRICKS,
+                "cards": [deck[p] for p in t["cards"]],
+                "winner": t["winner"],
+                "leader": t["leader"],
+            }
+        )
     legal = state.legal_actions() if your_turn else []
     leading = bool(legal) and legal[0] >= LEAD
     return {
@@ -530,7 +644,9 @@ def _view_ranks(state: RanksState, obs: dict[str, Any], your_turn: bool, row: Ca
     }
 
 
-def _view_toss(state: TossState, obs: dict[str, Any], your_turn: bool, row: CardGame) -> dict[str, Any]:
+def _view_toss(
+    state: TossState, obs: dict[str, Any], your_turn: bool, row: CardGame
+) -> dict[str, Any]:
     deck = get_deck()
     params = state.game.params
     names = _seat_names(state)
@@ -541,13 +657,23 @@ def _view_toss(state: TossState, obs: dict[str, Any], your_turn: bool, row: Card
     sides = []
     for side in range(params.sides):
         seats = params.seats_of(side)
-        sides.append({
-            "name": state.side_name(side), "points": obs["scores"][side], "called": side in obs["called"],
-            "tricks": sum(obs["won"][s] for s in seats), "members": [names[s] for s in seats],
-        })
+        sides.append(
+            {
+                "name": state.side_name(side),
+                "points": obs["scores"][side],
+                "called": side in obs["called"],
+                "tricks": sum(obs["won"][s] for s in seats),
+                "members": [names[s] for s in seats],
+            }
+        )
     seats = [
-        {"name": names[seat], "cards": obs["hand_counts"][seat], "tricks": obs["won"][seat],
-         "turn": obs["current_player"] == seat, "dealer": obs["dealer"] == seat}
+        {
+            "name": names[seat],
+            "cards": obs["hand_counts"][seat],
+            "tricks": obs["won"][seat],
+            "turn": obs["current_player"] == seat,
+            "dealer": obs["dealer"] == seat,
+        }
         for seat in range(params.players)
     ]
     past = [
@@ -575,19 +701,32 @@ def _view_toss(state: TossState, obs: dict[str, Any], your_turn: bool, row: Card
     }
 
 
-def _view_clash(state: ClashState, obs: dict[str, Any], your_turn: bool, row: CardGame) -> dict[str, Any]:
+def _view_clash(
+    state: ClashState, obs: dict[str, Any], your_turn: bool, row: CardGame
+) -> dict[str, Any]:
     deck = get_deck()
     names = _seat_names(state)
     trick = obs["trick"]
     leading = your_turn and not trick["cards"]
     seats = [
-        {"name": names[seat], "cards": obs["hand_counts"][seat], "tricks": obs["won"][seat], "dealt": obs["dealt"][seat],
-         "in_game": obs["in_game"][seat], "turn": obs["current_player"] == seat, "dealer": obs["dealer"] == seat}
+        {
+            "name": names[seat],
+            "cards": obs["hand_counts"][seat],
+            "tricks": obs["won"][seat],
+            "dealt": obs["dealt"][seat],
+            "in_game": obs["in_game"][seat],
+            "turn": obs["current_player"] == seat,
+            "dealer": obs["dealer"] == seat,
+        }
         for seat in range(state.game.players)
     ]
     past = [
-        {"number": n, "category": Category.from_slug(t["category"]), "plays": _plays(deck, t["cards"], names),
-         "winner": names[t["winner"]]}
+        {
+            "number": n,
+            "category": Category.from_slug(t["category"]),
+            "plays": _plays(deck, t["cards"], names),
+            "winner": names[t["winner"]],
+        }
         for n, t in enumerate(obs["tricks"], start=1)
     ]
     return {

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from trainer import srs
 from trainer.cards import Deck
-from trainer.facts import Fact, Facet, Form
+from trainer.facts import Facet, Fact, Form
 from trainer.quiz.state_iq import (
     Half,
     Level,
@@ -53,12 +53,16 @@ def state_iq_index() -> str:
 
 
 def _render_index(form: NewStateIqForm) -> str:
-    games = db.session.execute(
-        select(StateIqGame)
-        .where(StateIqGame.student_id == current_user.id)
-        .order_by(StateIqGame.created_at.desc(), StateIqGame.id.desc())
-        .limit(HISTORY)
-    ).scalars().all()
+    games = (
+        db.session.execute(
+            select(StateIqGame)
+            .where(StateIqGame.student_id == current_user.id)
+            .order_by(StateIqGame.created_at.desc(), StateIqGame.id.desc())
+            .limit(HISTORY)
+        )
+        .scalars()
+        .all()
+    )
     return render_template("play/state_iq_index.html", form=form, games=games)
 
 
@@ -124,7 +128,9 @@ def after_deal(row: StateIqGame) -> None:
     _after_move(row, _rebuild(row))
 
 
-def _weakest_states(student: User, deck: Deck, facets: set[Facet], postals: set[str] | None) -> list[str]:
+def _weakest_states(
+    student: User, deck: Deck, facets: set[Facet], postals: set[str] | None
+) -> list[str]:
     """The states of the student's queue for ``facets`` (due and weakest first, then new), enough
     of them for the deal to draw among (in ``postals`` if given)."""
     keys = queue(student, deck, size=POOL * len(facets), facets=facets, postals=postals)
@@ -135,7 +141,15 @@ def _rebuild(row: StateIqGame) -> StateIQ:
     """The game as it stands: the deal, then every stored move, with the computer's turns between."""
     deck = get_deck()
     power = next(card for card in deck.power_cards if card.id == row.power_card)
-    game = StateIQ(deck, power, row.student_card, row.computer_card, Side(row.first_guesser), Level(row.level), row.seed)
+    game = StateIQ(
+        deck,
+        power,
+        row.student_card,
+        row.computer_card,
+        Side(row.first_guesser),
+        Level(row.level),
+        row.seed,
+    )
     _computer_plays(game)
     for kind, postal in row.moves:
         try:
@@ -199,7 +213,9 @@ def _describe(game: StateIQ, half: Half, deck: Deck, aid: bool) -> dict[str, Any
                     "text": half.clues[i].text(deck),
                     "left": len(fitting) if aid or game.is_over else None,
                     # At the end, the states each clue left (when few enough to read).
-                    "fitting": [s.name for s in fitting] if game.is_over and len(fitting) <= FITTING_SHOWN else [],
+                    "fitting": [s.name for s in fitting]
+                    if game.is_over and len(fitting) <= FITTING_SHOWN
+                    else [],
                 }
             )
         shown = max(shown, due)
@@ -208,8 +224,19 @@ def _describe(game: StateIQ, half: Half, deck: Deck, aid: bool) -> dict[str, Any
         if guess is not None and guess != half.secret and game.is_over:
             broken = next((c for c in half.clues[:due] if not c.fits(deck[guess], deck)), None)
             name = deck[guess].name
-            why = f"{name} does not fit the clue “{broken.text(deck)}”" if broken else f"{name} fitted the clues so far."
-        steps.append({"clues": clues, "guess": deck[guess].name if guess else None, "right": guess == half.secret, "why": why})
+            why = (
+                f"{name} does not fit the clue “{broken.text(deck)}”"
+                if broken
+                else f"{name} fitted the clues so far."
+            )
+        steps.append(
+            {
+                "clues": clues,
+                "guess": deck[guess].name if guess else None,
+                "right": guess == half.secret,
+                "why": why,
+            }
+        )
     return {
         "guesser": half.guesser,
         "steps": steps,
@@ -307,4 +334,3 @@ def _save_progress(row: StateIqGame, game: StateIQ) -> None:
         student_half = next(h for h in game.halves if h.guesser is Side.STUDENT)
         row.student_guesses = student_half.guesses_needed
         row.finished_at = utcnow()
-

@@ -7,7 +7,16 @@ import time
 from flask import current_app
 from flask_wtf import FlaskForm
 from itsdangerous import BadData, URLSafeSerializer
-from wtforms import BooleanField, DecimalField, HiddenField, IntegerField, SelectField, SelectMultipleField, StringField, SubmitField
+from wtforms import (
+    BooleanField,
+    DecimalField,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    SubmitField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
@@ -43,8 +52,14 @@ class StartForm(FlaskForm):
     area = SelectField(
         "Part of the country",
         choices=[SelectChoice("", "All 50 states")]
-        + [SelectChoice(f"region:{r.slug}", f"The {r.value}", optgroup="Census regions") for r in Region]
-        + [SelectChoice(f"zone:{z.slug}", f"{z.value} time zone", optgroup="Time zones") for z in Zone],
+        + [
+            SelectChoice(f"region:{r.slug}", f"The {r.value}", optgroup="Census regions")
+            for r in Region
+        ]
+        + [
+            SelectChoice(f"zone:{z.slug}", f"{z.value} time zone", optgroup="Time zones")
+            for z in Zone
+        ],
         default="",
     )
 
@@ -58,7 +73,13 @@ class StartForm(FlaskForm):
         return None
 
     #: "1" when the student asked to keep practising once nothing is due (P-M8).
-    practice = HiddenField("Keep practising", validators=[Optional(), AnyOf(["0", "1"], message="Something went wrong with that button. Press it again.")])
+    practice = HiddenField(
+        "Keep practising",
+        validators=[
+            Optional(),
+            AnyOf(["0", "1"], message="Something went wrong with that button. Press it again."),
+        ],
+    )
     submit = SubmitField("Start studying")
 
     def practising(self) -> bool:
@@ -80,7 +101,9 @@ def served_stamp(round_token: str, index: int, *, now: float | None = None) -> s
     return _served_signer().dumps([round_token, index, served_at_ms])
 
 
-def served_ms_ago(stamp: str | None, round_token: str, index: int, *, now: float | None = None) -> int | None:
+def served_ms_ago(
+    stamp: str | None, round_token: str, index: int, *, now: float | None = None
+) -> int | None:
     """Milliseconds since ``stamp`` was made for this very item; None when it is missing, forged,
     or made for another item or round."""
     if not stamp:
@@ -89,7 +112,9 @@ def served_ms_ago(stamp: str | None, round_token: str, index: int, *, now: float
         payload = _served_signer().loads(stamp)
     except BadData:
         return None
-    if not (isinstance(payload, list) and len(payload) == 3 and payload[:2] == [round_token, index]):
+    if not (
+        isinstance(payload, list) and len(payload) == 3 and payload[:2] == [round_token, index]
+    ):
         return None
     served_at_ms = payload[2]
     if not isinstance(served_at_ms, int) or isinstance(served_at_ms, bool):
@@ -104,7 +129,9 @@ class AnswerForm(FlaskForm):
     stamp of when it sent the question, which bounds it (:func:`trainer.review.bounded_duration`).
     """
 
-    answer = StringField("Your answer", validators=[Length(max=ANSWER_MAX, message="That answer is too long.")])
+    answer = StringField(
+        "Your answer", validators=[Length(max=ANSWER_MAX, message="That answer is too long.")]
+    )
     elapsed_ms = HiddenField()
     served = HiddenField()
     submit = SubmitField("Check")
@@ -117,7 +144,9 @@ class AnswerForm(FlaskForm):
 
 
 #: What a daily amount may be, in words a student reads (P-D1).
-AMOUNT_RANGES = " or ".join(f"{low} to {high} {unit.value}" for unit, (low, high) in daily.BOUNDS.items())
+AMOUNT_RANGES = " or ".join(
+    f"{low} to {high} {unit.value}" for unit, (low, high) in daily.BOUNDS.items()
+)
 AMOUNT_MESSAGE = f"Type a whole number: {AMOUNT_RANGES}."
 UNIT_MESSAGE = "Choose answers or minutes."
 UNIT_CHOICES = [SelectChoice(unit.value, unit.value) for unit in daily.Unit]
@@ -164,7 +193,9 @@ def _zone_choices() -> list[SelectChoice]:
         "Pacific/Honolulu",
     ]
     rest = sorted(known_time_zones() - set(us))
-    return [SelectChoice("", "My browser’s time zone")] + [SelectChoice(z, z.replace("_", " ")) for z in us + rest]
+    return [SelectChoice("", "My browser’s time zone")] + [
+        SelectChoice(z, z.replace("_", " ")) for z in us + rest
+    ]
 
 
 class SettingsForm(FlaskForm):
@@ -176,7 +207,11 @@ class SettingsForm(FlaskForm):
         validators=[
             InputRequired(message="Type a number from 70 to 97."),
             FiniteNumber("Type a number from 70 to 97."),
-            NumberRange(min=srs.MIN_RETENTION * 100, max=srs.MAX_RETENTION * 100, message="Type a number from 70 to 97."),
+            NumberRange(
+                min=srs.MIN_RETENTION * 100,
+                max=srs.MAX_RETENTION * 100,
+                message="Type a number from 70 to 97.",
+            ),
         ],
         description="90% is a good start. Higher means more reviews; lower means fewer but more forgetting.",
         render_kw={"inputmode": "numeric", "min": 70, "max": 97, "step": 1},
@@ -185,12 +220,18 @@ class SettingsForm(FlaskForm):
         "New facts per day",
         validators=[
             InputRequired(message=f"Type a number from 0 to {srs.MAX_NEW_PER_DAY}."),
-            NumberRange(min=0, max=srs.MAX_NEW_PER_DAY, message=f"Type a number from 0 to {srs.MAX_NEW_PER_DAY}."),
+            NumberRange(
+                min=0,
+                max=srs.MAX_NEW_PER_DAY,
+                message=f"Type a number from 0 to {srs.MAX_NEW_PER_DAY}.",
+            ),
         ],
         description="How many facts you have never seen may come up each day.",
         render_kw={"inputmode": "numeric", "min": 0, "max": srs.MAX_NEW_PER_DAY},
     )
-    time_zone = SelectField("Time zone", choices=_zone_choices, validators=[Optional()], validate_choice=True)
+    time_zone = SelectField(
+        "Time zone", choices=_zone_choices, validators=[Optional()], validate_choice=True
+    )
     multiple_choice = BooleanField("Offer multiple choice for facts I am still learning")
     daily_amount = WholeNumberField(
         "How much to study each day",
@@ -202,7 +243,10 @@ class SettingsForm(FlaskForm):
     daily_unit = SelectField(
         "Counted in",
         choices=UNIT_CHOICES,
-        validators=[InputRequired(message=UNIT_MESSAGE), AnyOf([u.value for u in daily.Unit], message=UNIT_MESSAGE)],
+        validators=[
+            InputRequired(message=UNIT_MESSAGE),
+            AnyOf([u.value for u in daily.Unit], message=UNIT_MESSAGE),
+        ],
         validate_choice=False,
     )
     submit = SubmitField("Save settings")

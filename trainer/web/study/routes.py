@@ -80,7 +80,9 @@ def _render_home(student: User, form: StartForm) -> str:
     # Assignments come first: the unfinished ones, and those finished in the last week.
     week_ago = utcnow() - dt.timedelta(days=7)
     assignments = my_assignments(student)
-    shown = [m for m in assignments if not m.progress.status.finished or m.assignment.due_at >= week_ago]
+    shown = [
+        m for m in assignments if not m.progress.status.finished or m.assignment.due_at >= week_ago
+    ]
     return render_template(
         "study/home.html",
         assignments=shown,
@@ -88,7 +90,9 @@ def _render_home(student: User, form: StartForm) -> str:
         stats=stats,
         form=form,
         facets=list(Facet),
-        next_due_text=next_review_text(stats.next_due, now, settings.time_zone) if stats.next_due else None,
+        next_due_text=next_review_text(stats.next_due, now, settings.time_zone)
+        if stats.next_due
+        else None,
         next_due_today=stats.next_due is not None and stats.next_due < stats.day.end,
         practice=practice,
         at_risk_percent=round(AT_RISK * 100),
@@ -110,14 +114,20 @@ class PracticeOffer:
     can_start: bool
 
 
-def _practice_offer(student: User, stats: StudySummary, now: dt.datetime, time_zone: str) -> PracticeOffer | None:
+def _practice_offer(
+    student: User, stats: StudySummary, now: dt.datetime, time_zone: str
+) -> PracticeOffer | None:
     """What the study home offers once the ordinary queue is empty (nothing due, no new fact left
     today) for a student who has met some facts; None otherwise."""
     if stats.due_now or stats.new_today or not stats.introduced:
         return None
     memories = all_memories(student)
     weights = weights_for(student)
-    at_risk = sum(1 for memory in memories.values() if srs.retrievability(memory, now, time_zone, weights) < AT_RISK)
+    at_risk = sum(
+        1
+        for memory in memories.values()
+        if srs.retrievability(memory, now, time_zone, weights) < AT_RISK
+    )
     can_start = bool(queue(student, get_deck(), size=1, now=now, practice=True))
     return PracticeOffer(at_risk=at_risk, can_start=can_start)
 
@@ -134,12 +144,20 @@ def start() -> str | Response | tuple[str, int]:
     deck = get_deck()
     facets = {Facet(value) for value in form.facets.data or []} or None
     practice = form.practising()
-    round_ = new_study_round(student, facets, form.states(deck), form.area.data or "", practice=practice)
+    round_ = new_study_round(
+        student, facets, form.states(deck), form.area.data or "", practice=practice
+    )
     if round_ is None:
         if practice:
-            flash("Nothing to practise in that choice right now. Try another choice, or come back tomorrow.", "info")
+            flash(
+                "Nothing to practise in that choice right now. Try another choice, or come back tomorrow.",
+                "info",
+            )
         else:
-            flash("Nothing to study in that choice right now. Well done! Try another choice, or come back later.", "info")
+            flash(
+                "Nothing to study in that choice right now. Well done! Try another choice, or come back later.",
+                "info",
+            )
         return redirect(url_for("study.home"))
     db.session.commit()
     return redirect(url_for("study.item", token=round_.token, index=1))
@@ -162,7 +180,9 @@ def new_study_round(
     """
     deck = get_deck()
     now = utcnow()
-    keys = queue(student, deck, size=ROUND_SIZE, now=now, facets=facets, postals=postals, practice=practice)
+    keys = queue(
+        student, deck, size=ROUND_SIZE, now=now, facets=facets, postals=postals, practice=practice
+    )
     if not keys and extra:
         keys = extra[:ROUND_SIZE]
     if not keys:
@@ -182,7 +202,11 @@ def new_study_round(
         student_id=student.id,
         seed=seed,
         items=[[item.fact.key, item.form.value] for item in items],
-        focus={"facets": sorted(f.value for f in facets) if facets else [], "area": area, **({"practice": True} if practice else {})},
+        focus={
+            "facets": sorted(f.value for f in facets) if facets else [],
+            "area": area,
+            **({"practice": True} if practice else {}),
+        },
         created_at=now,
     )
     db.session.add(round_)
@@ -207,7 +231,9 @@ def _items(round_: Row[Any]) -> list[Item]:
 
 
 def _answers(round_: Row[Any]) -> dict[int, ReviewLog]:
-    rows = db.session.execute(select(ReviewLog).where(ReviewLog.round_token == _token(round_))).scalars()
+    rows = db.session.execute(
+        select(ReviewLog).where(ReviewLog.round_token == _token(round_))
+    ).scalars()
     return {int(row.item): row for row in rows}
 
 
@@ -218,7 +244,9 @@ def _first_unanswered(round_: Row[Any], answers: dict[int, ReviewLog]) -> int | 
 
 def _answered(round_: Row[Any], index: int) -> bool:
     found = db.session.execute(
-        select(ReviewLog.id).where(ReviewLog.round_token == _token(round_), ReviewLog.item == str(index))
+        select(ReviewLog.id).where(
+            ReviewLog.round_token == _token(round_), ReviewLog.item == str(index)
+        )
     ).first()
     return found is not None
 
@@ -267,14 +295,20 @@ def item(token: str, index: int) -> str | Response | tuple[str, int]:
     return _render_feedback(round_, index, asked, answers[index])
 
 
-def _answer(student: User, round_: Row[Any], index: int, asked: Question, form: AnswerForm) -> Response | tuple[str, int]:
+def _answer(
+    student: User, round_: Row[Any], index: int, asked: Question, form: AnswerForm
+) -> Response | tuple[str, int]:
     """Judge and record one answer, then show its result (POST, redirect, GET)."""
     deck = get_deck()
     here = url_for("study.item", token=round_.token, index=index)
     judgement = None
     if form.validate():
         try:
-            judgement = dont_know(asked.fact, deck) if form.dont_know.data else _judge(round_, index, asked, form.answer.data or "")
+            judgement = (
+                dont_know(asked.fact, deck)
+                if form.dont_know.data
+                else _judge(round_, index, asked, form.answer.data or "")
+            )
         except UnreadableAnswer as problem:
             form.answer.errors = [str(problem)]
     if judgement is None:
@@ -290,7 +324,9 @@ def _answer(student: User, round_: Row[Any], index: int, asked: Question, form: 
         round_token=_token(round_),
         item=str(index),
         answer=judgement.given,
-        duration_ms=bounded_duration(form.page_ms(), served_ms_ago(form.served.data, round_.token, index)),
+        duration_ms=bounded_duration(
+            form.page_ms(), served_ms_ago(form.served.data, round_.token, index)
+        ),
         answered_postal=judgement.answered[0] if len(judgement.answered) == 1 else None,
     )
     try:
@@ -321,7 +357,11 @@ def _render_question(round_: Row[Any], index: int, asked: Question, form: Answer
     deck = get_deck()
     # A page shown again (an answer to fix) keeps the time it was first served.
     posted = form.served.data
-    served = posted if served_ms_ago(posted, round_.token, index) is not None else served_stamp(round_.token, index)
+    served = (
+        posted
+        if served_ms_ago(posted, round_.token, index) is not None
+        else served_stamp(round_.token, index)
+    )
     return render_template(
         "study/question.html",
         round=round_,
@@ -384,9 +424,17 @@ def done(token: str) -> str | Response:
     rows = []
     for index, item_ in enumerate(_items(round_), start=1):
         rows.append((item_.fact, deck[item_.fact.postal], answers[index]))
-    counts = {verdict: sum(1 for *_, r in rows if r.verdict == verdict) for verdict in ("right", "close", "wrong")}
+    counts = {
+        verdict: sum(1 for *_, r in rows if r.verdict == verdict)
+        for verdict in ("right", "close", "wrong")
+    }
     focus = round_.focus
-    form = StartForm(formdata=None, facets=focus.get("facets") or [], area=focus.get("area") or "", practice="1" if focus.get("practice") else "")
+    form = StartForm(
+        formdata=None,
+        facets=focus.get("facets") or [],
+        area=focus.get("area") or "",
+        practice="1" if focus.get("practice") else "",
+    )
     return render_template("study/done.html", round=round_, rows=rows, counts=counts, form=form)
 
 
@@ -419,7 +467,9 @@ def settings() -> str | Response | tuple[str, int]:
         flash("Settings saved.", "success")
         return redirect(url_for("study.settings"))
     current = settings_for(student)
-    return render_template("study/settings.html", form=form, current=current), (400 if form.is_submitted() else 200)
+    return render_template("study/settings.html", form=form, current=current), (
+        400 if form.is_submitted() else 200
+    )
 
 
 def next_review_text(due: dt.datetime, now: dt.datetime, time_zone: str) -> str:
@@ -438,4 +488,3 @@ def next_review_text(due: dt.datetime, now: dt.datetime, time_zone: str) -> str:
         return f"in {round(days / 30)} months"
     years = round(days / 365, 1)
     return f"in {years:g} year" + ("" if years == 1 else "s")
-

@@ -23,8 +23,19 @@ USERNAME_MIN = 3
 
 #: Letters that Unicode does not decompose into an ASCII letter and a mark.
 _SPECIAL_LETTERS = {
-    "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "þ": "th",
-    "ł": "l", "ı": "i", "ŋ": "n", "ħ": "h", "ŧ": "t", "ĸ": "k",
+    "ß": "ss",
+    "æ": "ae",
+    "œ": "oe",
+    "ø": "o",
+    "đ": "d",
+    "ð": "d",
+    "þ": "th",
+    "ł": "l",
+    "ı": "i",
+    "ŋ": "n",
+    "ħ": "h",
+    "ŧ": "t",
+    "ĸ": "k",
 }
 _APOSTROPHES = "'’ʼ‘`"
 _SEPARATORS = "-‐‑–."
@@ -91,7 +102,9 @@ def parse_names(text: str) -> list[StudentName]:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for number, raw in enumerate(lines, start=1):
         try:
-            name = clean_name(raw)  # every typed name's check: no hidden or control characters (P-H12)
+            name = clean_name(
+                raw
+            )  # every typed name's check: no hidden or control characters (P-H12)
         except UnsafeText as hidden:
             problems.append(f"Line {number}: {hidden}")
             continue
@@ -118,11 +131,17 @@ def parse_names(text: str) -> list[StudentName]:
                 "Type the name in the Latin alphabet (A to Z; accents are fine)."
             )
             continue
-        names.append(StudentName(line=number, name=name, first=parts[0], last=parts[-1] if len(parts) > 1 else ""))
+        names.append(
+            StudentName(
+                line=number, name=name, first=parts[0], last=parts[-1] if len(parts) > 1 else ""
+            )
+        )
     if not names and not problems:
         raise NameListError(["Type at least one name, one per line."])
     if len(names) + len(problems) > MAX_NAMES:
-        raise NameListError([f"That is {len(names) + len(problems)} names. Add at most {MAX_NAMES} at a time."])
+        raise NameListError(
+            [f"That is {len(names) + len(problems)} names. Add at most {MAX_NAMES} at a time."]
+        )
     seen: dict[str, StudentName] = {}
     for entry in names:
         earlier = seen.get(entry.key)
@@ -159,7 +178,9 @@ def usernames_for(entries: Iterable[StudentName], is_taken: Callable[[str], set[
         taken = taken_by_base.get(base)
         if taken is None:
             taken = taken_by_base[base] = set(is_taken(base))
-        candidates = ([base] if len(base) >= USERNAME_MIN else []) + [f"{base}{n}" for n in range(2, 10_000)]
+        candidates = ([base] if len(base) >= USERNAME_MIN else []) + [
+            f"{base}{n}" for n in range(2, 10_000)
+        ]
         username = next(c for c in candidates if c not in taken and len(c) <= USERNAME_MAX)
         # Another base may start with this one ("ana" and "ana.b"): keep every set up to date.
         for other_base, other in taken_by_base.items():
@@ -171,17 +192,169 @@ def usernames_for(entries: Iterable[StudentName], is_taken: Callable[[str], set[
 
 #: Short words a child can read and spell; no two look alike.
 WORDS = tuple(
-    """
-    ant apple arrow bear bee bell berry bird boat bone book boot box bread brick brush bus cake
-    camel candy cap car cat chair chalk cloud coat comet corn cow crab crow cub cup deer desk dime
-    dog doll door dove drum duck eagle earth egg elk fern fig fish flag flute fox frog gate gem
-    goat golf grape grass gull hat hawk hen hill hippo horn horse house igloo ink jam jar jeep jet
-    kite kiwi koala lake lamb lamp leaf lemon lime lion llama map maple melon milk mint moon moose
-    moth mouse mug nest net newt note nut oak oar ocean olive onion orca otter owl panda park pear
-    pen pig pine plum pond pony puppy quail rain raven reef river road robin rock roof rose sail
-    salt sand seal seed sheep ship shoe snow sock sofa star stone sun swan table tent tiger toad
-    train tree tulip turtle van vine wave whale wheat wind wolf yak zebra
-    """.split()
+    [
+        "ant",
+        "apple",
+        "arrow",
+        "bear",
+        "bee",
+        "bell",
+        "berry",
+        "bird",
+        "boat",
+        "bone",
+        "book",
+        "boot",
+        "box",
+        "bread",
+        "brick",
+        "brush",
+        "bus",
+        "cake",
+        "camel",
+        "candy",
+        "cap",
+        "car",
+        "cat",
+        "chair",
+        "chalk",
+        "cloud",
+        "coat",
+        "comet",
+        "corn",
+        "cow",
+        "crab",
+        "crow",
+        "cub",
+        "cup",
+        "deer",
+        "desk",
+        "dime",
+        "dog",
+        "doll",
+        "door",
+        "dove",
+        "drum",
+        "duck",
+        "eagle",
+        "earth",
+        "egg",
+        "elk",
+        "fern",
+        "fig",
+        "fish",
+        "flag",
+        "flute",
+        "fox",
+        "frog",
+        "gate",
+        "gem",
+        "goat",
+        "golf",
+        "grape",
+        "grass",
+        "gull",
+        "hat",
+        "hawk",
+        "hen",
+        "hill",
+        "hippo",
+        "horn",
+        "horse",
+        "house",
+        "igloo",
+        "ink",
+        "jam",
+        "jar",
+        "jeep",
+        "jet",
+        "kite",
+        "kiwi",
+        "koala",
+        "lake",
+        "lamb",
+        "lamp",
+        "leaf",
+        "lemon",
+        "lime",
+        "lion",
+        "llama",
+        "map",
+        "maple",
+        "melon",
+        "milk",
+        "mint",
+        "moon",
+        "moose",
+        "moth",
+        "mouse",
+        "mug",
+        "nest",
+        "net",
+        "newt",
+        "note",
+        "nut",
+        "oak",
+        "oar",
+        "ocean",
+        "olive",
+        "onion",
+        "orca",
+        "otter",
+        "owl",
+        "panda",
+        "park",
+        "pear",
+        "pen",
+        "pig",
+        "pine",
+        "plum",
+        "pond",
+        "pony",
+        "puppy",
+        "quail",
+        "rain",
+        "raven",
+        "reef",
+        "river",
+        "road",
+        "robin",
+        "rock",
+        "roof",
+        "rose",
+        "sail",
+        "salt",
+        "sand",
+        "seal",
+        "seed",
+        "sheep",
+        "ship",
+        "shoe",
+        "snow",
+        "sock",
+        "sofa",
+        "star",
+        "stone",
+        "sun",
+        "swan",
+        "table",
+        "tent",
+        "tiger",
+        "toad",
+        "train",
+        "tree",
+        "tulip",
+        "turtle",
+        "van",
+        "vine",
+        "wave",
+        "whale",
+        "wheat",
+        "wind",
+        "wolf",
+        "yak",
+        "zebra",
+    ]
 )
 #: Digits only, so nothing can be read as a letter (no 0 or 1).
 _DIGITS = "23456789"
@@ -204,7 +377,9 @@ def make_password(choice: Callable[[str | tuple[str, ...]], str] = secrets.choic
 
 
 SELF_MADE_ACCOUNT = "This student made their own account, so only they can change its password."
-OTHER_TEACHERS_ACCOUNT = "Another teacher made this student's account, so only that teacher can give it a new password."
+OTHER_TEACHERS_ACCOUNT = (
+    "Another teacher made this student's account, so only that teacher can give it a new password."
+)
 
 
 def reset_refusal(student: User, teacher_id: int) -> str | None:

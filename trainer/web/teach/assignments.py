@@ -16,14 +16,24 @@ from ..assign.aims import Preview, aim_now, aimed_target, class_preview
 from ..assign.forms import TestDayForm
 from ..extensions import db
 from ..models import Assignment, AssignmentStudent, SchoolClass, utcnow
-from ..progress import activities_of, assigned_students, class_assignments, dates_of, describe, goal_facts, progress
+from ..progress import (
+    activities_of,
+    assigned_students,
+    class_assignments,
+    dates_of,
+    describe,
+    goal_facts,
+    progress,
+)
 from ..security import teacher_required
 from ..text import csv_line
 from .forms import AssignmentForm, ConfirmForm
 from .routes import ClassStudent, _own_class, _students_of, _teacher_zone, bp
 
 
-def default_title(activities: list[str], amount: Amount, quantity: int | None, target: float | None) -> str:
+def default_title(
+    activities: list[str], amount: Amount, quantity: int | None, target: float | None
+) -> str:
     """What the assignment asks, in a few words: "5 rounds of State IQ"."""
     names = [ACTIVITIES[slug].title for slug in activities]
     what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
@@ -55,7 +65,13 @@ def _form_preview(form: AssignmentForm, students: list[ClassStudent]) -> tuple[P
     if form.test_on.data is None or form.test_on.errors:
         return None, "Choose a test day to see the daily work it would cost."
     activities = form.chosen_activities()
-    if not activities or form.activities.errors or form.facets.errors or form.states.errors or form.area.errors:
+    if (
+        not activities
+        or form.activities.errors
+        or form.facets.errors
+        or form.states.errors
+        or form.area.errors
+    ):
         return None, "Choose the activities and what to practise to see the daily work."
     keys = [fact.key for fact in form.scope.facts(get_deck(), activities)]
     if not keys:
@@ -65,11 +81,16 @@ def _form_preview(form: AssignmentForm, students: list[ClassStudent]) -> tuple[P
         chosen = set(form.students.data or [])
         ids = [sid for sid in ids if sid in chosen]
     if not ids:
-        return None, "There are no students to preview the work for: the work shows once students are chosen or join."
+        return (
+            None,
+            "There are no students to preview the work for: the work shows once students are chosen or join.",
+        )
     return class_preview(ids, keys, form.test_on.data), ""
 
 
-def _assignment_form(klass: SchoolClass, students: list[ClassStudent], **kwargs: object) -> AssignmentForm:
+def _assignment_form(
+    klass: SchoolClass, students: list[ClassStudent], **kwargs: object
+) -> AssignmentForm:
     today, _zone = teacher_today()
     return AssignmentForm(
         get_deck(),
@@ -107,7 +128,12 @@ def new_assignment(class_id: int) -> str | Response | tuple[str, int]:
         form.validate()
         preview, message = _form_preview(form, students)
         return render_template(
-            "teach/assignment_new.html", klass=klass, form=form, has_students=bool(students), preview=preview, message=message
+            "teach/assignment_new.html",
+            klass=klass,
+            form=form,
+            has_students=bool(students),
+            preview=preview,
+            message=message,
         ), 200
     if form.validate_on_submit():
         amount = Amount(form.amount.data)
@@ -117,7 +143,8 @@ def new_assignment(class_id: int) -> str | Response | tuple[str, int]:
         activities = [a.slug for a in form.chosen_activities()]
         assignment = Assignment(
             class_id=klass.id,
-            title=(form.title.data or "").strip() or default_title(activities, amount, quantity, target),
+            title=(form.title.data or "").strip()
+            or default_title(activities, amount, quantity, target),
             activities=activities,
             scope=form.scope.to_json(),
             amount=amount.value,
@@ -134,48 +161,79 @@ def new_assignment(class_id: int) -> str | Response | tuple[str, int]:
         db.session.flush()
         if not assignment.everyone:
             # Only students of this class can be chosen (the form's choices); one transaction.
-            db.session.add_all(AssignmentStudent(assignment_id=assignment.id, student_id=sid) for sid in form.chosen)
+            db.session.add_all(
+                AssignmentStudent(assignment_id=assignment.id, student_id=sid)
+                for sid in form.chosen
+            )
         db.session.flush()
-        aim_now(assignment)  # the facts already scheduled past the test day come in before it (P-M9)
+        aim_now(
+            assignment
+        )  # the facts already scheduled past the test day come in before it (P-M9)
         db.session.commit()
         flash(f"Assignment “{assignment.title}” set.", "success")
-        return redirect(url_for("teach.assignment_page", class_id=klass.id, assignment_id=assignment.id))
+        return redirect(
+            url_for("teach.assignment_page", class_id=klass.id, assignment_id=assignment.id)
+        )
     status = 400 if form.is_submitted() else 200
     return render_template(
-        "teach/assignment_new.html", klass=klass, form=form, has_students=bool(students), preview=preview, message=message
+        "teach/assignment_new.html",
+        klass=klass,
+        form=form,
+        has_students=bool(students),
+        preview=preview,
+        message=message,
     ), status
 
 
 def _test_day_form(assignment: Assignment, **kwargs: object) -> TestDayForm:
     today, _zone = teacher_today()
     target = str(round(aimed_target(assignment) * 100))
-    return TestDayForm(dates_of(assignment)[0], today, data={"test_on": assignment.test_on, "test_target": target}, **kwargs)
+    return TestDayForm(
+        dates_of(assignment)[0],
+        today,
+        data={"test_on": assignment.test_on, "test_target": target},
+        **kwargs,
+    )
 
 
-def _assignment_preview(klass: SchoolClass, assignment: Assignment, test_on: dt.date | None) -> tuple[Preview | None, str]:
+def _assignment_preview(
+    klass: SchoolClass, assignment: Assignment, test_on: dt.date | None
+) -> tuple[Preview | None, str]:
     """The daily work a test day on ``test_on`` costs the assignment's students (P-M11)."""
     if test_on is None:
         return None, "Choose a test day to see the daily work it would cost."
     students = {s.id for s in _students_of(klass)}
     ids = [sid for sid in assigned_students(assignment) if sid in students]
     if not ids:
-        return None, "There are no students to preview the work for: the work shows once students join."
+        return (
+            None,
+            "There are no students to preview the work for: the work shows once students join.",
+        )
     return class_preview(ids, goal_facts(assignment), test_on), ""
 
 
 def _assignment_page(
-    klass: SchoolClass, assignment: Assignment, test_form: TestDayForm, preview: Preview | None, message: str, status: int = 200
+    klass: SchoolClass,
+    assignment: Assignment,
+    test_form: TestDayForm,
+    preview: Preview | None,
+    message: str,
+    status: int = 200,
 ) -> tuple[str, int]:
     students = {s.id: s for s in _students_of(klass)}
     ids = [sid for sid in assigned_students(assignment) if sid in students]
     now = utcnow()
     found = progress(assignment, ids, now)
-    rows = sorted(((students[sid], found[sid]) for sid in ids), key=lambda r: r[0].username.casefold())
+    rows = sorted(
+        ((students[sid], found[sid]) for sid in ids), key=lambda r: r[0].username.casefold()
+    )
     counts = {status: sum(1 for _, p in rows if p.status is status) for status in Status}
     today, _zone = teacher_today()
     sentence = ""
     if assignment.test_on is not None:
-        sentence = test_day_sentence(assignment.test_on, round(aimed_target(assignment) * 100), you=False)
+        sentence = test_day_sentence(
+            assignment.test_on, round(aimed_target(assignment) * 100), you=False
+        )
     return render_template(
         "teach/assignment.html",
         klass=klass,
@@ -201,7 +259,11 @@ def assignment_page(class_id: int, assignment_id: int) -> tuple[str, int]:
     klass = _own_class(class_id)
     assignment = _own_assignment(klass, assignment_id)
     today, _zone = teacher_today()
-    test_on = assignment.test_on if assignment.test_on is not None and assignment.test_on >= today else None
+    test_on = (
+        assignment.test_on
+        if assignment.test_on is not None and assignment.test_on >= today
+        else None
+    )
     preview, message = _assignment_preview(klass, assignment, test_on)
     return _assignment_page(klass, assignment, _test_day_form(assignment), preview, message)
 
@@ -215,7 +277,11 @@ def assignment_test_preview(class_id: int, assignment_id: int) -> str:
     assignment = _own_assignment(klass, assignment_id)
     form = _test_day_form(assignment, formdata=request.args, meta={"csrf": False})
     if not form.validate():
-        return render_template("teach/_test_preview.html", preview=None, message=" ".join(form.test_on.errors) or "Choose a test day.")
+        return render_template(
+            "teach/_test_preview.html",
+            preview=None,
+            message=" ".join(form.test_on.errors) or "Choose a test day.",
+        )
     preview, message = _assignment_preview(klass, assignment, form.test_on.data)
     return render_template("teach/_test_preview.html", preview=preview, message=message)
 
@@ -229,19 +295,30 @@ def assignment_test_day(class_id: int, assignment_id: int) -> Response | tuple[s
     form = _test_day_form(assignment)
     valid = form.validate_on_submit()
     if "preview" in request.form:
-        preview, message = _assignment_preview(klass, assignment, form.test_on.data) if valid else (None, "")
+        preview, message = (
+            _assignment_preview(klass, assignment, form.test_on.data) if valid else (None, "")
+        )
         return _assignment_page(klass, assignment, form, preview, message, 200 if valid else 400)
     if not valid:
         return _assignment_page(klass, assignment, form, None, "", 400)
     assignment.test_on = form.test_on.data
-    assignment.test_target = None if form.test_on.data is None or assignment.amount == Amount.RECALL.value else form.percent()
+    assignment.test_target = (
+        None
+        if form.test_on.data is None or assignment.amount == Amount.RECALL.value
+        else form.percent()
+    )
     aim_now(assignment)
     db.session.commit()
     if assignment.test_on is None:
         flash("The test day was taken away: the schedule no longer aims at one.", "success")
     else:
-        flash(test_day_sentence(assignment.test_on, round(aimed_target(assignment) * 100), you=False), "success")
-    return redirect(url_for("teach.assignment_page", class_id=klass.id, assignment_id=assignment.id))
+        flash(
+            test_day_sentence(assignment.test_on, round(aimed_target(assignment) * 100), you=False),
+            "success",
+        )
+    return redirect(
+        url_for("teach.assignment_page", class_id=klass.id, assignment_id=assignment.id)
+    )
 
 
 @bp.post("/classes/<int:class_id>/assignments/<int:assignment_id>/delete")
@@ -255,7 +332,10 @@ def delete_assignment(class_id: int, assignment_id: int) -> Response:
     title = assignment.title
     db.session.execute(delete(Assignment).where(Assignment.id == assignment.id))
     db.session.commit()
-    flash(f"Assignment “{title}” deleted. What the students practised stays in their history.", "success")
+    flash(
+        f"Assignment “{title}” deleted. What the students practised stays in their history.",
+        "success",
+    )
     return redirect(url_for("teach.class_page", class_id=klass.id))
 
 
@@ -267,7 +347,22 @@ def export_progress(class_id: int) -> Response:
     students = {s.id: s for s in _students_of(klass)}
     now = utcnow()
     # Every cell through the one CSV guard (P-H11): titles are typed by teachers.
-    lines = [csv_line(["student", "assignment", "activities", "starts", "due", "status", "done", "needed", "late", "completed_at"])]
+    lines = [
+        csv_line(
+            [
+                "student",
+                "assignment",
+                "activities",
+                "starts",
+                "due",
+                "status",
+                "done",
+                "needed",
+                "late",
+                "completed_at",
+            ]
+        )
+    ]
     for assignment in reversed(class_assignments(klass)):
         ids = [sid for sid in assigned_students(assignment) if sid in students]
         found = progress(assignment, ids, now)
@@ -291,5 +386,8 @@ def export_progress(class_id: int) -> Response:
     return Response(
         "".join(lines),
         mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"},
+        headers={
+            "Content-Disposition": f'attachment; filename="{filename}"',
+            "Cache-Control": "no-store",
+        },
     )

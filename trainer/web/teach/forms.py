@@ -18,9 +18,18 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import (
+    AnyOf,
+    DataRequired,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    ValidationError,
+)
 
 from trainer import daily, srs
+from trainer.aim import DEFAULT_TEST_TARGET
 from trainer.assignments import (
     ACTIVITIES,
     DEFAULT_TARGET,
@@ -34,7 +43,6 @@ from trainer.assignments import (
     scope_problems,
     test_day_problem,
 )
-from trainer.aim import DEFAULT_TEST_TARGET
 from trainer.cards import Deck
 from trainer.facts import Facet
 from trainer.facts.answers import read_state
@@ -43,11 +51,20 @@ from ..assign.forms import target_on_test_day_field
 from ..extensions import db
 from ..guards import FiniteNumber, whole_number
 from ..models import ASSIGNMENT_TITLE_MAX, CLASS_NAME_MAX, JOIN_CODE_LENGTH, SchoolClass
-from ..study.forms import AMOUNT_MESSAGE, AMOUNT_RANGES, UNIT_CHOICES, UNIT_MESSAGE, CheckboxListField, StartForm, WholeNumberField, amount_problem
+from ..study.forms import (
+    AMOUNT_MESSAGE,
+    AMOUNT_RANGES,
+    UNIT_CHOICES,
+    UNIT_MESSAGE,
+    CheckboxListField,
+    StartForm,
+    WholeNumberField,
+    amount_problem,
+)
 from ..text import TypedName
+from .accounts import MAX_NAMES, NameListError, StudentName, normalise_code, parse_names
 
 _AREA_CHOICES = StartForm.area.kwargs["choices"]
-from .accounts import MAX_NAMES, NameListError, StudentName, normalise_code, parse_names
 
 
 def class_name_key(name: str) -> str:
@@ -63,9 +80,18 @@ class ClassNameMixin:
     class_id: int | None = None
 
     def validate_name(self, field: StringField) -> None:
-        name = field.data or ""  # already cleaned by TypedName (P-H12), which stops here if it refuses it
-        rows = db.session.execute(select(SchoolClass.id, SchoolClass.name).where(SchoolClass.teacher_id == self.teacher_id)).all()
-        if any(class_name_key(row.name) == class_name_key(name) and row.id != self.class_id for row in rows):
+        name = (
+            field.data or ""
+        )  # already cleaned by TypedName (P-H12), which stops here if it refuses it
+        rows = db.session.execute(
+            select(SchoolClass.id, SchoolClass.name).where(
+                SchoolClass.teacher_id == self.teacher_id
+            )
+        ).all()
+        if any(
+            class_name_key(row.name) == class_name_key(name) and row.id != self.class_id
+            for row in rows
+        ):
             raise ValidationError(f"You already have a class called “{name}”. Choose another name.")
 
 
@@ -75,7 +101,9 @@ def _name_field() -> StringField:
         validators=[
             DataRequired(message="Give the class a name."),
             TypedName(),
-            Length(max=CLASS_NAME_MAX, message=f"A class name has at most {CLASS_NAME_MAX} characters."),
+            Length(
+                max=CLASS_NAME_MAX, message=f"A class name has at most {CLASS_NAME_MAX} characters."
+            ),
         ],
         description="For example “Period 3 Geography”. Your students see it.",
         render_kw={"maxlength": CLASS_NAME_MAX, "autocomplete": "off"},
@@ -107,7 +135,9 @@ class ClassSettingsForm(ClassNameMixin, FlaskForm):
         validators=[
             Optional(),
             FiniteNumber(RETENTION_MESSAGE),
-            NumberRange(min=srs.MIN_RETENTION * 100, max=srs.MAX_RETENTION * 100, message=RETENTION_MESSAGE),
+            NumberRange(
+                min=srs.MIN_RETENTION * 100, max=srs.MAX_RETENTION * 100, message=RETENTION_MESSAGE
+            ),
         ],
         description="From 70 to 97. Empty: each student’s own setting (90% unless they changed it).",
         render_kw={"inputmode": "numeric", "min": 70, "max": 97, "step": 1},
@@ -156,7 +186,12 @@ class NewStudentsForm(FlaskForm):
 
     names = TextAreaField(
         "Student names, one per line",
-        validators=[Length(max=MAX_NAMES * 80, message=f"That list is too long. Add at most {MAX_NAMES} names at a time.")],
+        validators=[
+            Length(
+                max=MAX_NAMES * 80,
+                message=f"That list is too long. Add at most {MAX_NAMES} names at a time.",
+            )
+        ],
         description=(
             f"Up to {MAX_NAMES} names. “Maria Gonzalez” becomes the username maria.g; "
             "“Gonzalez, Maria” works too. Names are not stored: they are only printed on the login slips."
@@ -183,7 +218,12 @@ class JoinForm(FlaskForm):
         "Class code",
         validators=[DataRequired(message="Type the code your teacher gave you.")],
         description=f"{JOIN_CODE_LENGTH} letters and numbers, from your teacher.",
-        render_kw={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false", "maxlength": 20},
+        render_kw={
+            "autocomplete": "off",
+            "autocapitalize": "characters",
+            "spellcheck": "false",
+            "maxlength": 20,
+        },
     )
     submit = SubmitField("Join")
 
@@ -226,7 +266,14 @@ class AssignmentForm(FlaskForm):
 
     title = StringField(
         "Title (optional)",
-        validators=[Optional(), TypedName(), Length(max=ASSIGNMENT_TITLE_MAX, message=f"Keep the title under {ASSIGNMENT_TITLE_MAX} characters.")],
+        validators=[
+            Optional(),
+            TypedName(),
+            Length(
+                max=ASSIGNMENT_TITLE_MAX,
+                message=f"Keep the title under {ASSIGNMENT_TITLE_MAX} characters.",
+            ),
+        ],
         description="Students see it on their home page. Left empty, it says what to do, e.g. “5 rounds of State IQ”.",
     )
     activities = CheckboxListField(
@@ -241,7 +288,9 @@ class AssignmentForm(FlaskForm):
         validate_choice=True,
         description="None ticked: every fact the activities ask about.",
     )
-    area = SelectField("Part of the country", choices=_AREA_CHOICES, default="", validate_choice=True)
+    area = SelectField(
+        "Part of the country", choices=_AREA_CHOICES, default="", validate_choice=True
+    )
     states = TextAreaField(
         "Hand-picked states (optional)",
         validators=[Length(max=MAX_STATES_TEXT, message="That list is too long.")],
@@ -253,7 +302,9 @@ class AssignmentForm(FlaskForm):
         choices=[
             SelectChoice(Amount.ROUNDS.value, "A number of rounds or games"),
             SelectChoice(Amount.REVIEWS.value, "A number of answers (reviews)"),
-            SelectChoice(Amount.RECALL.value, "A goal: every fact in scope remembered on the due date"),
+            SelectChoice(
+                Amount.RECALL.value, "A goal: every fact in scope remembered on the due date"
+            ),
         ],
         default=Amount.ROUNDS.value,
         validators=[InputRequired(message="Choose what finishes the assignment.")],
@@ -269,16 +320,24 @@ class AssignmentForm(FlaskForm):
         default=round(DEFAULT_TARGET * 100),
         validators=[Optional()],
         description=f"From {round(MIN_TARGET * 100)} to {round(MAX_TARGET * 100)}. 90 means each fact is 90% likely to be remembered.",
-        render_kw={"inputmode": "numeric", "min": round(MIN_TARGET * 100), "max": round(MAX_TARGET * 100)},
+        render_kw={
+            "inputmode": "numeric",
+            "min": round(MIN_TARGET * 100),
+            "max": round(MAX_TARGET * 100),
+        },
     )
-    starts_on = DateField("Starts on", validators=[InputRequired(message="Choose the day it starts.")])
+    starts_on = DateField(
+        "Starts on", validators=[InputRequired(message="Choose the day it starts.")]
+    )
     due_on = DateField("Due on", validators=[InputRequired(message="Choose the day it is due.")])
     test_on = DateField(
         "Test day (optional)",
         validators=[Optional()],
         description="The day the class is tested on these facts. Each student's reviews are timed so the facts are remembered that day.",
     )
-    test_target = target_on_test_day_field("For a goal, the goal's own percent is aimed at on the test day.")
+    test_target = target_on_test_day_field(
+        "For a goal, the goal's own percent is aimed at on the test day."
+    )
     who = RadioField(
         "For",
         choices=[
@@ -291,7 +350,14 @@ class AssignmentForm(FlaskForm):
     students = CheckboxListField("Students", coerce=int, validate_choice=True)
     submit = SubmitField("Set the assignment")
 
-    def __init__(self, deck: Deck, students: list[tuple[int, str]], today: dt.date, *args: object, **kwargs: object) -> None:
+    def __init__(
+        self,
+        deck: Deck,
+        students: list[tuple[int, str]],
+        today: dt.date,
+        *args: object,
+        **kwargs: object,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.deck = deck
         self.today = today
@@ -308,14 +374,26 @@ class AssignmentForm(FlaskForm):
             self.activities.errors = [*self.activities.errors, "Choose at least one activity."]
             ok = False
         amount = self.amount.data
-        if amount == Amount.ROUNDS.value and not (self.quantity.data and 1 <= self.quantity.data <= MAX_ROUNDS):
-            self.quantity.errors = [*self.quantity.errors, f"Type how many rounds, from 1 to {MAX_ROUNDS}."]
+        if amount == Amount.ROUNDS.value and not (
+            self.quantity.data and 1 <= self.quantity.data <= MAX_ROUNDS
+        ):
+            self.quantity.errors = [
+                *self.quantity.errors,
+                f"Type how many rounds, from 1 to {MAX_ROUNDS}.",
+            ]
             ok = False
-        if amount == Amount.REVIEWS.value and not (self.quantity.data and 1 <= self.quantity.data <= MAX_REVIEWS):
-            self.quantity.errors = [*self.quantity.errors, f"Type how many answers, from 1 to {MAX_REVIEWS}."]
+        if amount == Amount.REVIEWS.value and not (
+            self.quantity.data and 1 <= self.quantity.data <= MAX_REVIEWS
+        ):
+            self.quantity.errors = [
+                *self.quantity.errors,
+                f"Type how many answers, from 1 to {MAX_REVIEWS}.",
+            ]
             ok = False
         low, high = round(MIN_TARGET * 100), round(MAX_TARGET * 100)
-        if amount == Amount.RECALL.value and not (self.target.data is not None and low <= self.target.data <= high):
+        if amount == Amount.RECALL.value and not (
+            self.target.data is not None and low <= self.target.data <= high
+        ):
             self.target.errors = [*self.target.errors, f"Type a goal from {low} to {high} (%)."]
             ok = False
         ok = self._check_dates() and ok
@@ -324,7 +402,10 @@ class AssignmentForm(FlaskForm):
         if self.who.data == "some":
             self.chosen = list(dict.fromkeys(self.students.data or []))
             if not self.chosen:
-                self.students.errors = [*self.students.errors, "Tick at least one student, or set it for everyone."]
+                self.students.errors = [
+                    *self.students.errors,
+                    "Tick at least one student, or set it for everyone.",
+                ]
                 ok = False
         return ok
 
@@ -333,13 +414,25 @@ class AssignmentForm(FlaskForm):
         if start is None or due is None:
             return False
         if due < start:
-            self.due_on.errors = [*self.due_on.errors, "The due date is before the start date. Choose a due date on or after the start."]
+            self.due_on.errors = [
+                *self.due_on.errors,
+                "The due date is before the start date. Choose a due date on or after the start.",
+            ]
             return False
         if due < self.today:
-            self.due_on.errors = [*self.due_on.errors, "That due date has passed. Choose today or a later day."]
+            self.due_on.errors = [
+                *self.due_on.errors,
+                "That due date has passed. Choose today or a later day.",
+            ]
             return False
-        if start > self.today + dt.timedelta(days=MAX_DAYS_AHEAD) or (due - start).days > MAX_DAYS_AHEAD:
-            self.due_on.errors = [*self.due_on.errors, "An assignment can start and run for up to a year."]
+        if (
+            start > self.today + dt.timedelta(days=MAX_DAYS_AHEAD)
+            or (due - start).days > MAX_DAYS_AHEAD
+        ):
+            self.due_on.errors = [
+                *self.due_on.errors,
+                "An assignment can start and run for up to a year.",
+            ]
             return False
         return True
 
@@ -362,7 +455,10 @@ class AssignmentForm(FlaskForm):
         postals, unknown = parse_states(self.states.data or "", self.deck)
         if unknown:
             shown = ", ".join(f"“{name}”" for name in unknown[:5])
-            self.states.errors = [*self.states.errors, f"These are not US states: {shown}. Check the spelling, or use postal codes."]
+            self.states.errors = [
+                *self.states.errors,
+                f"These are not US states: {shown}. Check the spelling, or use postal codes.",
+            ]
             return False
         known = {facet.value for facet in Facet}
         if any(value not in known for value in self.facets.data or []):
@@ -404,7 +500,11 @@ class StartActivityForm(FlaskForm):
     activity = HiddenField(validators=[DataRequired()])
     level = SelectField(
         "Computer level",
-        choices=[SelectChoice("easy", "Easy"), SelectChoice("medium", "Medium"), SelectChoice("hard", "Hard")],
+        choices=[
+            SelectChoice("easy", "Easy"),
+            SelectChoice("medium", "Medium"),
+            SelectChoice("hard", "Hard"),
+        ],
         default="medium",
         validate_choice=True,
     )
@@ -438,7 +538,10 @@ class NewTournamentForm(FlaskForm):
         validators=[
             DataRequired(message="Give the tournament a name."),
             TypedName(),
-            Length(max=TOURNAMENT_NAME_MAX, message=f"A tournament name has at most {TOURNAMENT_NAME_MAX} characters."),
+            Length(
+                max=TOURNAMENT_NAME_MAX,
+                message=f"A tournament name has at most {TOURNAMENT_NAME_MAX} characters.",
+            ),
         ],
         description="For example “Combo 1 Friday”. It shows on the projector.",
         render_kw={"maxlength": TOURNAMENT_NAME_MAX, "autocomplete": "off"},
@@ -446,7 +549,10 @@ class NewTournamentForm(FlaskForm):
     teams = RadioField(
         "Teams",
         choices=[
-            SelectChoice("random", "At random: teams of 3 (with one team of 4 or 2 when the class does not divide into threes)"),
+            SelectChoice(
+                "random",
+                "At random: teams of 3 (with one team of 4 or 2 when the class does not divide into threes)",
+            ),
             SelectChoice("manual", "I’ll form them: choose each student’s team below"),
         ],
         default="random",
@@ -465,7 +571,9 @@ class NewTournamentForm(FlaskForm):
             return ok
         teams: dict[int, list[int]] = {}
         for student_id, field in self.student_fields:
-            number = whole_number(field.data)  # a valid choice by now: "0" (not playing) to the last team
+            number = whole_number(
+                field.data
+            )  # a valid choice by now: "0" (not playing) to the last team
             if number:
                 teams.setdefault(number, []).append(student_id)
         problems = []
@@ -484,13 +592,20 @@ class NewTournamentForm(FlaskForm):
         return True
 
 
-def new_tournament_form(students: list[tuple[int, str]], teams: int, **kwargs: object) -> NewTournamentForm:
+def new_tournament_form(
+    students: list[tuple[int, str]], teams: int, **kwargs: object
+) -> NewTournamentForm:
     """The new-tournament form with a team select ("Team 1" to "Team ``teams``", or not playing)
     for each of ``students`` (id, username), first set to deal them out in turn."""
-    choices = [SelectChoice(NOT_PLAYING, "Not playing")] + [SelectChoice(str(n), f"Team {n}") for n in range(1, teams + 1)]
+    choices = [SelectChoice(NOT_PLAYING, "Not playing")] + [
+        SelectChoice(str(n), f"Team {n}") for n in range(1, teams + 1)
+    ]
     fields = {
         f"team_{student_id}": SelectField(
-            username, choices=choices, default=str(index % teams + 1) if teams else NOT_PLAYING, validate_choice=True
+            username,
+            choices=choices,
+            default=str(index % teams + 1) if teams else NOT_PLAYING,
+            validate_choice=True,
         )
         for index, (student_id, username) in enumerate(students)
     }
@@ -503,7 +618,10 @@ def new_tournament_form(students: list[tuple[int, str]], teams: int, **kwargs: o
 def _games_field(label: str) -> IntegerField:
     return IntegerField(
         label,
-        validators=[InputRequired(message=GAMES_MESSAGE), NumberRange(min=0, max=MAX_MATCH_GAMES, message=GAMES_MESSAGE)],
+        validators=[
+            InputRequired(message=GAMES_MESSAGE),
+            NumberRange(min=0, max=MAX_MATCH_GAMES, message=GAMES_MESSAGE),
+        ],
         render_kw={"inputmode": "numeric", "min": 0, "max": MAX_MATCH_GAMES},
     )
 
@@ -523,7 +641,9 @@ class MatchResultForm(FlaskForm):
         ok = super().validate(extra_validators)  # type: ignore[arg-type]
         for field in (self.a_games, self.b_games, self.tied_games):
             if field.errors:
-                field.errors = [GAMES_MESSAGE]  # one message, whether the text was no number or out of range
+                field.errors = [
+                    GAMES_MESSAGE
+                ]  # one message, whether the text was no number or out of range
         return ok
 
 
@@ -537,7 +657,11 @@ class TournamentGameForm(FlaskForm):
     number = HiddenField()
     a_team = HiddenField()
     b_team = HiddenField()
-    winner = RadioField("Who won?", choices=[], validators=[InputRequired(message="Choose the team that won, or a tie.")])
+    winner = RadioField(
+        "Who won?",
+        choices=[],
+        validators=[InputRequired(message="Choose the team that won, or a tie.")],
+    )
     submit = SubmitField("Save the result")
 
 

@@ -110,7 +110,9 @@ def _mean_recall(student_ids: Sequence[int], now: dt.datetime) -> dict[int, tupl
     weights = weights_of(student_ids)  # and their own memory model (P-M10)
     for card in memory_rows(student_ids):
         sid = card.student_id
-        recalls[sid].append(srs.recall(card.stability, card.last_review, now, zones[sid], weights.get(sid)))
+        recalls[sid].append(
+            srs.recall(card.stability, card.last_review, now, zones[sid], weights.get(sid))
+        )
     return {student_id: (fmean(values), len(values)) for student_id, values in recalls.items()}
 
 
@@ -135,7 +137,9 @@ def _leech_reason(deck: Deck, fact_keys: list[str]) -> str:
     return f"{len(fact_keys)} facts keep slipping (leeches): {listed}"
 
 
-def needs_help(student_ids: Sequence[int], now: dt.datetime, deck: Deck | None = None) -> dict[int, list[str]]:
+def needs_help(
+    student_ids: Sequence[int], now: dt.datetime, deck: Deck | None = None
+) -> dict[int, list[str]]:
     """Why each student needs help, in words for their teacher (an empty list: no reason found).
 
     The reasons: no practice in :data:`INACTIVE_DAYS` days (or never); a mean predicted recall
@@ -208,11 +212,17 @@ def student_activity(student_id: int, now: dt.datetime, days: int = ACTIVITY_DAY
         raise LookupError(f"no user {student_id}")
     today = today_for(student, now).date
     first = today - dt.timedelta(days=days - 1)
-    in_window = (ReviewLog.student_id == student_id, ReviewLog.study_day >= first, ReviewLog.study_day <= today)
+    in_window = (
+        ReviewLog.student_id == student_id,
+        ReviewLog.study_day >= first,
+        ReviewLog.study_day <= today,
+    )
     per_day = {
         day: (answered, right)
         for day, answered, right in db.session.execute(
-            select(ReviewLog.study_day, func.count(), _RIGHT).where(*in_window).group_by(ReviewLog.study_day)
+            select(ReviewLog.study_day, func.count(), _RIGHT)
+            .where(*in_window)
+            .group_by(ReviewLog.study_day)
         )
     }
     day_rows = []
@@ -254,7 +264,9 @@ def facts_by_state(student_id: int, now: dt.datetime, deck: Deck | None = None) 
     weights = weights_of([student_id])[student_id]
     memories = {
         card.fact_key: memory_from(card)
-        for card in db.session.execute(select(MemoryCard.__table__).where(MemoryCard.student_id == student_id))
+        for card in db.session.execute(
+            select(MemoryCard.__table__).where(MemoryCard.student_id == student_id)
+        )
     }
     rows = []
     for state in deck.sorted_by(None):
@@ -264,7 +276,9 @@ def facts_by_state(student_id: int, now: dt.datetime, deck: Deck | None = None) 
             if memory is None:
                 cells.append(FactCell(facet, None, False))
             else:
-                cells.append(FactCell(facet, srs.retrievability(memory, now, zone, weights), memory.is_leech))
+                cells.append(
+                    FactCell(facet, srs.retrievability(memory, now, zone, weights), memory.is_leech)
+                )
         rows.append(StateFacts(state.postal, state.name, cells))
     return rows
 
@@ -285,7 +299,14 @@ def recent_rounds(student_id: int, limit: int = RECENT_ROUNDS) -> list[RecentRou
     """The student's latest rounds (of any mode), newest first, with how many answers and how many right."""
     last = func.max(ReviewLog.reviewed_at)
     rows = db.session.execute(
-        select(ReviewLog.round_token, ReviewLog.mode, func.min(ReviewLog.reviewed_at), last, func.count(), _RIGHT)
+        select(
+            ReviewLog.round_token,
+            ReviewLog.mode,
+            func.min(ReviewLog.reviewed_at),
+            last,
+            func.count(),
+            _RIGHT,
+        )
         .where(ReviewLog.student_id == student_id)
         .group_by(ReviewLog.round_token, ReviewLog.mode)
         .order_by(last.desc(), ReviewLog.round_token)
@@ -346,7 +367,18 @@ def review_log_rows(class_id: int, start_date: dt.date, end_date: dt.date) -> It
         yield LogRow(*row)
 
 
-CSV_HEADER = ["student", "reviewed_at_utc", "study_day", "mode", "state", "facet", "verdict", "rating", "answer", "round"]
+CSV_HEADER = [
+    "student",
+    "reviewed_at_utc",
+    "study_day",
+    "mode",
+    "state",
+    "facet",
+    "verdict",
+    "rating",
+    "answer",
+    "round",
+]
 
 
 def csv_lines(rows: Iterable[LogRow], deck: Deck) -> Iterator[str]:

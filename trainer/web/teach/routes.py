@@ -12,7 +12,18 @@ import secrets
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, stream_with_context, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    stream_with_context,
+    url_for,
+)
 from flask_login import current_user
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
@@ -24,12 +35,27 @@ from trainer.facts import Facet
 from .. import fitting, get_deck
 from ..extensions import db, limiter
 from ..memory import browser_time_zone, valid_time_zone
-from ..models import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, ClassMembership, Role, SchoolClass, User, utcnow
+from ..models import (
+    JOIN_CODE_ALPHABET,
+    JOIN_CODE_LENGTH,
+    ClassMembership,
+    Role,
+    SchoolClass,
+    User,
+    utcnow,
+)
 from ..progress import class_progress, dates_of
 from ..security import student_required, teacher_required
 from . import insights
 from .accounts import hash_passwords, make_password, normalise_code, reset_refusal, usernames_for
-from .forms import ClassSettingsForm, ConfirmForm, JoinForm, JoiningForm, NewClassForm, NewStudentsForm
+from .forms import (
+    ClassSettingsForm,
+    ConfirmForm,
+    JoinForm,
+    JoiningForm,
+    NewClassForm,
+    NewStudentsForm,
+)
 
 bp = Blueprint("teach", __name__, url_prefix="/teach")
 
@@ -68,7 +94,10 @@ def _new_join_code() -> str:
     """A join code no class has (8 characters from 31: a clash is rare, and then another is drawn)."""
     while True:
         code = "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-        if db.session.execute(select(SchoolClass.id).where(SchoolClass.join_code == code)).first() is None:
+        if (
+            db.session.execute(select(SchoolClass.id).where(SchoolClass.join_code == code)).first()
+            is None
+        ):
             return code
 
 
@@ -95,9 +124,14 @@ def index() -> str | Response | tuple[str, int]:
             db.session.commit()
         except IntegrityError:
             db.session.rollback()
-            form.name.errors = [f"You already have a class called “{form.name.data}”. Choose another name."]
+            form.name.errors = [
+                f"You already have a class called “{form.name.data}”. Choose another name."
+            ]
         else:
-            flash(f"Class “{klass.name}” created. Give your students the code {klass.join_code}, or add their accounts.", "success")
+            flash(
+                f"Class “{klass.name}” created. Give your students the code {klass.join_code}, or add their accounts.",
+                "success",
+            )
             return redirect(url_for("teach.class_page", class_id=klass.id))
     counts = (
         select(ClassMembership.class_id, func.count(ClassMembership.id).label("students"))
@@ -110,7 +144,9 @@ def index() -> str | Response | tuple[str, int]:
         .where(SchoolClass.teacher_id == teacher.id)
         .order_by(SchoolClass.name)
     ).all()
-    return render_template("teach/index.html", form=form, classes=classes), (400 if form.is_submitted() else 200)
+    return render_template("teach/index.html", form=form, classes=classes), (
+        400 if form.is_submitted() else 200
+    )
 
 
 @dataclass(frozen=True)
@@ -163,7 +199,10 @@ def joining(class_id: int) -> Response:
     if klass.joining_open:
         flash(f"Joining is open: students can join with the code {klass.join_code}.", "success")
     else:
-        flash("Joining is closed: the code no longer lets anyone in. Students already in the class stay.", "success")
+        flash(
+            "Joining is closed: the code no longer lets anyone in. Students already in the class stay.",
+            "success",
+        )
     return redirect(url_for("teach.class_page", class_id=klass.id))
 
 
@@ -190,7 +229,9 @@ def class_settings(class_id: int) -> str | Response | tuple[str, int]:
         klass.id,
         data={
             "name": klass.name,
-            "desired_retention": None if klass.desired_retention is None else round(klass.desired_retention * 100),
+            "desired_retention": None
+            if klass.desired_retention is None
+            else round(klass.desired_retention * 100),
             "new_per_day": klass.new_per_day,
             "daily_amount": klass.daily_amount,
             "daily_unit": klass.daily_unit or daily.Unit.ANSWERS.value,
@@ -198,7 +239,11 @@ def class_settings(class_id: int) -> str | Response | tuple[str, int]:
     )
     if form.validate_on_submit():
         klass.name = form.name.data
-        klass.desired_retention = None if form.desired_retention.data is None else float(form.desired_retention.data) / 100
+        klass.desired_retention = (
+            None
+            if form.desired_retention.data is None
+            else float(form.desired_retention.data) / 100
+        )
         klass.new_per_day = form.new_per_day.data
         # Both halves of the daily amount, or neither (P-D2).
         klass.daily_amount = form.daily_amount.data
@@ -207,7 +252,9 @@ def class_settings(class_id: int) -> str | Response | tuple[str, int]:
             db.session.commit()
         except IntegrityError:
             db.session.rollback()
-            form.name.errors = [f"You already have a class called “{form.name.data}”. Choose another name."]
+            form.name.errors = [
+                f"You already have a class called “{form.name.data}”. Choose another name."
+            ]
         else:
             flash("Class settings saved.", "success")
             return redirect(url_for("teach.class_page", class_id=klass.id))
@@ -243,7 +290,9 @@ class Slip:
 
 
 def _taken_usernames(base: str) -> set[str]:
-    rows = db.session.execute(select(User.username_key).where(User.username_key.startswith(base, autoescape=True)))
+    rows = db.session.execute(
+        select(User.username_key).where(User.username_key.startswith(base, autoescape=True))
+    )
     return set(rows.scalars())
 
 
@@ -262,22 +311,40 @@ def new_students(class_id: int) -> str | Response | tuple[str, int]:
             )
             return redirect(url_for("teach.class_page", class_id=klass.id))
         usernames = usernames_for(form.parsed, _taken_usernames)
-        slips = [Slip(entry.name, username, make_password()) for entry, username in zip(form.parsed, usernames, strict=True)]
+        slips = [
+            Slip(entry.name, username, make_password())
+            for entry, username in zip(form.parsed, usernames, strict=True)
+        ]
         # Made by this teacher: only they may give these accounts a new password later.
         students = [
-            User(username=slip.username, username_key=User.key_for(slip.username), role=Role.STUDENT, password_hash=hashed, managed_by_id=_user().id)
-            for slip, hashed in zip(slips, hash_passwords([slip.password for slip in slips]), strict=True)
+            User(
+                username=slip.username,
+                username_key=User.key_for(slip.username),
+                role=Role.STUDENT,
+                password_hash=hashed,
+                managed_by_id=_user().id,
+            )
+            for slip, hashed in zip(
+                slips, hash_passwords([slip.password for slip in slips]), strict=True
+            )
         ]
         now = utcnow()
         try:
             db.session.add_all(students)
             db.session.flush()
-            db.session.add_all([ClassMembership(class_id=klass.id, student_id=student.id, joined_at=now) for student in students])
+            db.session.add_all(
+                [
+                    ClassMembership(class_id=klass.id, student_id=student.id, joined_at=now)
+                    for student in students
+                ]
+            )
             db.session.commit()
         except IntegrityError:
             # Someone signed up with one of these usernames a moment ago: nothing is kept.
             db.session.rollback()
-            form.names.errors = ["Someone took one of these usernames just now. Nothing was created; please press the button again."]
+            form.names.errors = [
+                "Someone took one of these usernames just now. Nothing was created; please press the button again."
+            ]
             form.batch.data = _new_batch()
         else:
             html = render_template("teach/slips.html", klass=klass, slips=slips)
@@ -324,11 +391,18 @@ def reset_password(class_id: int, student_id: int) -> Response | tuple[str, int]
         abort(400)
     refusal = reset_refusal(student, _user().id)
     if refusal:
-        return render_template("errors/error.html", status=403, title="Not allowed", message=refusal), 403
+        return render_template(
+            "errors/error.html", status=403, title="Not allowed", message=refusal
+        ), 403
     password = make_password()
     student.set_password(password)
     db.session.commit()
-    html = render_template("teach/password.html", klass=klass, slip=Slip("", student.username, password), student=student)
+    html = render_template(
+        "teach/password.html",
+        klass=klass,
+        slip=Slip("", student.username, password),
+        student=student,
+    )
     return _no_store(html)
 
 
@@ -376,7 +450,14 @@ def _my_classes(student: User, class_id: int | None = None) -> list[MyClass]:
     """The student's classes with each one's teacher (who can see the student's work), or only
     ``class_id`` among them."""
     query = (
-        select(SchoolClass.id, SchoolClass.name, User.username, ClassMembership.joined_at, SchoolClass.desired_retention, SchoolClass.new_per_day)
+        select(
+            SchoolClass.id,
+            SchoolClass.name,
+            User.username,
+            ClassMembership.joined_at,
+            SchoolClass.desired_retention,
+            SchoolClass.new_per_day,
+        )
         .join(ClassMembership, ClassMembership.class_id == SchoolClass.id)
         .join(User, User.id == SchoolClass.teacher_id)
         .where(ClassMembership.student_id == student.id)
@@ -404,16 +485,25 @@ def leave_class(class_id: int) -> str | Response:
     if form.is_submitted():
         if not form.validate():
             abort(400)
-        db.session.execute(delete(ClassMembership).where(ClassMembership.class_id == klass.id, ClassMembership.student_id == student.id))
+        db.session.execute(
+            delete(ClassMembership).where(
+                ClassMembership.class_id == klass.id, ClassMembership.student_id == student.id
+            )
+        )
         db.session.commit()
-        flash(f"You left {klass.name}. {klass.teacher} no longer sees your work; everything you learned stays yours.", "success")
+        flash(
+            f"You left {klass.name}. {klass.teacher} no longer sees your work; everything you learned stays yours.",
+            "success",
+        )
         return redirect(url_for("teach.join"))
     return render_template("teach/leave.html", klass=klass, form=form)
 
 
 def _class_by_code(code: str) -> tuple[SchoolClass, str] | None:
     row = db.session.execute(
-        select(SchoolClass, User.username).join(User, User.id == SchoolClass.teacher_id).where(SchoolClass.join_code == code)
+        select(SchoolClass, User.username)
+        .join(User, User.id == SchoolClass.teacher_id)
+        .where(SchoolClass.join_code == code)
     ).first()
     return (row[0], row[1]) if row else None
 
@@ -421,7 +511,9 @@ def _class_by_code(code: str) -> tuple[SchoolClass, str] | None:
 def _is_member(klass: SchoolClass, student: User) -> bool:
     return (
         db.session.execute(
-            select(ClassMembership.id).where(ClassMembership.class_id == klass.id, ClassMembership.student_id == student.id)
+            select(ClassMembership.id).where(
+                ClassMembership.class_id == klass.id, ClassMembership.student_id == student.id
+            )
         ).first()
         is not None
     )
@@ -449,7 +541,12 @@ def unknown_code_message(code: str) -> str:
 
 
 @bp.route("/join", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], methods=["POST"], key_func=_join_key, deduct_when=_failed)
+@limiter.limit(
+    lambda: current_app.config["JOIN_RATE_LIMIT"],
+    methods=["POST"],
+    key_func=_join_key,
+    deduct_when=_failed,
+)
 @student_required
 def join() -> str | Response | tuple[str, int]:
     """Type a class code to join the class; the student's classes are listed."""
@@ -464,12 +561,18 @@ def join() -> str | Response | tuple[str, int]:
             if problem is None:
                 return redirect(url_for("teach.join"))
             form.code.errors = [problem]
-    return render_template("teach/join.html", form=form, classes=_my_classes(student)), (400 if form.is_submitted() else 200)
+    return render_template("teach/join.html", form=form, classes=_my_classes(student)), (
+        400 if form.is_submitted() else 200
+    )
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])
 # Opening an unknown link counts too, so links cannot be tried one after another either.
-@limiter.limit(lambda: current_app.config["JOIN_RATE_LIMIT"], key_func=_join_key, deduct_when=lambda r: r.status_code not in (200, 302))
+@limiter.limit(
+    lambda: current_app.config["JOIN_RATE_LIMIT"],
+    key_func=_join_key,
+    deduct_when=lambda r: r.status_code not in (200, 302),
+)
 @student_required
 def join_link(code: str) -> str | Response | tuple[str, int]:
     """A class's join link: the class and its teacher, and a button to join."""
@@ -477,7 +580,9 @@ def join_link(code: str) -> str | Response | tuple[str, int]:
     code = normalise_code(code)[:20]
     found = _class_by_code(code)
     if found is None:
-        return render_template("teach/join_link.html", code=code, klass=None, problem=unknown_code_message(code)), 404
+        return render_template(
+            "teach/join_link.html", code=code, klass=None, problem=unknown_code_message(code)
+        ), 404
     klass, teacher_name = found
     form = ConfirmForm()
     problem = None
@@ -493,7 +598,14 @@ def join_link(code: str) -> str | Response | tuple[str, int]:
         if problem is None:
             return redirect(url_for("teach.join"))
         status = 400
-    return render_template("teach/join_link.html", code=klass.join_code, klass=klass, teacher_name=teacher_name, form=form, problem=problem), status
+    return render_template(
+        "teach/join_link.html",
+        code=klass.join_code,
+        klass=klass,
+        teacher_name=teacher_name,
+        form=form,
+        problem=problem,
+    ), status
 
 
 # --- Teachers: a student's progress and the review log export ---
@@ -515,7 +627,9 @@ def _class_insights(students: list[ClassStudent]) -> dict[str, object]:
     today = now.astimezone(zone).date()
     return {
         "last_active": active,
-        "last_active_text": {sid: insights.last_active_text(when, now, zone) for sid, when in active.items()},
+        "last_active_text": {
+            sid: insights.last_active_text(when, now, zone) for sid, when in active.items()
+        },
         "help_reasons": reasons,
         "helped": [s for s in students if reasons[s.id]],
         "export_start": today - dt.timedelta(days=29),
@@ -563,13 +677,19 @@ def export_range(start: str | None, end: str | None) -> tuple[dt.date, dt.date]:
                 raise ValueError(text)
             days.append(dt.date.fromisoformat(text))
         except ValueError:
-            raise ExportRangeError(f"The {label} day “{text[:20]}” is not a date; use the form (year-month-day).") from None
+            raise ExportRangeError(
+                f"The {label} day “{text[:20]}” is not a date; use the form (year-month-day)."
+            ) from None
     first, last = days
     if last < first:
-        raise ExportRangeError(f"The last day ({last.isoformat()}) is before the first day ({first.isoformat()}).")
+        raise ExportRangeError(
+            f"The last day ({last.isoformat()}) is before the first day ({first.isoformat()})."
+        )
     length = (last - first).days + 1
     if length > insights.MAX_EXPORT_DAYS:
-        raise ExportRangeError(f"Download at most {insights.MAX_EXPORT_DAYS} days at a time; those dates cover {length} days.")
+        raise ExportRangeError(
+            f"Download at most {insights.MAX_EXPORT_DAYS} days at a time; those dates cover {length} days."
+        )
     return first, last
 
 

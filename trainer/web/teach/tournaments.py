@@ -124,9 +124,15 @@ class Board:
         self.tournament = tournament
         tid = tournament.id
         self.klass = db.session.get(SchoolClass, tournament.class_id)
-        teams = db.session.execute(
-            select(TournamentTeam).where(TournamentTeam.tournament_id == tid).order_by(TournamentTeam.number)
-        ).scalars().all()
+        teams = (
+            db.session.execute(
+                select(TournamentTeam)
+                .where(TournamentTeam.tournament_id == tid)
+                .order_by(TournamentTeam.number)
+            )
+            .scalars()
+            .all()
+        )
         members: dict[int, list[str]] = {team.id: [] for team in teams}
         #: The players' usernames by user id: who entered and confirmed a game in the app (P-K6).
         self.usernames: dict[int, str] = {}
@@ -142,12 +148,20 @@ class Board:
         self.team = {team.id: team for team in self.teams}
         self.matches = list(
             db.session.execute(
-                select(TournamentMatch).where(TournamentMatch.tournament_id == tid).order_by(TournamentMatch.round, TournamentMatch.id)
+                select(TournamentMatch)
+                .where(TournamentMatch.tournament_id == tid)
+                .order_by(TournamentMatch.round, TournamentMatch.id)
             ).scalars()
         )
-        games = db.session.execute(
-            select(TournamentGame).where(TournamentGame.tournament_id == tid).order_by(TournamentGame.number)
-        ).scalars().all()
+        games = (
+            db.session.execute(
+                select(TournamentGame)
+                .where(TournamentGame.tournament_id == tid)
+                .order_by(TournamentGame.number)
+            )
+            .scalars()
+            .all()
+        )
         self.playoff_games = [g for g in games if g.stage == PLAYOFF_GAME]
         self.championship_games = [g for g in games if g.stage == CHAMPIONSHIP_GAME]
         #: The games of round matches scored in the app (P-K6), by match.
@@ -179,7 +193,7 @@ class Board:
         return self.usernames.get(user_id, "a student no longer in the tournament")
 
     def names(self, team_ids: tuple[int, ...] | list[int]) -> str:
-        """"Team 1", "Team 1 and Team 2", "Team 1, Team 2 and Team 3"."""
+        """ "Team 1", "Team 1 and Team 2", "Team 1, Team 2 and Team 3"."""
         names = [self.name(t) for t in team_ids]
         return "".join(names) if len(names) < 2 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -216,7 +230,12 @@ class Board:
         """The entered results (byes included) of rounds 1 to ``through`` (default: all)."""
         last = self.tournament.round if through is None else through
         return [
-            MatchOutcome(m.round, m.a_team_id, m.b_team_id, m.a_team_id if m.b_team_id is None else m.winner_id)
+            MatchOutcome(
+                m.round,
+                m.a_team_id,
+                m.b_team_id,
+                m.a_team_id if m.b_team_id is None else m.winner_id,
+            )
             for m in self.matches
             if m.entered_at is not None and m.round <= last
         ]
@@ -242,7 +261,9 @@ class Board:
         if match.entered_at is None:
             return f"{a} vs {b}: no result yet"
         tied = f", {match.tied_games} tied" if match.tied_games else ""
-        verdict = "a tied match" if match.winner_id is None else f"{self.name(match.winner_id)} wins"
+        verdict = (
+            "a tied match" if match.winner_id is None else f"{self.name(match.winner_id)} wins"
+        )
         return f"{a} {match.a_games}–{match.b_games} {b}{tied}: {verdict}"
 
     # The playoffs and the championship.
@@ -261,7 +282,9 @@ class Board:
         """The two finalists, side A first, once the playoffs (if any) are over (K4, P-K1)."""
         if not self.rounds_done:
             return None
-        return championship_teams(self.team_ids, self.outcomes(), self.playoff_results, self.tournament.seed)
+        return championship_teams(
+            self.team_ids, self.outcomes(), self.playoff_results, self.tournament.seed
+        )
 
     @property
     def championship_results(self) -> list[GameResult]:
@@ -269,7 +292,10 @@ class Board:
         if finals is None:
             return []
         return [
-            GameResult(ComboGame(g.game), None if g.winner_id is None else (Side.A if g.winner_id == finals[0] else Side.B))
+            GameResult(
+                ComboGame(g.game),
+                None if g.winner_id is None else (Side.A if g.winner_id == finals[0] else Side.B),
+            )
             for g in self.championship_games
         ]
 
@@ -296,25 +322,42 @@ class Board:
         """The playoff or championship game to play next, if the stage has one."""
         stage = self.tournament.stage
         if stage == PLAYOFFS and self.rounds_done:
-            teams = next_playoff_game(self.team_ids, self.outcomes(), self.playoff_results, self.tournament.seed)
+            teams = next_playoff_game(
+                self.team_ids, self.outcomes(), self.playoff_results, self.tournament.seed
+            )
             if teams is None:
                 return None
             number = len(self.playoff_games) + 1
-            return DueGame(PLAYOFF_GAME, number, teams[0], teams[1], ComboGame.BORDER_UP, f"Playoff game {number}")
+            return DueGame(
+                PLAYOFF_GAME,
+                number,
+                teams[0],
+                teams[1],
+                ComboGame.BORDER_UP,
+                f"Playoff game {number}",
+            )
         if stage == CHAMPIONSHIP and self.finals is not None:
             game = next_game(MatchFormat.CHAMPIONSHIP, self.championship_results)
             if game is None:
                 return None
             number = len(self.championship_games) + 1
-            return DueGame(CHAMPIONSHIP_GAME, number, self.finals[0], self.finals[1], game, game_title(number))
+            return DueGame(
+                CHAMPIONSHIP_GAME, number, self.finals[0], self.finals[1], game, game_title(number)
+            )
         return None
 
     def describe_game(self, game: TournamentGame) -> str:
         label = ComboGame(game.game).label
-        title = f"Playoff game {game.number}" if game.stage == PLAYOFF_GAME else game_title(game.number)
+        title = (
+            f"Playoff game {game.number}" if game.stage == PLAYOFF_GAME else game_title(game.number)
+        )
         teams = f"{self.name(game.a_team_id)} vs {self.name(game.b_team_id)}"
         if game.winner_id is None:
-            replayed = " (replayed)" if game.stage == PLAYOFF_GAME or game.number > CHAMPIONSHIP_GAMES else ""
+            replayed = (
+                " (replayed)"
+                if game.stage == PLAYOFF_GAME or game.number > CHAMPIONSHIP_GAMES
+                else ""
+            )
             return f"{title}, {label}: {teams}, a tie{replayed}"
         return f"{title}, {label}: {teams}, {self.name(game.winner_id)} won"
 
@@ -323,7 +366,9 @@ class Board:
         """The last result entered that may still be taken back: its key and what it was."""
         stage = self.tournament.stage
         if stage == ROUNDS_STAGE:
-            entered = [m for m in self.current if m.entered_at is not None and m.b_team_id is not None]
+            entered = [
+                m for m in self.current if m.entered_at is not None and m.b_team_id is not None
+            ]
             if not entered:
                 return None
             last = max(entered, key=lambda m: (m.entered_at, m.id))
@@ -346,7 +391,11 @@ def game_title(number: int) -> str:
 
 def seconds_left(tournament: Tournament, now: dt.datetime) -> float | None:
     """Seconds left on the round clock (may be 0 or less), or None before it starts (K2)."""
-    if tournament.stage != ROUNDS_STAGE or tournament.round == 0 or tournament.clock_started_at is None:
+    if (
+        tournament.stage != ROUNDS_STAGE
+        or tournament.round == 0
+        or tournament.clock_started_at is None
+    ):
         return None
     length = ROUND_SECONDS[round_format(tournament.round)]
     return length - (now - tournament.clock_started_at).total_seconds()
@@ -380,7 +429,11 @@ def _claim(tournament: Tournament) -> bool:
     changed) when another request moved it on first. Everything is read again afterwards."""
     result = db.session.execute(
         update(Tournament)
-        .where(Tournament.id == tournament.id, Tournament.stage == tournament.stage, Tournament.round == tournament.round)
+        .where(
+            Tournament.id == tournament.id,
+            Tournament.stage == tournament.stage,
+            Tournament.round == tournament.round,
+        )
         .values(stage=Tournament.stage)
         .execution_options(synchronize_session=False)
     )
@@ -437,7 +490,11 @@ def _game_form(board: Board, due: DueGame | None, bound: bool) -> TournamentGame
     form = TournamentGameForm(prefix="game", **({} if bound else {"formdata": None}))
     if due is not None:
         if not bound:
-            form.number.data, form.a_team.data, form.b_team.data = str(due.number), str(due.a), str(due.b)
+            form.number.data, form.a_team.data, form.b_team.data = (
+                str(due.number),
+                str(due.a),
+                str(due.b),
+            )
         replayed = due.stage == PLAYOFF_GAME or due.number > CHAMPIONSHIP_GAMES
         form.winner.label.text = f"Who won {due.title.lower()} ({due.game.label}), {board.name(due.a)} vs {board.name(due.b)}?"
         form.winner.choices = [
@@ -462,7 +519,9 @@ def _render_control(
 ) -> tuple[str, int]:
     tournament = board.tournament
     result_forms = {
-        m.id: _result_form(board, m, bound=False) for m in board.current if m.b_team_id is not None and m.entered_at is None
+        m.id: _result_form(board, m, bound=False)
+        for m in board.current
+        if m.b_team_id is not None and m.entered_at is None
     }
     if failed is not None:
         result_forms[failed[0]] = failed[1]
@@ -492,7 +551,10 @@ def _answer_forms(board: Board) -> dict[int, tuple[MatchAnswerForm | None, Match
             continue
         play = board.play(match)
         if play.needs_teacher:
-            answers[match.id] = (confirm_form(play, BACK_TO_ROUND), answer_form(play, BACK_TO_ROUND))
+            answers[match.id] = (
+                confirm_form(play, BACK_TO_ROUND),
+                answer_form(play, BACK_TO_ROUND),
+            )
     return answers
 
 
@@ -530,21 +592,40 @@ def tournament_new(class_id: int) -> str | Response | tuple[str, int]:
         if form.teams.data == "manual":
             numbered = list(form.chosen.items())
         else:
-            numbered = list(enumerate(random_teams([s.id for s in students], random.Random(seed)), start=1))
-        tournament = Tournament(class_id=klass.id, name=" ".join(form.name.data.split()), seed=seed, round=0, stage=ROUNDS_STAGE)
+            numbered = list(
+                enumerate(random_teams([s.id for s in students], random.Random(seed)), start=1)
+            )
+        tournament = Tournament(
+            class_id=klass.id,
+            name=" ".join(form.name.data.split()),
+            seed=seed,
+            round=0,
+            stage=ROUNDS_STAGE,
+        )
         db.session.add(tournament)
         db.session.flush()
         for number, student_ids in numbered:
             team = TournamentTeam(tournament_id=tournament.id, number=number, name=f"Team {number}")
             db.session.add(team)
             db.session.flush()
-            db.session.add_all(TournamentMember(tournament_id=tournament.id, team_id=team.id, student_id=sid) for sid in student_ids)
+            db.session.add_all(
+                TournamentMember(tournament_id=tournament.id, team_id=team.id, student_id=sid)
+                for sid in student_ids
+            )
         db.session.commit()
-        flash(f"Tournament “{tournament.name}” created with {len(numbered)} teams. Pair round 1 when the class is ready.", "success")
+        flash(
+            f"Tournament “{tournament.name}” created with {len(numbered)} teams. Pair round 1 when the class is ready.",
+            "success",
+        )
         return _page(tournament)
     status = 400 if form.is_submitted() else 200
     return render_template(
-        "teach/tournament_new.html", klass=klass, form=form, enough=enough, count=len(students), MIN_STUDENTS=MIN_STUDENTS
+        "teach/tournament_new.html",
+        klass=klass,
+        form=form,
+        enough=enough,
+        count=len(students),
+        MIN_STUDENTS=MIN_STUDENTS,
     ), status
 
 
@@ -574,12 +655,18 @@ def tournament_clock(tournament_id: int) -> Response:
     if tournament.stage != ROUNDS_STAGE or tournament.round == 0:
         return _refuse(tournament, "No round is under way: there is no clock to start.")
     if form.expected.data != str(tournament.round) or not _claim(tournament):
-        return _refuse(tournament, f"That button was for another round. This is round {tournament.round}; nothing was changed.")
+        return _refuse(
+            tournament,
+            f"That button was for another round. This is round {tournament.round}; nothing was changed.",
+        )
     if tournament.clock_started_at is not None:
         return _refuse(tournament, f"The clock of round {tournament.round} was already started.")
     tournament.clock_started_at = utcnow()
     db.session.commit()
-    flash(f"The clock of round {tournament.round} is running: {round_minutes(tournament.round)} minutes.", "success")
+    flash(
+        f"The clock of round {tournament.round} is running: {round_minutes(tournament.round)} minutes.",
+        "success",
+    )
     return _page(tournament)
 
 
@@ -595,7 +682,10 @@ def tournament_advance(tournament_id: int) -> Response:
     if tournament.stage != ROUNDS_STAGE:
         return _refuse(tournament, "The rounds are over: there is no round to pair.")
     if form.expected.data != str(tournament.round) or not _claim(tournament):
-        return _refuse(tournament, "That was already done: the page you pressed it on was out of date. Nothing was changed.")
+        return _refuse(
+            tournament,
+            "That was already done: the page you pressed it on was out of date. Nothing was changed.",
+        )
     board = Board(tournament)
     number = tournament.round
     if number and board.missing:
@@ -606,7 +696,9 @@ def tournament_advance(tournament_id: int) -> Response:
         )
     now = utcnow()
     if number < ROUNDS:
-        pairings = pair_round(board.team_ids, board.outcomes(), number + 1, _round_rng(tournament, number + 1))
+        pairings = pair_round(
+            board.team_ids, board.outcomes(), number + 1, _round_rng(tournament, number + 1)
+        )
         tournament.round = number + 1
         tournament.clock_started_at = None
         for p in pairings:
@@ -622,7 +714,9 @@ def tournament_advance(tournament_id: int) -> Response:
                 )
             )
         db.session.commit()
-        flash(f"Round {number + 1} is paired. Start its clock when the teams are seated.", "success")
+        flash(
+            f"Round {number + 1} is paired. Start its clock when the teams are seated.", "success"
+        )
         return _page(tournament)
     qualification = board.qualification
     assert qualification is not None
@@ -645,37 +739,58 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
     the match, equal is a tied match (K1). Entered once (undo takes it back)."""
     tournament = _own_tournament(tournament_id)
     match = db.session.execute(
-        select(TournamentMatch).where(TournamentMatch.id == match_id, TournamentMatch.tournament_id == tournament.id)
+        select(TournamentMatch).where(
+            TournamentMatch.id == match_id, TournamentMatch.tournament_id == tournament.id
+        )
     ).scalar_one_or_none()
     if match is None:
         abort(404)
     if tournament.stage == FINISHED:
         return _over(tournament)
     if tournament.stage != ROUNDS_STAGE or match.round != tournament.round:
-        return _refuse(tournament, f"Round {match.round} is over: its results can no longer change.")
+        return _refuse(
+            tournament, f"Round {match.round} is over: its results can no longer change."
+        )
     if match.b_team_id is None:
         return _refuse(tournament, "A bye has no result to enter: it counts as a win (K3).")
     board = Board(tournament)
     if match.entered_at is not None:
         how = " when the match was finished in the app" if match.entered_by == BY_APP else ""
-        return _refuse(tournament, f"That result was already entered{how} ({board.describe_match(match)}). Nothing was changed.")
+        return _refuse(
+            tournament,
+            f"That result was already entered{how} ({board.describe_match(match)}). Nothing was changed.",
+        )
     form = _result_form(board, match, bound=True)
     if not form.validate_on_submit():
         return _render_control(board, failed=(match.id, form), status=400)
     if not _claim(tournament):
         return _refuse(tournament, "The tournament moved on while you typed: nothing was changed.")
     a_games, b_games = form.a_games.data, form.b_games.data
-    winner = match.a_team_id if a_games > b_games else match.b_team_id if b_games > a_games else None
+    winner = (
+        match.a_team_id if a_games > b_games else match.b_team_id if b_games > a_games else None
+    )
     result = db.session.execute(
         update(TournamentMatch)
-        .where(TournamentMatch.id == match.id, TournamentMatch.round == tournament.round, TournamentMatch.entered_at.is_(None))
+        .where(
+            TournamentMatch.id == match.id,
+            TournamentMatch.round == tournament.round,
+            TournamentMatch.entered_at.is_(None),
+        )
         .values(
-            a_games=a_games, b_games=b_games, tied_games=form.tied_games.data, winner_id=winner, entered_at=utcnow(), entered_by=BY_TEACHER
+            a_games=a_games,
+            b_games=b_games,
+            tied_games=form.tied_games.data,
+            winner_id=winner,
+            entered_at=utcnow(),
+            entered_by=BY_TEACHER,
         )
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:
-        return _refuse(tournament, "That result was already entered (perhaps finished in the app a moment ago). Nothing was changed.")
+        return _refuse(
+            tournament,
+            "That result was already entered (perhaps finished in the app a moment ago). Nothing was changed.",
+        )
     db.session.commit()
     flash(f"Saved: {board.describe_match(match)}.", "success")
     return _page(tournament)
@@ -693,7 +808,11 @@ def _enter_game(tournament_id: int, stage: str) -> Response | tuple[str, int]:
     due = board.due
     form = _game_form(board, due, bound=True)
     stale = "That game was already entered, or it is not the game due now. Nothing was changed."
-    if due is None or (form.number.data, form.a_team.data, form.b_team.data) != (str(due.number), str(due.a), str(due.b)):
+    if due is None or (form.number.data, form.a_team.data, form.b_team.data) != (
+        str(due.number),
+        str(due.a),
+        str(due.b),
+    ):
         return _refuse(tournament, stale)
     if not form.validate_on_submit():
         return _render_control(board, game_form=form, status=400)
@@ -702,7 +821,9 @@ def _enter_game(tournament_id: int, stage: str) -> Response | tuple[str, int]:
     board = Board(tournament)
     if board.due != due:
         return _refuse(tournament, stale)
-    winner = None if form.winner.data == TIE else whole_number(form.winner.data)  # a choice: a team's id
+    winner = (
+        None if form.winner.data == TIE else whole_number(form.winner.data)
+    )  # a choice: a team's id
     now = utcnow()
     db.session.add(
         TournamentGame(
@@ -767,7 +888,10 @@ def tournament_undo(tournament_id: int) -> Response:
     board = Board(tournament)
     undoable = board.undoable
     if undoable is None or form.expected.data != undoable[0]:
-        return _refuse(tournament, "That result was already taken back, or another was entered since. Nothing was undone.")
+        return _refuse(
+            tournament,
+            "That result was already taken back, or another was entered since. Nothing was undone.",
+        )
     key, description = undoable
     kind, _, ident = key.rpartition("-")
     if kind == "match":
@@ -792,7 +916,11 @@ def tournament_undo(tournament_id: int) -> Response:
     else:
         db.session.execute(
             delete(TournamentGame)
-            .where(TournamentGame.tournament_id == tournament.id, TournamentGame.stage == kind, TournamentGame.number == int(ident))
+            .where(
+                TournamentGame.tournament_id == tournament.id,
+                TournamentGame.stage == kind,
+                TournamentGame.number == int(ident),
+            )
             .execution_options(synchronize_session=False)
         )
         if kind == PLAYOFF_GAME:

@@ -68,7 +68,10 @@ class MatchGameForm(FlaskForm):
 
     def names(self, number: int, game: ComboGame) -> bool:
         """Whether the form was sent for game ``number``, ``game``, with a result."""
-        return (self.number.data, self.game.data) == (str(number), game.value) and self.winner.data in WINNERS
+        return (self.number.data, self.game.data) == (
+            str(number),
+            game.value,
+        ) and self.winner.data in WINNERS
 
 
 def confirm_form(play: MatchPlay, back: str = "") -> MatchAnswerForm | None:

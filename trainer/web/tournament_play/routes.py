@@ -72,7 +72,9 @@ def _user() -> User:
 
 
 def _in_class(student_id: int, class_id: int) -> Any:
-    return exists().where(ClassMembership.class_id == class_id, ClassMembership.student_id == student_id)
+    return exists().where(
+        ClassMembership.class_id == class_id, ClassMembership.student_id == student_id
+    )
 
 
 def _team_of(tournament: Tournament, student_id: int) -> int | None:
@@ -108,15 +110,22 @@ def _load(tournament_id: int, match_id: int) -> tuple[Tournament, TournamentMatc
     two teams (and which). Anyone else's, a bye, and a match of another tournament are not found."""
     tournament = db.session.get(Tournament, tournament_id)
     match = db.session.execute(
-        select(TournamentMatch).where(TournamentMatch.id == match_id, TournamentMatch.tournament_id == tournament_id)
+        select(TournamentMatch).where(
+            TournamentMatch.id == match_id, TournamentMatch.tournament_id == tournament_id
+        )
     ).scalar_one_or_none()
     if tournament is None or match is None or match.b_team_id is None:
         abort(404)
     user = _user()
     if user.is_teacher:
-        allowed = db.session.execute(
-            select(SchoolClass.id).where(SchoolClass.id == tournament.class_id, SchoolClass.teacher_id == user.id)
-        ).first() is not None
+        allowed = (
+            db.session.execute(
+                select(SchoolClass.id).where(
+                    SchoolClass.id == tournament.class_id, SchoolClass.teacher_id == user.id
+                )
+            ).first()
+            is not None
+        )
         if not allowed:
             abort(404)
         return tournament, match, Viewer(user, None)
@@ -148,14 +157,21 @@ def _here(tournament: Tournament, match: TournamentMatch) -> str:
     return url_for("tournament_play.match_page", tournament_id=tournament.id, match_id=match.id)
 
 
-def _back(tournament: Tournament, match: TournamentMatch, viewer: Viewer, form: MatchStepForm | MatchAnswerForm) -> str:
+def _back(
+    tournament: Tournament,
+    match: TournamentMatch,
+    viewer: Viewer,
+    form: MatchStepForm | MatchAnswerForm,
+) -> str:
     """Where the answer goes: the teacher's round page when the teacher pressed it there, else the match."""
     if viewer.is_teacher and form.back.data == BACK_TO_ROUND:
         return url_for("teach.tournament_page", tournament_id=tournament.id)
     return _here(tournament, match)
 
 
-def _refuse(tournament: Tournament, match: TournamentMatch, message: str, to: str | None = None) -> Response:
+def _refuse(
+    tournament: Tournament, match: TournamentMatch, message: str, to: str | None = None
+) -> Response:
     db.session.rollback()
     flash(message, "error")
     return redirect(to or _here(tournament, match))
@@ -177,7 +193,9 @@ def _blocked(play: MatchPlay, names: dict[Side, str]) -> str | None:
             "or your teacher confirms or corrects it. Nothing was changed."
         )
     confirmer = names[game.confirmer] if game.confirmer else "the other team"
-    return f"Game {game.number} waits for {confirmer} to confirm it first (P-K6). Nothing was changed."
+    return (
+        f"Game {game.number} waits for {confirmer} to confirm it first (P-K6). Nothing was changed."
+    )
 
 
 def _closed(tournament: Tournament, match: TournamentMatch) -> str | None:
@@ -238,8 +256,14 @@ def _result_for(board: Board, match: TournamentMatch, team_id: int) -> str:
         return "A bye (counts as a win)"
     if match.entered_at is None:
         return "No result yet"
-    mine, theirs = (match.a_games, match.b_games) if match.a_team_id == team_id else (match.b_games, match.a_games)
-    verdict = "A tie" if match.winner_id is None else ("Won" if match.winner_id == team_id else "Lost")
+    mine, theirs = (
+        (match.a_games, match.b_games)
+        if match.a_team_id == team_id
+        else (match.b_games, match.a_games)
+    )
+    verdict = (
+        "A tie" if match.winner_id is None else ("Won" if match.winner_id == team_id else "Lost")
+    )
     return f"{verdict} {mine}–{theirs}"
 
 
@@ -257,7 +281,9 @@ def my_tournaments(student: User) -> list[MyTournament]:
     rows = db.session.execute(
         select(Tournament, TournamentMember.team_id)
         .join(TournamentMember, TournamentMember.tournament_id == Tournament.id)
-        .where(TournamentMember.student_id == student.id, _in_class(student.id, Tournament.class_id))
+        .where(
+            TournamentMember.student_id == student.id, _in_class(student.id, Tournament.class_id)
+        )
         .order_by(Tournament.created_at.desc(), Tournament.id.desc())
     ).all()
     found = []
@@ -271,12 +297,27 @@ def my_tournaments(student: User) -> list[MyTournament]:
             current = tournament.stage == ROUNDS_STAGE and match.round == tournament.round
             url = None
             if match.b_team_id is not None:
-                url = url_for("tournament_play.match_page", tournament_id=tournament.id, match_id=match.id)
+                url = url_for(
+                    "tournament_play.match_page", tournament_id=tournament.id, match_id=match.id
+                )
             pending = match.b_team_id is not None and match.entered_at is None
             result = _result_for(board, match, team_id)
-            if current and pending and _asks(board.play(match), Side.A if match.a_team_id == team_id else Side.B):
+            if (
+                current
+                and pending
+                and _asks(board.play(match), Side.A if match.a_team_id == team_id else Side.B)
+            ):
                 result += ": waiting for your team’s answer"
-            matches.append(MyMatch(match.round, board.name(opponent) if opponent else None, result, url, current, pending))
+            matches.append(
+                MyMatch(
+                    match.round,
+                    board.name(opponent) if opponent else None,
+                    result,
+                    url,
+                    current,
+                    pending,
+                )
+            )
         team = board.team[team_id]
         found.append(MyTournament(tournament, team.name, team.members, matches))
     return found
@@ -307,7 +348,11 @@ def match_page(tournament_id: int, match_id: int) -> str:
 
 
 def _render(
-    tournament: Tournament, match: TournamentMatch, viewer: Viewer, pick_form: MatchPickForm | None = None, status: int = 200
+    tournament: Tournament,
+    match: TournamentMatch,
+    viewer: Viewer,
+    pick_form: MatchPickForm | None = None,
+    status: int = 200,
 ) -> Any:
     board = Board(tournament)
     play = _play(tournament, match)
@@ -319,7 +364,9 @@ def _render(
     if pick_form is None:
         pick_form = MatchPickForm(prefix="pick", formdata=None)
         pick_form.expected.data = str(len(play.picked))
-    pick_form.game.choices = [SelectChoice(g.value, g.label) for g in ComboGame if g not in play.picked]
+    pick_form.game.choices = [
+        SelectChoice(g.value, g.label) for g in ComboGame if g not in play.picked
+    ]
     last = play.games[-1].number if play.games else 0
     html = render_template(
         "tournament_play/match.html",
@@ -328,9 +375,14 @@ def _render(
         board=board,
         play=play,
         names=names,
-        teams={side: board.team[match.a_team_id if side is Side.A else match.b_team_id] for side in Side},
+        teams={
+            side: board.team[match.a_team_id if side is Side.A else match.b_team_id]
+            for side in Side
+        },
         upcoming=upcoming,
-        picker=None if play.draw is None else (play.draw.winner if not play.picked else play.draw.winner.other),
+        picker=None
+        if play.draw is None
+        else (play.draw.winner if not play.picked else play.draw.winner.other),
         is_teacher=viewer.is_teacher,
         viewer=viewer,
         game_form=game_form,
@@ -363,21 +415,31 @@ def match_draw(tournament_id: int, match_id: int) -> Response:
     tournament, match, _viewer = _load(tournament_id, match_id)
     play = _play(tournament, match)
     if not play.afternoon:
-        return _refuse(tournament, match, "A morning match has no draw: its games are played in order (K2).")
+        return _refuse(
+            tournament, match, "A morning match has no draw: its games are played in order (K2)."
+        )
     if match.draw is not None:
-        return _refuse(tournament, match, "The cards were already drawn for this match. Nothing was changed.")
+        return _refuse(
+            tournament, match, "The cards were already drawn for this match. Nothing was changed."
+        )
     reason = _claimed(tournament, match)
     if reason is not None:
         return _refuse(tournament, match, reason)
     draw = pick_draw(tournament, match)
     result = db.session.execute(
         update(TournamentMatch)
-        .where(TournamentMatch.id == match.id, TournamentMatch.draw.is_(None), TournamentMatch.entered_at.is_(None))
+        .where(
+            TournamentMatch.id == match.id,
+            TournamentMatch.draw.is_(None),
+            TournamentMatch.entered_at.is_(None),
+        )
         .values(draw=draw.stored())
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:
-        return _refuse(tournament, match, "The cards were already drawn for this match. Nothing was changed.")
+        return _refuse(
+            tournament, match, "The cards were already drawn for this match. Nothing was changed."
+        )
     db.session.commit()
     names = _names(Board(tournament), match)
     flash(f"{draw.describe(names)}: {names[draw.winner]} picks the first game.", "success")
@@ -391,26 +453,44 @@ def match_pick(tournament_id: int, match_id: int) -> Response | tuple[str, int]:
     tournament, match, viewer = _load(tournament_id, match_id)
     play = _play(tournament, match)
     if not play.afternoon:
-        return _refuse(tournament, match, "A morning match has no picks: its games are played in order (K2).")
+        return _refuse(
+            tournament, match, "A morning match has no picks: its games are played in order (K2)."
+        )
     if play.draw is None:
-        return _refuse(tournament, match, "Draw the cards first: the better statehood rank picks the first game (K2).")
+        return _refuse(
+            tournament,
+            match,
+            "Draw the cards first: the better statehood rank picks the first game (K2).",
+        )
     if play.picks is not None:
         done = " then ".join(g.label for g in play.picks)
-        return _refuse(tournament, match, f"Both games are already picked ({done}). Nothing was changed.")
+        return _refuse(
+            tournament, match, f"Both games are already picked ({done}). Nothing was changed."
+        )
     form = MatchPickForm(prefix="pick")
     if form.expected.data != str(len(play.picked)):
-        return _refuse(tournament, match, "That pick was already made (the page was out of date). Nothing was changed.")
+        return _refuse(
+            tournament,
+            match,
+            "That pick was already made (the page was out of date). Nothing was changed.",
+        )
     if not form.validate():
         return _render(tournament, match, viewer, form, 400)
     pick = ComboGame(form.game.data)
     if pick in play.picked:
-        form.game.errors = [f"{pick.label} was picked first: the other team picks a different game (K2)."]
+        form.game.errors = [
+            f"{pick.label} was picked first: the other team picks a different game (K2)."
+        ]
         return _render(tournament, match, viewer, form, 400)
     reason = _claimed(tournament, match)
     if reason is not None:
         return _refuse(tournament, match, reason)
     if [g.value for g in _play(tournament, match).picked] != [g.value for g in play.picked]:
-        return _refuse(tournament, match, "That pick was already made (the page was out of date). Nothing was changed.")
+        return _refuse(
+            tournament,
+            match,
+            "That pick was already made (the page was out of date). Nothing was changed.",
+        )
     match.picks = [*(g.value for g in play.picked), pick.value]
     db.session.commit()
     names = _names(Board(tournament), match)
@@ -436,7 +516,9 @@ def match_game(tournament_id: int, match_id: int) -> Response:
     if play.picks_due:
         return _refuse(tournament, match, "Draw the cards and pick the two games first (K2).")
     if len(play.games) >= MAX_GAMES:
-        return _refuse(tournament, match, f"A match records at most {MAX_GAMES} games. Finish the match.")
+        return _refuse(
+            tournament, match, f"A match records at most {MAX_GAMES} games. Finish the match."
+        )
     waiting = _blocked(play, names)
     if waiting is not None:
         return _refuse(tournament, match, waiting)
@@ -475,7 +557,11 @@ def match_game(tournament_id: int, match_id: int) -> Response:
     except IntegrityError:
         return _refuse(tournament, match, stale)
     db.session.commit()
-    what = "a tie" if winner is None else f"{names[Side.A if winner == match.a_team_id else Side.B]} won"
+    what = (
+        "a tie"
+        if winner is None
+        else f"{names[Side.A if winner == match.a_team_id else Side.B]} won"
+    )
     message = f"Game {upcoming.number}, {upcoming.game.label}: {what}."
     if play.bell is not None and now > play.bell:
         message += " It was recorded after the bell, so it does not count (K2)."
@@ -486,7 +572,7 @@ def match_game(tournament_id: int, match_id: int) -> Response:
 
 
 def _describe(game: Recorded, names: dict[Side, str]) -> str:
-    """"game 3, Dashing States (Team 1 won)"."""
+    """ "game 3, Dashing States (Team 1 won)"."""
     result = game.result
     what = "a tie" if result.winner is None else f"{names[result.winner]} won"
     return f"game {game.number}, {result.game.label} ({what})"
@@ -503,11 +589,26 @@ def match_confirm(tournament_id: int, match_id: int) -> Response:
     to = _back(tournament, match, viewer, form)
     answer = form.answer.data
     if answer not in (CONFIRM, DISPUTE, *WINNERS):
-        return _refuse(tournament, match, "Press one of the buttons: confirm the result, or dispute it. Nothing was changed.", to)
+        return _refuse(
+            tournament,
+            match,
+            "Press one of the buttons: confirm the result, or dispute it. Nothing was changed.",
+            to,
+        )
     if answer in WINNERS and not viewer.is_teacher:
-        return _refuse(tournament, match, "Only your teacher can change a result: confirm it, or dispute it. Nothing was changed.", to)
+        return _refuse(
+            tournament,
+            match,
+            "Only your teacher can change a result: confirm it, or dispute it. Nothing was changed.",
+            to,
+        )
     if answer == DISPUTE and viewer.is_teacher:
-        return _refuse(tournament, match, "As the teacher, confirm the result or correct it. Nothing was changed.", to)
+        return _refuse(
+            tournament,
+            match,
+            "As the teacher, confirm the result or correct it. Nothing was changed.",
+            to,
+        )
     reason = _claimed(tournament, match)
     if reason is not None:
         return _refuse(tournament, match, reason, to)
@@ -517,27 +618,53 @@ def match_confirm(tournament_id: int, match_id: int) -> Response:
     if game is None or form.expected.data != game.token:
         shown = next((g for g in play.games if g.token == form.expected.data), None)
         if shown is not None and shown.stands:
-            return _refuse(tournament, match, f"Game {shown.number} was already confirmed. Nothing was changed.", to)
-        return _refuse(tournament, match, "That game was taken back or changed since the page was shown. Nothing was changed.", to)
+            return _refuse(
+                tournament,
+                match,
+                f"Game {shown.number} was already confirmed. Nothing was changed.",
+                to,
+            )
+        return _refuse(
+            tournament,
+            match,
+            "That game was taken back or changed since the page was shown. Nothing was changed.",
+            to,
+        )
     if viewer.side is not None and viewer.side is game.entered_side:
         other = names[viewer.side.other]
-        return _refuse(tournament, match, f"Your team entered game {game.number}: {other} confirms it (or your teacher). Nothing was changed.", to)
+        return _refuse(
+            tournament,
+            match,
+            f"Your team entered game {game.number}: {other} confirms it (or your teacher). Nothing was changed.",
+            to,
+        )
     now = utcnow()
     values: dict[str, object] = {"confirmed_at": now, "confirmed_by_id": viewer.user.id}
     if answer == DISPUTE:
         if game.disputed:
-            return _refuse(tournament, match, f"Game {game.number} is already disputed: your teacher decides. Nothing was changed.", to)
+            return _refuse(
+                tournament,
+                match,
+                f"Game {game.number} is already disputed: your teacher decides. Nothing was changed.",
+                to,
+            )
         values = {"disputed_at": now, "disputed_by_id": viewer.user.id}
     elif answer in WINNERS:
         values["winner_id"] = {"a": match.a_team_id, "b": match.b_team_id, "tie": None}[answer]
     result = db.session.execute(
         update(TournamentGame)
-        .where(TournamentGame.id == game.id, TournamentGame.match_id == match.id, TournamentGame.confirmed_at.is_(None))
+        .where(
+            TournamentGame.id == game.id,
+            TournamentGame.match_id == match.id,
+            TournamentGame.confirmed_at.is_(None),
+        )
         .values(**values)
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:
-        return _refuse(tournament, match, f"Game {game.number} was already confirmed. Nothing was changed.", to)
+        return _refuse(
+            tournament, match, f"Game {game.number} was already confirmed. Nothing was changed.", to
+        )
     db.session.commit()
     described = _describe(game, names)
     if answer == DISPUTE:
@@ -570,14 +697,20 @@ def match_undo(tournament_id: int, match_id: int) -> Response:
     play = _play(tournament, match)
     names = _names(Board(tournament), match)
     if not play.games or form.expected.data != str(play.games[-1].number):
-        return _refuse(tournament, match, "That game was already taken back, or another was recorded since. Nothing was taken back.")
+        return _refuse(
+            tournament,
+            match,
+            "That game was already taken back, or another was recorded since. Nothing was taken back.",
+        )
     last = play.games[-1]
     if play.finish_asked is not None:
         return _refuse(tournament, match, _blocked(play, names) or "")
     if viewer.side is not None:
         if last.stands:
             return _refuse(
-                tournament, match, f"Game {last.number} stands: both teams agreed on it. Only your teacher can take it back now."
+                tournament,
+                match,
+                f"Game {last.number} stands: both teams agreed on it. Only your teacher can take it back now.",
             )
         if last.entered_side is not None and last.entered_side is not viewer.side:
             return _refuse(
@@ -598,7 +731,7 @@ def match_undo(tournament_id: int, match_id: int) -> Response:
 @bp.post("/<int:tournament_id>/matches/<int:match_id>/finish")
 @login_required
 def match_finish(tournament_id: int, match_id: int) -> Response:
-    """"Finish the match": the teacher's finish writes the result, taken from the games that stand
+    """ "Finish the match": the teacher's finish writes the result, taken from the games that stand
     and were recorded by the bell (K1, K2), as the teacher's typed result is, unless that came
     first; a team's only asks, and the other team (or the teacher) answers (P-K6)."""
     tournament, match, viewer = _load(tournament_id, match_id)
@@ -610,9 +743,19 @@ def match_finish(tournament_id: int, match_id: int) -> Response:
     play = _play(tournament, match)
     names = _names(Board(tournament), match)
     if not play.games:
-        return _refuse(tournament, match, "No game has been recorded yet: record each game as it ends, then finish the match.", to)
+        return _refuse(
+            tournament,
+            match,
+            "No game has been recorded yet: record each game as it ends, then finish the match.",
+            to,
+        )
     if form.expected.data != str(len(play.games)):
-        return _refuse(tournament, match, "A game was recorded or taken back since that page was shown: check the games, then finish again.", to)
+        return _refuse(
+            tournament,
+            match,
+            "A game was recorded or taken back since that page was shown: check the games, then finish again.",
+            to,
+        )
     if viewer.is_teacher:
         # The teacher's finish is the teacher's word, also on a finish a team asked; only a game
         # still waiting must be confirmed or corrected first.
@@ -624,12 +767,22 @@ def match_finish(tournament_id: int, match_id: int) -> Response:
         return _refuse(tournament, match, waiting, to)
     result = db.session.execute(
         update(TournamentMatch)
-        .where(TournamentMatch.id == match.id, TournamentMatch.entered_at.is_(None), TournamentMatch.finish_asked_at.is_(None))
-        .values(finish_asked_at=utcnow(), finish_asked_by_id=viewer.user.id, finish_asked_team_id=viewer.team_id(match))
+        .where(
+            TournamentMatch.id == match.id,
+            TournamentMatch.entered_at.is_(None),
+            TournamentMatch.finish_asked_at.is_(None),
+        )
+        .values(
+            finish_asked_at=utcnow(),
+            finish_asked_by_id=viewer.user.id,
+            finish_asked_team_id=viewer.team_id(match),
+        )
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:
-        return _refuse(tournament, match, "Finishing the match was already asked. Nothing was changed.", to)
+        return _refuse(
+            tournament, match, "Finishing the match was already asked. Nothing was changed.", to
+        )
     db.session.commit()
     other = names[viewer.side.other] if viewer.side else "the other team"
     flash(
@@ -648,7 +801,12 @@ def match_finish_answer(tournament_id: int, match_id: int) -> Response:
     form = MatchAnswerForm(prefix="answer")
     to = _back(tournament, match, viewer, form)
     if form.answer.data not in (CONFIRM, DECLINE):
-        return _refuse(tournament, match, "Press one of the buttons: finish the match, or not yet. Nothing was changed.", to)
+        return _refuse(
+            tournament,
+            match,
+            "Press one of the buttons: finish the match, or not yet. Nothing was changed.",
+            to,
+        )
     reason = _claimed(tournament, match)
     if reason is not None:
         return _refuse(tournament, match, reason, to)
@@ -656,11 +814,23 @@ def match_finish_answer(tournament_id: int, match_id: int) -> Response:
     names = _names(Board(tournament), match)
     asker = play.finish_asked
     if not play.finish_waits or asker is None:
-        return _refuse(tournament, match, "Nobody is asking to finish this match now. Nothing was changed.", to)
+        return _refuse(
+            tournament, match, "Nobody is asking to finish this match now. Nothing was changed.", to
+        )
     if form.expected.data != str(len(play.games)):
-        return _refuse(tournament, match, "The games changed since that page was shown: check them, then answer again. Nothing was changed.", to)
+        return _refuse(
+            tournament,
+            match,
+            "The games changed since that page was shown: check them, then answer again. Nothing was changed.",
+            to,
+        )
     if viewer.side is asker:
-        return _refuse(tournament, match, f"Your team asked to finish the match: {names[asker.other]} answers (or your teacher). Nothing was changed.", to)
+        return _refuse(
+            tournament,
+            match,
+            f"Your team asked to finish the match: {names[asker.other]} answers (or your teacher). Nothing was changed.",
+            to,
+        )
     if form.answer.data == CONFIRM:
         return _write_result(tournament, match, play, viewer, to)
     db.session.execute(
@@ -675,25 +845,45 @@ def match_finish_answer(tournament_id: int, match_id: int) -> Response:
 
 
 def _score(play: MatchPlay, names: dict[Side, str]) -> str:
-    """"Team 1 2–1 Team 2, 1 tied": the games that stand and count (K1, K2)."""
+    """ "Team 1 2–1 Team 2, 1 tied": the games that stand and count (K1, K2)."""
     tied = f", {play.tied} tied" if play.tied else ""
     return f"{names[Side.A]} {play.a_wins}–{play.b_wins} {names[Side.B]}{tied}"
 
 
-def _write_result(tournament: Tournament, match: TournamentMatch, play: MatchPlay, viewer: Viewer, to: str) -> Response:
+def _write_result(
+    tournament: Tournament, match: TournamentMatch, play: MatchPlay, viewer: Viewer, to: str
+) -> Response:
     """The match result from the games that stand and were recorded by the bell (K1, K2), written
     once, as the teacher's typed result is, unless that came first (P-K6)."""
     result = db.session.execute(
         update(TournamentMatch)
-        .where(TournamentMatch.id == match.id, TournamentMatch.round == tournament.round, TournamentMatch.entered_at.is_(None))
-        .values(**play.finish_columns(), entered_at=utcnow(), entered_by=BY_APP, finish_confirmed_by_id=viewer.user.id)
+        .where(
+            TournamentMatch.id == match.id,
+            TournamentMatch.round == tournament.round,
+            TournamentMatch.entered_at.is_(None),
+        )
+        .values(
+            **play.finish_columns(),
+            entered_at=utcnow(),
+            entered_by=BY_APP,
+            finish_confirmed_by_id=viewer.user.id,
+        )
         .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:
-        return _refuse(tournament, match, "This match's result is already in. Nothing was changed.", to)
+        return _refuse(
+            tournament, match, "This match's result is already in. Nothing was changed.", to
+        )
     db.session.commit()
     db.session.refresh(match)
     board = Board(tournament)
-    late = f" ({play.late} game{'' if play.late == 1 else 's'} after the bell not counted)" if play.late else ""
-    flash(f"Match over: {board.describe_match(match)}{late}. The result is on the teacher's page.", "success")
+    late = (
+        f" ({play.late} game{'' if play.late == 1 else 's'} after the bell not counted)"
+        if play.late
+        else ""
+    )
+    flash(
+        f"Match over: {board.describe_match(match)}{late}. The result is on the teacher's page.",
+        "success",
+    )
     return redirect(to)

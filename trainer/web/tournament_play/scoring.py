@@ -69,9 +69,10 @@ class Draw:
         return self.a if side is Side.A else self.b
 
     def describe(self, names: Mapping[Side, str]) -> str:
-        """"Team 1 drew Ohio (17th state), Team 2 drew Texas (28th state)"."""
+        """ "Team 1 drew Ohio (17th state), Team 2 drew Texas (28th state)"."""
         return ", ".join(
-            f"{names[side]} drew {self.card(side).name} ({ordinal(self.card(side).statehood_rank)} state)" for side in Side
+            f"{names[side]} drew {self.card(side).name} ({ordinal(self.card(side).statehood_rank)} state)"
+            for side in Side
         )
 
     def stored(self) -> dict[str, str]:
@@ -129,10 +130,14 @@ class Start:
             why = f"{source.label} just before was a tie"
         else:
             why = f"The game just before was {self.before.game.label}, not {source.label}"
-        return f"{why}, so a statehood draw decides (R2): {self.draw.describe(names)}. {who} {verb}."
+        return (
+            f"{why}, so a statehood draw decides (R2): {self.draw.describe(names)}. {who} {verb}."
+        )
 
 
-def start_of(tournament: Tournament, match: TournamentMatch, game: ComboGame, played: Sequence[GameResult]) -> Start:
+def start_of(
+    tournament: Tournament, match: TournamentMatch, game: ComboGame, played: Sequence[GameResult]
+) -> Start:
     """Who starts ``game``, the next game after ``played`` (P-K2, R2)."""
     before = played[-1] if played else None
     if game not in STARTER_FROM:
@@ -201,7 +206,11 @@ class MatchPlay:
     """A round's match and the games recorded for it in the app, as they stand at ``now``."""
 
     def __init__(
-        self, tournament: Tournament, match: TournamentMatch, games: Sequence[TournamentGame], now: dt.datetime
+        self,
+        tournament: Tournament,
+        match: TournamentMatch,
+        games: Sequence[TournamentGame],
+        now: dt.datetime,
     ) -> None:
         self.tournament, self.match, self.now = tournament, match, now
         self.format: MatchFormat = round_format(match.round)
@@ -215,13 +224,19 @@ class MatchPlay:
         self.draw = stored_draw(match)
         picks = [ComboGame(slug) for slug in match.picks or []]
         self.picked: list[ComboGame] = picks
-        self.picks: tuple[ComboGame, ComboGame] | None = (picks[0], picks[1]) if len(picks) == 2 else None
+        self.picks: tuple[ComboGame, ComboGame] | None = (
+            (picks[0], picks[1]) if len(picks) == 2 else None
+        )
 
         bell_seconds = None if started is None else float(self.length)
         self.games: list[Recorded] = []
         results: list[GameResult] = []
         for row in sorted(games, key=lambda g: g.number):
-            winner = None if row.winner_id is None else (Side.A if row.winner_id == match.a_team_id else Side.B)
+            winner = (
+                None
+                if row.winner_id is None
+                else (Side.A if row.winner_id == match.a_team_id else Side.B)
+            )
             # The time of entry, never of the confirmation, places the game against the bell (P-K6).
             seconds = None if started is None else (row.entered_at - started).total_seconds()
             result = GameResult(ComboGame(row.game), winner, seconds)
@@ -281,7 +296,9 @@ class MatchPlay:
     @property
     def needs_teacher(self) -> bool:
         """Something waits for a confirmation: the teacher's round page lists the match (P-K6)."""
-        return self.open_round and not self.entered and (self.pending is not None or self.finish_waits)
+        return (
+            self.open_round and not self.entered and (self.pending is not None or self.finish_waits)
+        )
 
     @property
     def a_wins(self) -> int:
@@ -335,10 +352,21 @@ class MatchPlay:
             return None
         game = next_game(self.format, self.results, self.picks)
         assert game is not None  # only a championship ends by itself
-        return Upcoming(len(self.games) + 1, game, start_of(self.tournament, self.match, game, self.results))
+        return Upcoming(
+            len(self.games) + 1, game, start_of(self.tournament, self.match, game, self.results)
+        )
 
     def finish_columns(self) -> dict[str, object]:
         """The match result from the counted games (K1), as the ``TournamentMatch`` columns."""
         match = self.match
-        winner = None if self.winner is None else (match.a_team_id if self.winner is Side.A else match.b_team_id)
-        return {"a_games": self.wins[Side.A], "b_games": self.wins[Side.B], "tied_games": self.tied, "winner_id": winner}
+        winner = (
+            None
+            if self.winner is None
+            else (match.a_team_id if self.winner is Side.A else match.b_team_id)
+        )
+        return {
+            "a_games": self.wins[Side.A],
+            "b_games": self.wins[Side.B],
+            "tied_games": self.tied,
+            "winner_id": winner,
+        }
