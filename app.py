@@ -1,12 +1,6 @@
-"""The WSGI entry point: ``flask --app app run`` or ``gunicorn app:app``."""
+"""The WSGI entry point of a checkout: ``flask --app app run`` or ``gunicorn app:app``
+(an installed copy: ``flask --app trainer.web.app run``, see ``trainer/web/app.py``)."""
 
-import sys
+from trainer.web.app import app
 
-from trainer.cards import DeckError
-from trainer.web import create_app
-
-try:
-    app = create_app()
-except DeckError as error:
-    # Refuse to start, naming the row, rather than teach a wrong fact.
-    sys.exit(f"GeoPlunge Trainer refuses to start: the deck data is wrong.\n{error}")
+__all__ = ["app"]

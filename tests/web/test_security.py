@@ -42,7 +42,9 @@ def assert_strict_page(html: str) -> None:
 
 
 def test_templates_and_static_use_no_cdn():
-    for path in list((ROOT / "templates").rglob("*.html")) + list((ROOT / "static").rglob("*.*")):
+    for path in list((ROOT / "trainer/web/templates").rglob("*.html")) + list(
+        (ROOT / "trainer/web/static").rglob("*.*")
+    ):
         text = path.read_text(encoding="utf-8", errors="ignore")
         assert not re.search(r'(src|href)=["\']https?://', text), path
 

@@ -23,7 +23,9 @@ from .model import (
     Zone,
 )
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+_PACKAGE = Path(__file__).resolve().parents[1]
+#: The deck's files: ``data/`` at the top of a checkout, ``trainer/data`` in an installed package.
+DATA_DIR = _PACKAGE / "data" if (_PACKAGE / "data").is_dir() else _PACKAGE.parent / "data"
 
 STATE_COLUMNS = (
     "name",

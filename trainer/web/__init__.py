@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,23 @@ from . import config as config_module
 from . import errors, guards, security
 from .extensions import csrf, db, limiter, login_manager, migrate
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+_PACKAGE = Path(__file__).resolve().parents[1]
+#: The checkout this code runs from, or None when it runs as an installed package.
+PROJECT_ROOT: Path | None = (
+    _PACKAGE.parent if (_PACKAGE.parent / "pyproject.toml").is_file() else None
+)
+#: Alembic's scripts: ``migrations/`` in a checkout, ``trainer/migrations`` when installed.
+MIGRATIONS_DIR = _PACKAGE / "migrations" if PROJECT_ROOT is None else PROJECT_ROOT / "migrations"
+
+
+def _instance_path() -> str | None:
+    """Where the SQLite database and the secret key live: ``GEOPLUNGE_INSTANCE_PATH``, else
+    ``instance/`` in a checkout, else Flask's own choice for an installed package
+    (``<venv>/var/trainer.web-instance``), the same from whichever directory the app starts."""
+    chosen = os.environ.get("GEOPLUNGE_INSTANCE_PATH")
+    if chosen:
+        return str(Path(chosen).resolve())
+    return str(PROJECT_ROOT / "instance") if PROJECT_ROOT is not None else None
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -28,10 +45,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """
     app = Flask(
         __name__,
-        instance_path=str(PROJECT_ROOT / "instance"),
+        instance_path=_instance_path(),
         instance_relative_config=True,
-        template_folder=str(PROJECT_ROOT / "templates"),
-        static_folder=str(PROJECT_ROOT / "static"),
     )
     app.config.update(config_module.DEFAULTS)
     instance = Path(app.instance_path)
@@ -66,7 +81,7 @@ def register_extensions(app: Flask) -> None:
     from . import models
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
+    migrate.init_app(app, db, directory=str(MIGRATIONS_DIR), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
     login_manager.init_app(app)
