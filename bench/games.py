@@ -52,6 +52,7 @@ from trainer.games import (
     SearchPlayer,
     make_game,
 )
+from trainer.games.bots import bot_for
 from trainer.games.players import Player
 
 #: The games of the ladder: (label, slug, parameters). In a game of more than two players the
@@ -230,7 +231,7 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|")
     for index, (label, slug, params) in enumerate(LADDER_GAMES):
         times = search_times[index]
-        worlds = game_for(slug, params).search_worlds
+        worlds = bot_for(game_for(slug, params)).search_worlds
         if times:
             print(
                 f"| {label} | {worlds} | {len(times)} | {1000 * statistics.fmean(times):.1f} | {1000 * p95(times):.1f} |"

@@ -4,6 +4,8 @@ from logging.config import fileConfig
 from alembic import context
 from flask import current_app
 
+from trainer.web.modes import adapters
+
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
 config = context.config
@@ -31,6 +33,9 @@ def get_engine_url():
 # target_metadata = mymodel.Base.metadata
 config.set_main_option("sqlalchemy.url", get_engine_url())
 target_db = current_app.extensions["migrate"].db
+# Every mode's web module is imported (a mode may keep its round model there, next to its web
+# adapter), so every table is in the metadata even if an app did not register its blueprint.
+adapters()
 
 # other values from the config, defined by the needs of env.py,
 # can be acquired:

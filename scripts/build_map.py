@@ -38,6 +38,7 @@ Output format::
 
 Only the 50 states are written (DC and territories are skipped).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,21 +53,62 @@ VIEW_W, VIEW_H = 975, 610
 
 # FIPS state code -> USPS postal code, the 50 states only.
 FIPS_TO_POSTAL = {
-    "01": "AL", "02": "AK", "04": "AZ", "05": "AR", "06": "CA",
-    "08": "CO", "09": "CT", "10": "DE", "12": "FL", "13": "GA",
-    "15": "HI", "16": "ID", "17": "IL", "18": "IN", "19": "IA",
-    "20": "KS", "21": "KY", "22": "LA", "23": "ME", "24": "MD",
-    "25": "MA", "26": "MI", "27": "MN", "28": "MS", "29": "MO",
-    "30": "MT", "31": "NE", "32": "NV", "33": "NH", "34": "NJ",
-    "35": "NM", "36": "NY", "37": "NC", "38": "ND", "39": "OH",
-    "40": "OK", "41": "OR", "42": "PA", "44": "RI", "45": "SC",
-    "46": "SD", "47": "TN", "48": "TX", "49": "UT", "50": "VT",
-    "51": "VA", "53": "WA", "54": "WV", "55": "WI", "56": "WY",
+    "01": "AL",
+    "02": "AK",
+    "04": "AZ",
+    "05": "AR",
+    "06": "CA",
+    "08": "CO",
+    "09": "CT",
+    "10": "DE",
+    "12": "FL",
+    "13": "GA",
+    "15": "HI",
+    "16": "ID",
+    "17": "IL",
+    "18": "IN",
+    "19": "IA",
+    "20": "KS",
+    "21": "KY",
+    "22": "LA",
+    "23": "ME",
+    "24": "MD",
+    "25": "MA",
+    "26": "MI",
+    "27": "MN",
+    "28": "MS",
+    "29": "MO",
+    "30": "MT",
+    "31": "NE",
+    "32": "NV",
+    "33": "NH",
+    "34": "NJ",
+    "35": "NM",
+    "36": "NY",
+    "37": "NC",
+    "38": "ND",
+    "39": "OH",
+    "40": "OK",
+    "41": "OR",
+    "42": "PA",
+    "44": "RI",
+    "45": "SC",
+    "46": "SD",
+    "47": "TN",
+    "48": "TX",
+    "49": "UT",
+    "50": "VT",
+    "51": "VA",
+    "53": "WA",
+    "54": "WV",
+    "55": "WI",
+    "56": "WY",
 }
 assert len(FIPS_TO_POSTAL) == 50
 
 
 # ---------------------------------------------------------------- TopoJSON
+
 
 def decode_arcs(topology: dict) -> list[list[tuple[float, float]]]:
     """Return every arc as a list of absolute (x, y) points."""
@@ -113,6 +155,7 @@ def geometry_rings(geom: dict, arcs) -> list[list[tuple[float, float]]]:
 
 # ---------------------------------------------------------------- geometry
 
+
 def to_tenths(ring) -> list[tuple[int, int]]:
     """Round a ring to integer tenths, drop zero moves and the closing point."""
     out: list[tuple[int, int]] = []
@@ -144,6 +187,7 @@ def ring_area_centroid(ring) -> tuple[float, float, float]:
 
 
 # ---------------------------------------------------------------- output
+
 
 def fmt(t: int) -> str:
     """Format a value given in tenths compactly: 15 -> '1.5', 5 -> '.5',
@@ -203,11 +247,14 @@ def build(topology: dict) -> dict:
             continue  # DC, territories
         rings = [to_tenths(r) for r in geometry_rings(geom, arcs)]
         rings = [r for r in rings if len(set(r)) >= 3]
-        inside = [r for r in rings if all(0 <= x <= VIEW_W * 10 and 0 <= y <= VIEW_H * 10
-                                          for x, y in r)]
+        inside = [
+            r for r in rings if all(0 <= x <= VIEW_W * 10 and 0 <= y <= VIEW_H * 10 for x, y in r)
+        ]
         if len(inside) != len(rings):
-            print(f"{postal}: dropped {len(rings) - len(inside)} ring(s) outside the viewBox",
-                  file=sys.stderr)
+            print(
+                f"{postal}: dropped {len(rings) - len(inside)} ring(s) outside the viewBox",
+                file=sys.stderr,
+            )
         rings = inside
         if not rings:
             raise SystemExit(f"{postal}: no ring survived rounding")
@@ -229,9 +276,11 @@ def build(topology: dict) -> dict:
 def dumps(doc: dict) -> str:
     """Compact JSON, one state per line."""
     c = dict(separators=(",", ":"), ensure_ascii=False)
-    lines = ["{" + json.dumps("source") + ":" + json.dumps(doc["source"], **c) + ",",
-             json.dumps("viewBox") + ":" + json.dumps(doc["viewBox"]) + ",",
-             json.dumps("states") + ":{"]
+    lines = [
+        "{" + json.dumps("source") + ":" + json.dumps(doc["source"], **c) + ",",
+        json.dumps("viewBox") + ":" + json.dumps(doc["viewBox"]) + ",",
+        json.dumps("states") + ":{",
+    ]
     items = list(doc["states"].items())
     for k, (code, st) in enumerate(items):
         sep = "," if k < len(items) - 1 else ""
@@ -253,13 +302,15 @@ def main(argv=None) -> int:
         try:
             version = json.loads(pkg.read_text())["version"]
         except (OSError, ValueError, KeyError):
-            raise SystemExit(f"cannot read us-atlas version from {pkg}; pass --atlas-version")
+            raise SystemExit(
+                f"cannot read us-atlas version from {pkg}; pass --atlas-version"
+            ) from None
 
     topology = json.loads(args.topojson.read_text())
     states = build(topology)
     doc = {
         "source": f"us-atlas@{version} {args.topojson.name} "
-                  "(US Census Bureau cartographic boundary files, 1:10,000,000)",
+        "(US Census Bureau cartographic boundary files, 1:10,000,000)",
         "viewBox": VIEWBOX,
         "states": states,
     }
@@ -268,8 +319,11 @@ def main(argv=None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text)
     total_d = sum(len(s["d"]) for s in states.values())
-    print(f"wrote {args.out} ({len(text.encode())} bytes; {len(states)} states; "
-          f"d strings {total_d} bytes)", file=sys.stderr)
+    print(
+        f"wrote {args.out} ({len(text.encode())} bytes; {len(states)} states; "
+        f"d strings {total_d} bytes)",
+        file=sys.stderr,
+    )
     return 0
 
 

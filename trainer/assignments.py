@@ -7,83 +7,40 @@ them into progress, so progress is the same whenever it is computed (rulings P-A
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from trainer import srs
 from trainer.cards import Deck, Region, Zone
 from trainer.facts import Facet, Fact, facts_of
-from trainer.games import REGISTRY
+from trainer.modes import MODES, Mode
 
-RANKINGS = frozenset({Facet.SIZE, Facet.STATEHOOD, Facet.POPULATION})
-
-
-@dataclass(frozen=True)
-class Activity:
-    """Something a teacher can assign: a quiz mode, flashcard review, or a card game in drill mode.
-
-    Attributes:
-        slug: its name in URLs and in stored assignments.
-        mode: the mode its answers carry in the review log.
-        facets: the facets its answers review.
-        follows_scope: whether its rounds are dealt from an assignment's scope (a card game is
-            dealt by its rules from the whole deck, ruling P-A2).
-        noun: what one round of it is called.
-    """
-
-    slug: str
-    title: str
-    mode: str
-    facets: frozenset[Facet]
-    follows_scope: bool
-    noun: str = "round"
-    card_game: bool = False
+#: Something a teacher can assign: a quiz mode, flashcard review, or a card game in drill mode.
+Activity = Mode
 
 
-def _card_game_activities() -> list[Activity]:
-    out = []
-    for slug, game in REGISTRY.games.items():
-        facets = RANKINGS | ({Facet.ZONE} if slug == "geopower-toss" else set())
-        out.append(
-            Activity(
-                slug,
-                f"{game.title} (drill)",
-                slug.replace("-", "_"),
-                frozenset(facets),
-                False,
-                "game",
-                True,
-            )
-        )
-    return out
+class _Activities(Mapping[str, Mode]):
+    """The assignable modes of :data:`trainer.modes.MODES` by slug, read from the registry each
+    time, so a mode registered later is offered too."""
+
+    def __getitem__(self, slug: str) -> Mode:
+        mode = MODES.get(slug)
+        if mode is None or not mode.assignable:
+            raise KeyError(slug)
+        return mode
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([m.slug for m in MODES.assignable()])
+
+    def __len__(self) -> int:
+        return len(MODES.assignable())
 
 
-#: Every activity an assignment may name, in the order they are offered. Later modes join here.
-ACTIVITIES: dict[str, Activity] = {
-    activity.slug: activity
-    for activity in [
-        Activity("review", "Flashcard review", "review", frozenset(Facet), True),
-        Activity(
-            "state-iq",
-            "State IQ",
-            "state_iq",
-            frozenset({Facet.POSTAL, Facet.BORDERS, Facet.CAPITAL}),
-            True,
-            "game",
-        ),
-        Activity(
-            "dashing-states",
-            "Dashing States",
-            "dashing_states",
-            frozenset({Facet.MAP, Facet.CAPITAL}),
-            True,
-        ),
-        Activity("border-up", "Border-Up", "border_up", frozenset({Facet.BORDERS}), True),
-        *_card_game_activities(),
-    ]
-}
+#: Every activity an assignment may name, in the order they are offered (the registry's order).
+ACTIVITIES: Mapping[str, Mode] = _Activities()
 
 
 class Amount(str, Enum):
@@ -114,12 +71,12 @@ class Scope:
     states: frozenset[str] = frozenset()
 
     @classmethod
-    def from_json(cls, data: Mapping[str, object] | None) -> Scope:
+    def from_json(cls, data: Mapping[str, Any] | None) -> Scope:
         data = data or {}
         return cls(
-            frozenset(Facet(f) for f in data.get("facets", []) or []),  # type: ignore[union-attr]
+            frozenset(Facet(f) for f in data.get("facets", []) or []),
             str(data.get("area", "") or ""),
-            frozenset(str(p) for p in data.get("states", []) or []),  # type: ignore[union-attr]
+            frozenset(str(p) for p in data.get("states", []) or []),
         )
 
     def to_json(self) -> dict[str, object]:

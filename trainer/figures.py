@@ -34,6 +34,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import plotly.graph_objects as go
 from plotly.colors import hex_to_rgb, sequential
@@ -190,8 +191,9 @@ def _merged(base: dict[str, object], extra: dict[str, object]) -> dict[str, obje
     """``base`` updated by ``extra``, nested dicts merged key by key (as plotly's update_layout)."""
     out = dict(base)
     for key, value in extra.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merged(out[key], value)  # type: ignore[arg-type]
+        inner = out.get(key)
+        if isinstance(value, dict) and isinstance(inner, dict):
+            out[key] = _merged(inner, value)
         else:
             out[key] = value
     return out
@@ -523,7 +525,7 @@ def _weekly_share(
     share: Callable[[WeekAccuracy], tuple[int, int]],
     name: str,
     hover: Callable[[WeekAccuracy], str],
-    **layout: object,
+    **layout: Any,
 ) -> go.Figure:
     """A line of a share (part, whole) week by week, 0..100%; weeks whose whole is 0 are gaps."""
     parts = [share(w) for w in weeks]
@@ -749,8 +751,11 @@ def class_heatmap(cells: Sequence[CellRecall], target: float, test_date: dt.date
         margin={"t": 8},
     )
     started = [c for c in cells if c.mean_recall is not None]
-    means = {f: _weighted_mean([c for c in started if c.facet is f]) for f in facets}
-    means = {f: m for f, m in means.items() if m is not None}
+    means = {
+        f: m
+        for f in facets
+        if (m := _weighted_mean([c for c in started if c.facet is f])) is not None
+    }
     weakest_facet = min(means, key=means.__getitem__)
     strongest_facet = max(means, key=means.__getitem__)
     weakest = min(started, key=lambda c: (c.mean_recall, c.name, list(Facet).index(c.facet)))

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from trainer import pickmap, srs
 from trainer.cards import Deck
-from trainer.facts import Fact, Form, Question, ask, forms_for
+from trainer.facts import Facet, Fact, Form, Question, ask, forms_for
+from trainer.modes import MODES, Kind, Mode
 
 #: Facts per round: short enough for a lesson's spare five minutes.
 ROUND_SIZE = 10
@@ -113,3 +114,19 @@ def bounded_duration(page_ms: int | None, served_ms: int | None) -> int | None:
     if page_ms is not None and page_ms > 0 and page_ms >= served_ms - LOAD_ALLOWANCE_MS:
         duration = min(page_ms, served_ms)
     return duration if 0 < duration <= MAX_DURATION_MS else None
+
+
+MODES.register(
+    Mode(
+        "review",
+        "Flashcard review",
+        "review",
+        frozenset(Facet),
+        True,
+        kind=Kind.REVIEW,
+        levels=(),
+        deal=deal,
+        sessions=0.72,
+        order=10,
+    )
+)

@@ -40,6 +40,7 @@ from trainer.games import (
 from trainer.games.geography_war import SETTLE, TURN, WarState
 from trainer.games.geoplunge_51 import TARGET, FiftyOneState
 from trainer.games.play_the_ranks import LEAD, RanksState
+from trainer.games.state_iq import GUESS, NAME, IQState
 
 DECK = load_deck()
 ALL = sorted(card.postal for card in DECK)
@@ -67,6 +68,13 @@ CASES = [
         for n in (2, 3, 5, 7)
     ),
 ]
+#: The games on the interface that are not card games (``REGISTRY.other_games``).
+OTHER_CASES = [
+    pytest.param("state-iq", Params(), id="state-iq"),
+    pytest.param("state-iq", Params(first_leader=0), id="state-iq-student-first"),
+    pytest.param("state-iq", Params(first_leader=1), id="state-iq-computer-first"),
+]
+EVERY_CASE = [*CASES, *OTHER_CASES]
 #: No game may take more actions than this (War's 5,000-battle cap, W5, is far below it).
 MAX_ACTIONS = 50_000
 #: Every action number any game uses lies in here (and a few outside it).
@@ -193,6 +201,15 @@ def illegal_examples(state: State) -> dict[str, int]:
             out["lead when " + state.phase] = state.game.lead_action(hand[0], Category.POPULATION)
     elif isinstance(state, WarState):
         out["other step"] = SETTLE if state.legal_actions() == [TURN] else TURN
+    elif isinstance(state, IQState):
+        index = state.game.index
+        if state.legal_actions()[0] >= NAME:
+            out["guess while a clue is due"] = GUESS
+            out["own state as a border clue"] = NAME + index[state.iq.student_card]
+        else:
+            out["border clue while guessing"] = NAME + index[state.iq.student_card]
+            if state.iq.half.guesses:
+                out["guessed already"] = GUESS + index[state.iq.half.guesses[-1]]
     for kind, action in out.items():
         assert action not in state.legal_actions(), kind
     return out
@@ -351,7 +368,13 @@ def test_every_registered_game_is_covered():
     assert {cls.slug for cls in REGISTRY} == {case.values[0] for case in CASES}
 
 
-@pytest.mark.parametrize(("slug", "params"), CASES)
+def test_every_other_registered_game_is_covered_and_kept_apart():
+    """State IQ keeps the contract too, but it is not one of the card games."""
+    assert set(REGISTRY.other_games) == {case.values[0] for case in OTHER_CASES}
+    assert not set(REGISTRY.other_games) & set(REGISTRY.games)
+
+
+@pytest.mark.parametrize(("slug", "params"), EVERY_CASE)
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 @example(seed=0)
@@ -361,7 +384,7 @@ def test_random_playouts_keep_the_contract(slug, params, seed):
     assert state.is_terminal()
 
 
-@pytest.mark.parametrize(("slug", "params"), CASES)
+@pytest.mark.parametrize(("slug", "params"), EVERY_CASE)
 def test_the_same_seed_deals_the_same_game(slug, params):
     """G9: the seed alone fixes the deal; other seeds deal differently."""
     game = game_for(slug, params)
@@ -370,7 +393,7 @@ def test_the_same_seed_deals_the_same_game(slug, params):
     assert len({tuple(game.new_initial_state(seed).all_cards()) for seed in range(5)}) == 5
 
 
-@pytest.mark.parametrize(("slug", "params"), CASES)
+@pytest.mark.parametrize(("slug", "params"), EVERY_CASE)
 def test_a_replay_with_an_illegal_action_is_refused(slug, params):
     """G9: replay applies the stored actions through the rules, so a tampered history fails."""
     game = game_for(slug, params)
@@ -380,7 +403,7 @@ def test_a_replay_with_an_illegal_action_is_refused(slug, params):
         replay(game, 3, [*state.history, -1])
 
 
-@pytest.mark.parametrize(("slug", "params"), CASES)
+@pytest.mark.parametrize(("slug", "params"), EVERY_CASE)
 def test_search_needs_choices(slug, params):
     """A game without choices (Geography War) has no imagined deals; the others deal full decks."""
     game = game_for(slug, params)
@@ -401,7 +424,7 @@ PLAYERS = {
 
 
 @pytest.mark.parametrize("kind", list(PLAYERS))
-@pytest.mark.parametrize(("slug", "params"), CASES)
+@pytest.mark.parametrize(("slug", "params"), EVERY_CASE)
 def test_computer_players_choose_legal_actions(slug, params, kind):
     """Each computer player, in every seat, picks a legal action from the seat's observation alone."""
     game = game_for(slug, params)
@@ -433,7 +456,7 @@ def _computer_game(game, seed: int, levels: dict[int, Level], plies: int) -> lis
     return state.history
 
 
-@pytest.mark.parametrize(("slug", "params"), CASES)
+@pytest.mark.parametrize(("slug", "params"), EVERY_CASE)
 def test_computer_turns_replay_identically(slug, params):
     """G9: the computer seats' moves are drawn from the game's seed and the move number."""
     game = game_for(slug, params)
@@ -444,7 +467,7 @@ def test_computer_turns_replay_identically(slug, params):
     assert _computer_game(game, 4, levels, plies) == first
 
 
-@pytest.mark.parametrize(("slug", "params"), CASES)
+@pytest.mark.parametrize(("slug", "params"), EVERY_CASE)
 def test_all_computer_seats_play_to_the_end(slug, params):
     """With every seat a computer (easy and medium), play_computer_turns finishes the game."""
     game = game_for(slug, params)

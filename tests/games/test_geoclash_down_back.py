@@ -23,6 +23,7 @@ from trainer.games import (
     SearchPlayer,
     replay,
 )
+from trainer.games.bots import bot_for
 from trainer.games.geoclash_down_back import LEAD, ClashState, GeoClashDownBack
 
 DECK = load_deck()
@@ -568,20 +569,24 @@ def test_the_rule_player_leads_its_likeliest_winner_and_follows_cheaply():
     last to play it beats the trick with its cheapest winner, and otherwise throws away its least useful card."""
     state = table(["RI"], ["TX"])
     game = state.game
-    assert game.rule_action(
+    assert bot_for(game).rule_action(
         state.observation(0), state.legal_actions(), random.Random(0)
     ) == game.lead_action("RI", SIZE)
     state = table(["NY", "TX"], ["RI", "OK", "MD"])
     lead(
         state, "NY", SIZE
     )  # 30: Oklahoma (19) cannot beat it; Maryland (42) and Rhode Island (50) can
-    choice = game.rule_action(state.observation(1), state.legal_actions(), random.Random(0))
+    choice = bot_for(game).rule_action(
+        state.observation(1), state.legal_actions(), random.Random(0)
+    )
     assert choice == game.card_action("MD")
     state = table(["RI", "TX"], ["NY", "OK", "MD"])
     lead(
         state, "RI", SIZE
     )  # nothing beats 50: throw away the card whose worst ranking is closest to 1
-    choice = game.rule_action(state.observation(1), state.legal_actions(), random.Random(0))
+    choice = bot_for(game).rule_action(
+        state.observation(1), state.legal_actions(), random.Random(0)
+    )
     useful = {p: max(game.ranks[p]) for p in ["NY", "OK", "MD"]}
     assert choice == game.card_action(min(useful, key=useful.__getitem__))
 

@@ -24,6 +24,7 @@ from trainer.games import (
     make_player,
     replay,
 )
+from trainer.games.bots import bot_for
 from trainer.games.geopower_toss import CALL, REMOVE, GeoPowerToss, TossState
 
 DECK = load_deck()
@@ -190,10 +191,14 @@ def test_t1_the_rule_player_keeps_the_category_its_hand_is_strong_in():
         big, ["RI", "DE", "CT", "NJ", "NH", "VT", "MA", "MD"], geopower=None, power=[1, 6, 11]
     )
     game = state.game
-    choice = game.rule_action(state.observation(0), state.legal_actions(), random.Random(0))
+    choice = bot_for(game).rule_action(
+        state.observation(0), state.legal_actions(), random.Random(0)
+    )
     assert choice == REMOVE + 6  # statehood: the worst for these cards
     state.apply_action(choice)
-    choice = game.rule_action(state.observation(1), state.legal_actions(), random.Random(0))
+    choice = bot_for(game).rule_action(
+        state.observation(1), state.legal_actions(), random.Random(0)
+    )
     assert choice == REMOVE + 1  # the small, early states remove Size
     state.apply_action(choice)
     assert state.geopower is POPULATION
@@ -730,7 +735,7 @@ def test_the_rule_player_wins_cheaply_when_it_plays_last():
         winners=[1, 1, 1, 1],
     )
     game = state.game
-    assert game.rule_action(
+    assert bot_for(game).rule_action(
         state.observation(1), state.legal_actions(), random.Random(0)
     ) == game.card_action("PA")
 
@@ -741,13 +746,13 @@ def test_the_rule_player_throws_its_weakest_card_when_it_cannot_win():
         ["FL"], ["GA", "VT", "TX"], trick=[(0, "FL")], geopower=POPULATION, winners=[1, 1, 1, 1, 0]
     )
     game = state.game
-    assert game.rule_action(
+    assert bot_for(game).rule_action(
         state.observation(1), state.legal_actions(), random.Random(0)
     ) == game.card_action("VT")
     state = table(
         ["FL"], ["TX", "WY", "CA"], trick=[(0, "FL")], geopower=POPULATION, winners=[1, 1, 1, 1, 0]
     )
-    assert game.rule_action(
+    assert bot_for(game).rule_action(
         state.observation(1), state.legal_actions(), random.Random(0)
     ) == game.card_action("WY")
 
@@ -766,16 +771,22 @@ def test_the_rule_player_calls_geoplunge_with_a_hand_of_sure_winners_and_leads_o
     ]  # population: the best of each zone (and the next)
     state = table(strong, ["PA", "OH", "GA", "MI", "NC", "NJ", "VA", "WA"], geopower=POPULATION)
     game = state.game
-    assert game.rule_action(state.observation(0), state.legal_actions(), random.Random(0)) == CALL
+    assert (
+        bot_for(game).rule_action(state.observation(0), state.legal_actions(), random.Random(0))
+        == CALL
+    )
     state.apply_action(CALL)
-    lead = game.rule_action(state.observation(0), state.legal_actions(), random.Random(0))
+    lead = bot_for(game).rule_action(state.observation(0), state.legal_actions(), random.Random(0))
     assert game.cards[lead].postal in {"CA", "TX", "NY", "AK", "HI", "AZ"}
     weak = table(
         ["VT", "WY", "ND", "SD", "RI", "ME", "HI", "DE"],
         ["PA", "OH", "GA", "MI", "NC", "NJ", "VA", "WA"],
         geopower=POPULATION,
     )
-    assert game.rule_action(weak.observation(0), weak.legal_actions(), random.Random(0)) != CALL
+    assert (
+        bot_for(game).rule_action(weak.observation(0), weak.legal_actions(), random.Random(0))
+        != CALL
+    )
 
 
 def test_computer_players_choose_legal_actions():
@@ -808,12 +819,12 @@ def test_the_search_weighs_one_card_of_each_equivalent_run():
     game = state.game
     assert CALL in state.legal_actions()
     assert (
-        len(game.search_candidates(state.observation(1), state.legal_actions())) == 1
+        len(bot_for(game).search_candidates(state.observation(1), state.legal_actions())) == 1
     )  # one card; the call is the rule's
     state = table(
         ["MI"], ["FL", "PA", "OH", "GA"], trick=[(0, "MI")], geopower=POPULATION
     )  # Michigan, 8, led
-    candidates = game.search_candidates(state.observation(1), state.legal_actions())
+    candidates = bot_for(game).search_candidates(state.observation(1), state.legal_actions())
     assert len(candidates) == 2 and "GA" in {
         game.cards[a].postal for a in candidates
     }  # Georgia (9) loses; the others win

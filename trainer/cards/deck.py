@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .geometry import path_area
 from .model import (
@@ -426,6 +427,18 @@ def _load_power_cards(path: Path) -> tuple[PowerCard, ...]:
     return tuple(sorted(cards, key=lambda c: c.id))
 
 
+def _floats(values: Any, count: int) -> Any:
+    """``count`` numbers as a tuple of floats.
+
+    Raises:
+        ValueError: not ``count`` numbers (a map entry's box or centre is malformed).
+    """
+    out = tuple(float(v) for v in values)
+    if len(out) != count:
+        raise ValueError(f"{count} numbers expected, not {len(out)}")
+    return out
+
+
 def _load_geometry(path: Path, postals: set[str]) -> MapGeometry:
     if not path.is_file():
         raise DeckError(f"{path.name}: file not found in {path.parent}")
@@ -434,8 +447,8 @@ def _load_geometry(path: Path, postals: set[str]) -> MapGeometry:
         shapes = {
             postal: StateShape(
                 path=entry["d"],
-                bbox=tuple(float(v) for v in entry["bbox"]),  # type: ignore[arg-type]
-                centroid=tuple(float(v) for v in entry["centroid"]),  # type: ignore[arg-type]
+                bbox=_floats(entry["bbox"], 4),
+                centroid=_floats(entry["centroid"], 2),
                 area=path_area(entry["d"]),
             )
             for postal, entry in raw["states"].items()

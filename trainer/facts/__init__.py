@@ -64,6 +64,18 @@ class Facet(str, Enum):
         """The card ranking this facet asks for, if it is a ranking."""
         return _RANKINGS.get(self)
 
+    @property
+    def ranking(self) -> Category:
+        """The card ranking this facet asks for.
+
+        Raises:
+            ValueError: the facet is not a ranking.
+        """
+        category = _RANKINGS.get(self)
+        if category is None:
+            raise ValueError(f"{self.value} is not a ranking.")
+        return category
+
 
 _FACET_LABELS = {
     Facet.MAP: "Map",

@@ -1,4 +1,10 @@
-"""The GeoPlunge card games behind one interface (OpenSpiel-style), with computer players."""
+"""The GeoPlunge card games behind one interface (OpenSpiel-style), with computer players.
+
+Each game registers itself in ``REGISTRY`` when its module is imported (see ``Game``); importing
+this package imports them all, and State IQ on the same interface (kept apart from the card
+games, in ``REGISTRY.other_games``). Each game's computer players think in its own module of
+:mod:`trainer.games.bots`.
+"""
 
 from .base import (
     REGISTRY,
@@ -7,8 +13,10 @@ from .base import (
     Game,
     GameError,
     IllegalAction,
+    LeadCard,
     Move,
     Params,
+    PlayCard,
     State,
     make_game,
     replay,
@@ -26,9 +34,7 @@ from .players import (
     make_player,
     play_computer_turns,
 )
-
-for _game in (GeoPlunge51, PlayTheRanks, GeoPowerToss, GeoClashDownBack, GeographyWar):
-    REGISTRY.register(_game)
+from .state_iq import StateIQGame
 
 __all__ = [
     "REGISTRY",
@@ -41,14 +47,17 @@ __all__ = [
     "GeoPowerToss",
     "GeographyWar",
     "IllegalAction",
+    "LeadCard",
     "Level",
     "Move",
     "Params",
+    "PlayCard",
     "PlayTheRanks",
     "RandomPlayer",
     "RulePlayer",
     "SearchPlayer",
     "State",
+    "StateIQGame",
     "make_game",
     "make_player",
     "play_computer_turns",

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import Category, Deck, StateCard
+from ..facts import Facet
+
+if TYPE_CHECKING:
+    from .drill import Answerer, DrillAnswer
 
 #: ``current_player()`` once the game is over.
 TERMINAL = -1
@@ -62,11 +66,37 @@ class Params:
 
 @dataclass(frozen=True)
 class Move:
-    """What an action means: a card (postal code), a category, or a named call such as "turn"."""
+    """What an action means. Each game decodes its actions into its own typed moves (a card, a
+    card led on a category, a named call); ``kind`` names the kind of move in one word."""
 
-    kind: str
-    card: str | None = None
-    category: Category | None = None
+    kind: ClassVar[str] = "move"
+
+    def card_played(self) -> str | None:
+        """The card (postal code) the move plays from the hand, if it plays one."""
+        return None
+
+
+@dataclass(frozen=True)
+class PlayCard(Move):
+    """Play a card from the hand (follow a trick, or discard it where the phase says so)."""
+
+    kind: ClassVar[str] = "card"
+    card: str
+
+    def card_played(self) -> str | None:
+        return self.card
+
+
+@dataclass(frozen=True)
+class LeadCard(Move):
+    """Lead a card and name the category the trick is played in."""
+
+    kind: ClassVar[str] = "lead"
+    card: str
+    category: Category
+
+    def card_played(self) -> str | None:
+        return self.card
 
 
 @dataclass(frozen=True)
@@ -96,8 +126,27 @@ class Game(ABC):
     team_sizes: ClassVar[tuple[int, ...]] = (1,)
     #: False for a game of pure luck (Geography War): the computer level changes nothing.
     has_choices: ClassVar[bool] = True
-    #: How many deals of the unseen cards the search player imagines per move (it must stay quick).
-    search_worlds: ClassVar[int] = 24
+    #: Where the games page lists the game (lowest first).
+    menu_order: ClassVar[int] = 100
+    #: What the games page says after its title: "the worst ranking wins the trick (2-7 players)".
+    summary: ClassVar[str] = ""
+    #: The facets its drill answers review: where cards rank (GeoPower Toss: their Zone too).
+    reviews: ClassVar[frozenset[Facet]] = frozenset({Facet.SIZE, Facet.STATEHOOD, Facet.POPULATION})
+    #: The ``mode`` its drill answers carry in the review log; by default the slug with "_" for "-".
+    log_mode: ClassVar[str]
+    #: Whether the table's log shows only the round being played, and says so.
+    round_log: ClassVar[bool] = False
+    #: False for a game on this interface that is not one of the card games (State IQ): the
+    #: registry keeps it apart, so the games page, the card-game modes and the simulator skip it.
+    card_game: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A class that names its own ``slug`` is a playable game: it registers itself."""
+        super().__init_subclass__(**kwargs)
+        if "slug" in cls.__dict__:
+            if "log_mode" not in cls.__dict__:
+                cls.log_mode = cls.slug.replace("-", "_")
+            REGISTRY.register(cls)
 
     def __init__(self, deck: Deck, params: Params | None = None) -> None:
         params = params or Params()
@@ -139,31 +188,6 @@ class Game(ABC):
 
     def card(self, postal: str) -> StateCard:
         return self.by_postal[postal]
-
-    # --- how computer players think (games override these) ---------------------------------
-
-    def rule_action(
-        self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
-    ) -> int:
-        """The rule-of-thumb player's choice, from the seat's observation alone."""
-        return legal[0]
-
-    def rollout_action(self, state: State, rng: random.Random) -> int:
-        """A quick move for the search player's play-outs in one imagined deal."""
-        seat = state.current_player()
-        return self.rule_action(state.observation(seat), state.legal_actions(), rng)
-
-    def search_candidates(self, observation: dict[str, Any], legal: Sequence[int]) -> list[int]:
-        """The actions the search player weighs (all of them unless a game knows some are equivalent)."""
-        return list(legal)
-
-    def search_horizon(self, start: State, state: State) -> bool:
-        """True where a play-out may stop and be scored by :meth:`search_value` (default: the end)."""
-        return False
-
-    def search_value(self, start: State, end: State, seat: int) -> float:
-        """How good ``end`` is for ``seat``, having started thinking at ``start``."""
-        return end.returns()[seat]
 
 
 class State(ABC):
@@ -236,6 +260,43 @@ class State(ABC):
     def why_illegal(self, action: int) -> str:
         """Why ``action`` is refused now, for the student. Games explain their own rules."""
         return "That move is not allowed now."
+
+    # --- what the table page and the drill ask of a game (games override these) ----------
+
+    def drill_answers(self, action: int, answer: Answerer) -> list[DrillAnswer]:
+        """Judge what the player to move says with ``action`` in drill mode, before it is played.
+
+        The game asks its questions (:class:`~trainer.games.drill.DrillQuestion`) through
+        ``answer``: the web page reads the answers from the move's form, the simulator has a
+        learner give them. The state is not changed; the caller plays ``action`` afterwards.
+
+        Returns:
+            The judged answers; none when the move asks nothing (the default).
+
+        Raises:
+            UnreadableAnswer: an answer that cannot be read (nothing is recorded).
+            RefusedPlay: the play is refused, but its judged answers count.
+            IllegalAction: the move is refused.
+        """
+        return []
+
+    def play_batch(self, count: int) -> bool:
+        """Play up to ``count`` steps that need no choice in one go (Geography War's battles).
+
+        Returns False, and changes nothing, in a game without such steps (the default).
+        """
+        return False
+
+    def table_view(
+        self, observation: dict[str, Any], your_turn: bool, drill: bool
+    ) -> dict[str, Any]:
+        """What this game's table template shows of the student's ``observation``, beyond the
+        parts every table shares (hand, log, turn). ``drill`` hides what the student answers."""
+        return {}
+
+    def seat_names(self) -> list[str]:
+        """Every seat's name as the student at seat 0 reads it (see :meth:`seat_name`)."""
+        return [self.seat_name(seat) for seat in range(self.game.players)]
 
     def winners(self) -> list[int]:
         """The seats that won (every seat in a draw); empty until the end."""
@@ -316,7 +377,9 @@ def in_sentence(name: str) -> str:
     return name[0].lower() + name[1:] if name.startswith(("You", "The ")) else name
 
 
-def card_or_lead(cards: Sequence[StateCard], action: int, lead: int, title: str) -> Move:
+def card_or_lead(
+    cards: Sequence[StateCard], action: int, lead: int, title: str
+) -> PlayCard | LeadCard:
     """Decode the two kinds of action of a game where the leader names a category (Play the Ranks,
     GeoClash Down Back): ``card index`` to play a card, ``lead + card index * 3 + category index``
     to lead one on a category.
@@ -325,12 +388,18 @@ def card_or_lead(cards: Sequence[StateCard], action: int, lead: int, title: str)
         IllegalAction: no move has this number.
     """
     if isinstance(action, int) and 0 <= action < len(cards):
-        return Move("card", cards[action].postal)
+        return PlayCard(cards[action].postal)
     if isinstance(action, int) and lead <= action < lead + len(cards) * 3:
-        return Move(
-            "lead", cards[(action - lead) // 3].postal, tuple(Category)[(action - lead) % 3]
-        )
+        return LeadCard(cards[(action - lead) // 3].postal, tuple(Category)[(action - lead) % 3])
     raise IllegalAction(f"That is not a move in {title}.")
+
+
+def table_plays(deck: Deck, plays: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """A trick's plays as the table shows them: who played, from which seat, and the card."""
+    return [
+        {"who": names[play["seat"]], "seat": play["seat"], "card": deck[play["card"]]}
+        for play in plays
+    ]
 
 
 def copy_rng(rng: random.Random) -> random.Random:
@@ -347,13 +416,24 @@ def shuffled(items: Sequence[str], rng: random.Random) -> list[str]:
 
 @dataclass
 class Registry:
-    """The games by slug, in the order the games page lists them."""
+    """The card games by slug, in the order the games page lists them; indexing and iterating
+    see only them. ``other_games`` holds the other games on this interface (State IQ)."""
 
     games: dict[str, type[Game]] = field(default_factory=dict)
+    other_games: dict[str, type[Game]] = field(default_factory=dict)
 
     def register(self, cls: type[Game]) -> type[Game]:
+        """Add ``cls`` (games register themselves when their class is defined, see ``Game``)."""
+        if not cls.card_game:
+            self.other_games[cls.slug] = cls
+            return cls
         self.games[cls.slug] = cls
+        self.games = dict(sorted(self.games.items(), key=lambda item: item[1].menu_order))
         return cls
+
+    def find(self, slug: str) -> type[Game] | None:
+        """The game ``slug``, card game or other; None when there is none."""
+        return self.games.get(slug) or self.other_games.get(slug)
 
     def __getitem__(self, slug: str) -> type[Game]:
         return self.games[slug]
@@ -361,7 +441,7 @@ class Registry:
     def __contains__(self, slug: object) -> bool:
         return slug in self.games
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[type[Game]]:
         return iter(self.games.values())
 
 
@@ -374,9 +454,10 @@ def make_game(slug: str, deck: Deck, params: Params | None = None) -> Game:
     Raises:
         GameError: no such game, or parameters it does not allow.
     """
-    if slug not in REGISTRY:
+    cls = REGISTRY.find(slug)
+    if cls is None:
         raise GameError("There is no such game.")
-    return REGISTRY[slug](deck, params)
+    return cls(deck, params)
 
 
 def replay(game: Game, seed: int, actions: Iterable[int]) -> State:

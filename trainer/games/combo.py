@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from trainer.cards import StateCard
+from trainer.modes import MODES, Kind, Mode
 
 
 class ComboGame(str, Enum):
@@ -329,3 +330,19 @@ def describe(result: GameResult, names: Mapping[Side, str]) -> str:
     if result.winner is None:
         return f"{result.game.label}: a tie."
     return f"{result.game.label}: {names[result.winner]} won."
+
+
+MODES.register(
+    Mode(
+        "combo",
+        "Combo 1",
+        "",
+        frozenset(),
+        False,
+        "match",
+        Kind.COMBO,
+        timed=True,
+        assignable=False,
+        order=90,
+    )
+)

@@ -16,18 +16,25 @@ Every drill answer is judged here against the real rankings and becomes a review
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Category, Deck
 from ..facts import Facet, Fact, Form
 from ..facts.answers import Judgement, UnreadableAnswer, Verdict, judge_rank, ordinal
-from .geography_war import WarState, compare
-from .play_the_ranks import LOW_TRICKS, RanksState
+from .base import IllegalAction
+
+if TYPE_CHECKING:
+    from .geography_war import WarState
+    from .play_the_ranks import RanksState
 
 __all__ = [
     "WAR_CALLS",
+    "Answerer",
     "DrillAnswer",
+    "DrillQuestion",
+    "RefusedPlay",
     "UnreadableAnswer",
     "judge_announced",
     "judge_clash_worst",
@@ -51,6 +58,59 @@ class DrillAnswer:
     @property
     def right(self) -> bool:
         return self.judgement.verdict is Verdict.RIGHT
+
+
+@dataclass(frozen=True)
+class DrillQuestion:
+    """A question a drill move asks before it is played: a rank typed as a number (``choices``
+    empty), or a call chosen among ``choices`` (the "yes" call first).
+
+    ``expected`` is the right answer as the student would give it; whoever answers (the move's
+    form on the web page, a learner in the simulator) returns the text of their answer.
+    """
+
+    fact: Fact
+    expected: str
+    choices: tuple[str, ...] = ()
+
+    @property
+    def form(self) -> Form:
+        return Form.CHOICE if self.choices else Form.TYPED
+
+
+#: Whoever answers a drill question: returns the answer's text ("" for none).
+Answerer = Callable[[DrillQuestion], str]
+
+
+class RefusedPlay(IllegalAction):
+    """A drill move whose play is refused but whose judged answers count and are recorded (a
+    wrong number in GeoPlunge 51, a card that breaks the Zone in GeoPower Toss)."""
+
+    def __init__(self, message: str, answers: list[DrillAnswer]) -> None:
+        super().__init__(message)
+        self.answers = answers
+
+
+def rank_question(deck: Deck, postal: str, category: Category) -> DrillQuestion:
+    """The rank of the card ``postal`` in ``category``, typed as a number."""
+    return DrillQuestion(Fact(postal, _facet(category)), str(deck[postal].rank(category)))
+
+
+def choice_question(probe: DrillAnswer, choices: tuple[str, str]) -> DrillQuestion:
+    """A yes-or-no call, from the answer "yes" (``choices[0]``) would get: right or wrong."""
+    return DrillQuestion(probe.fact, choices[0] if probe.right else choices[1], choices)
+
+
+def read_choice(question: DrillQuestion, answer: Answerer, unreadable: str) -> str:
+    """Ask ``question`` and return the call given.
+
+    Raises:
+        UnreadableAnswer: with ``unreadable``, when the call is not one of the choices.
+    """
+    said = answer(question)
+    if said not in question.choices:
+        raise UnreadableAnswer(unreadable)
+    return said
 
 
 def _facet(category: Category) -> Facet:
@@ -96,7 +156,7 @@ def judge_follow(state: RanksState, postal: str, says_wins: bool) -> DrillAnswer
     assert category is not None and trick["winner"] is None
     led = state.game.card(trick["cards"][trick["leader"]])
     mine = state.game.card(postal)
-    lower = state.trick_number <= LOW_TRICKS
+    lower = state.lower_wins()
     wins = (mine.rank(category) < led.rank(category)) == lower
     word = category.value.lower()
     note = (
@@ -124,9 +184,7 @@ WAR_CALLS = {
 
 def war_result(state: WarState) -> str:
     """The right call for the two cards face up now."""
-    face_up = state.face_up
-    assert face_up is not None
-    result = compare(*(state.game.card(p) for p in face_up))
+    result = state.comparison()
     if result.winner is None:
         return "war"
     side = "mine" if result.winner == 0 else "theirs"
@@ -143,8 +201,8 @@ def judge_war_call(state: WarState, call: str) -> list[DrillAnswer]:
         raise UnreadableAnswer("Choose one of the calls.")
     actual = war_result(state)
     verdict = Verdict.RIGHT if call == actual else Verdict.WRONG
-    cards = [state.game.card(p) for p in state.face_up]  # type: ignore[union-attr]
-    note = compare(*cards).reason
+    cards = state.face_up_cards()
+    note = state.comparison().reason
     answers = []
     for card in cards:
         category = card.best_categories[0]

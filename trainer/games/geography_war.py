@@ -13,11 +13,13 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import zip_longest
-from typing import Any
+from typing import Any, ClassVar
 
 from ..cards import Category, StateCard
+from ..facts import Facet, Fact
 from ..facts.answers import ordinal
 from .base import TERMINAL, Game, GameError, IllegalAction, Move, State, shuffled
+from .drill import WAR_CALLS, Answerer, DrillAnswer, DrillQuestion, judge_war_call, war_result
 
 TURN, SETTLE = 0, 1
 #: W5: the game ends after this many battles.
@@ -28,11 +30,29 @@ FACE_DOWN = 4
 BOTH = 2
 #: W3: the extra cards a GeoPlunged player hands over.
 PLUNGE_TAKES = 3
+#: Without drill: how many battles one press of the table's button may play.
+MAX_BATTLES = 10
+
+
+@dataclass(frozen=True)
+class Turn(Move):
+    """Turn up the top cards (in a war, lay four down first)."""
+
+    kind: ClassVar[str] = "turn"
+
+
+@dataclass(frozen=True)
+class Settle(Move):
+    """Compare the two cards face up."""
+
+    kind: ClassVar[str] = "settle"
 
 
 class GeographyWar(Game):
     slug = "geography-war"
     title = "Geography War"
+    menu_order = 50
+    summary = "the better best ranking wins the battle (2 players)"
     has_choices = False
 
     def new_initial_state(self, seed: int) -> WarState:
@@ -85,11 +105,21 @@ class WarState(State):
             return []
         return [SETTLE] if self.waiting() == "settle" else [TURN]
 
-    def decode(self, action: int) -> Move:
+    def face_up_cards(self) -> list[StateCard]:
+        """The two cards face up now (call it only while one is waiting to be compared)."""
+        face_up = self.face_up
+        assert face_up is not None
+        return [self.game.card(p) for p in face_up]
+
+    def comparison(self) -> Comparison:
+        """Which of the two cards face up now wins, and why."""
+        return compare(*self.face_up_cards())
+
+    def decode(self, action: int) -> Turn | Settle:
         if action == TURN:
-            return Move("turn")
+            return Turn()
         if action == SETTLE:
-            return Move("settle")
+            return Settle()
         raise IllegalAction("That is not a move in Geography War.")
 
     def action_to_string(self, action: int) -> str:
@@ -148,8 +178,7 @@ class WarState(State):
             )
 
     def _settle(self) -> None:
-        a, b = (self.game.card(p) for p in self.face_up)  # type: ignore[misc]
-        result = compare(a, b)
+        result = self.comparison()
         if result.winner is None:
             self.note(f"{result.reason} Geography War!", None, "war")
             self.tied = True
@@ -168,6 +197,49 @@ class WarState(State):
         self.note(f"{result.reason} {who} {len(taken)} cards.", winner, "battle")
         if self.is_terminal():
             self.note(self._ending(), None, "end")
+
+    # --- the drill and the table ------------------------------------------------------------
+
+    def drill_answers(self, action: int, answer: Answerer) -> list[DrillAnswer]:
+        """Comparing the cards: the student calls the result first (D-W1)."""
+        if action != SETTLE:
+            return []
+        if self.waiting() != "settle":
+            raise IllegalAction(self.why_illegal(action))
+        calls = tuple(WAR_CALLS)
+        question = DrillQuestion(self.comparison_fact(), war_result(self), calls)
+        return judge_war_call(self, answer(question))
+
+    def comparison_fact(self) -> Fact:
+        """The fact a call on the cards face up reviews first: the student's card's best ranking."""
+        card = self.face_up_cards()[0]
+        return Fact(card.postal, Facet(card.best_categories[0].slug))
+
+    def play_batch(self, count: int) -> bool:
+        """Without drill, one press plays up to ``count`` whole battles (at most MAX_BATTLES)."""
+        target = self.battles + min(count, MAX_BATTLES)
+        while not self.is_terminal() and self.battles < target:
+            self.apply_action(self.legal_actions()[0])
+        return True
+
+    def table_view(
+        self, observation: dict[str, Any], your_turn: bool, drill: bool
+    ) -> dict[str, Any]:
+        deck = self.game.deck
+        settled_view = not (drill and observation["waiting"] == "settle")
+        return {
+            "piles": observation["pile_counts"],
+            "face_up": [deck[p] for p in observation["face_up"]],
+            "face_down": observation["face_down"],
+            "waiting": observation["waiting"],
+            "battles": observation["battles"],
+            "at_war": observation["at_war"],
+            "calls": WAR_CALLS,
+            "show_face_up_ranks": settled_view,
+            "turn": TURN,
+            "settle": SETTLE,
+            "max_battles": MAX_BATTLES,
+        }
 
     # --- the end ---------------------------------------------------------------------------
 

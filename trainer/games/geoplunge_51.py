@@ -6,9 +6,8 @@ An action is one card with one of its rankings announced: ``card index * 3 + cat
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
-from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ..cards import Category, StateCard
 from .base import (
@@ -17,132 +16,43 @@ from .base import (
     IllegalAction,
     Move,
     PointsState,
-    State,
     copy_rng,
     shuffled,
 )
+from .drill import Answerer, DrillAnswer, RefusedPlay, judge_announced, rank_question
 
 TARGET = 51
 HAND = 7
 EXACT_POINTS = 10  # F2
 BLOCK_POINTS = 5  # F3
 GAME_POINTS = 50  # G8
-#: How many times round the table the search player looks ahead.
-HORIZON = 1
-#: How many of the rule of thumb's best plays the search player weighs.
-CANDIDATES = 5
 CATEGORIES = tuple(Category)
+
+
+@dataclass(frozen=True)
+class Announce(Move):
+    """Play a card and announce its rank in a category (F1)."""
+
+    kind: ClassVar[str] = "play"
+    card: str
+    category: Category
+
+    def card_played(self) -> str | None:
+        return self.card
 
 
 class GeoPlunge51(Game):
     slug = "geoplunge-51"
     title = "GeoPlunge 51"
+    menu_order = 10
+    summary = "add rankings to make exactly 51 (2-7 players)"
+    round_log = True
     min_players = 2
     max_players = 7
     team_sizes = (1, 2, 3)
-    search_worlds = 100
 
     def action(self, postal: str, category: Category) -> int:
         return self.index[postal] * 3 + CATEGORIES.index(category)
-
-    # --- computer players --------------------------------------------------------------------
-
-    def rule_action(
-        self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
-    ) -> int:
-        scores = self.rule_scores(observation, legal)
-        return max(legal, key=lambda a: (scores[a], -a))
-
-    def search_candidates(self, observation: dict[str, Any], legal: Sequence[int]) -> list[int]:
-        """The search player weighs the rule of thumb's few best plays."""
-        scores = self.rule_scores(observation, legal)
-        return sorted(legal, key=lambda a: (-scores[a], a))[:CANDIDATES]
-
-    def rule_scores(self, observation: dict[str, Any], legal: Sequence[int]) -> dict[int, float]:
-        """Make 51 when possible; otherwise leave a count the next player is unlikely to use.
-
-        A good player weighs, for the gap left to 51, the chance that the next player holds a
-        card with exactly that ranking (10 points to them, or to us if they are a partner) and
-        the chance they hold nothing small enough to play (5 points to us). It plays big
-        rankings early and keeps small ones, which can finish 51 or escape a tight count.
-        """
-        seat = observation["seat"]
-        counts = observation["hand_counts"]
-        seen = set(observation["hand"]) | {play["card"] for play in observation["played"]}
-        unseen = [self.ranks[c.postal] for c in self.cards if c.postal not in seen]
-        players = len(counts)
-        nxt = next(
-            (s % players for s in range(seat + 1, seat + players) if counts[s % players]), None
-        )
-        partner = nxt is not None and self.params.side_of(nxt) == self.params.side_of(seat)
-        k = counts[nxt] if nxt is not None else 0
-        having = [0] * (TARGET + 1)  # how many unseen cards have some ranking equal to each number
-        for ranks in unseen:
-            for r in set(ranks):
-                having[r] += 1
-        smallest = sorted(min(ranks) for ranks in unseen)
-        total = len(unseen)
-        count = observation["count"]
-        scores = {}
-        for action in legal:
-            rank = self.ranks[self.cards[action // 3].postal][action % 3]
-            gap = TARGET - count - rank
-            if gap == 0:
-                score = 100.0
-            elif nxt is None or not total:
-                score = 0.0
-            else:
-                p_stuck = (1 - bisect_right(smallest, gap) / total) ** k
-                p_exact = (1 - (1 - having[gap] / total) ** k) * (1 - p_stuck)
-                score = (
-                    BLOCK_POINTS * p_stuck + (EXACT_POINTS if partner else -EXACT_POINTS) * p_exact
-                )
-            scores[action] = score + 0.002 * rank  # spend big rankings first
-        return scores
-
-    def rollout_action(self, state: State, rng: random.Random) -> int:
-        """Quick play in an imagined deal: make 51 if possible; else leave the next hand stuck, never a 51."""
-        assert isinstance(state, FiftyOneState)
-        ranks = self.ranks
-        seat = state.to_play
-        legal = state.legal_actions()
-        nxt = state._next_holder(seat)
-        their = (
-            {r for p in state.hands[nxt] for r in ranks[p]}
-            if nxt is not None and nxt != seat
-            else set()
-        )
-        smallest = min(their) if their else 0
-        partner = nxt is not None and self.params.side_of(nxt) == self.params.side_of(seat)
-        best, best_score = legal[0], -1e9
-        for action in legal:
-            rank = ranks[self.cards[action // 3].postal][action % 3]
-            gap = TARGET - state.count - rank
-            if gap == 0:
-                score = 100.0
-            elif their and smallest > gap:
-                score = 5.0
-            elif gap in their:
-                score = 10.0 if partner else -10.0
-            else:
-                score = 0.0
-            score += 0.002 * rank
-            if score > best_score:
-                best, best_score = action, score
-        return best
-
-    def search_horizon(self, start: State, state: State) -> bool:
-        """The search looks once round the table and back to its own next play, within the round."""
-        return (
-            state.round != start.round
-            or len(state.history) - len(start.history) > HORIZON * self.players
-        )  # type: ignore[attr-defined]
-
-    def search_value(self, start: State, end: State, seat: int) -> float:
-        """Points this side gained in the rest of the round, less the best any other side gained."""
-        side = self.params.side_of(seat)
-        gains = [b - a for a, b in zip(start.scores, end.scores, strict=True)]  # type: ignore[attr-defined]
-        return gains[side] - max((g for s, g in enumerate(gains) if s != side), default=0)
 
     def new_initial_state(self, seed: int) -> FiftyOneState:
         rng = random.Random(f"geoplunge-51:{seed}")
@@ -239,15 +149,15 @@ class FiftyOneState(PointsState):
         assert actions, "F4: the player to move always has a legal play"
         return actions
 
-    def decode(self, action: int) -> Move:
+    def decode(self, action: int) -> Announce:
         if not isinstance(action, int) or not 0 <= action < len(self.game.cards) * 3:
             raise IllegalAction("That is not a move in GeoPlunge 51.")
-        return Move("play", self.game.cards[action // 3].postal, CATEGORIES[action % 3])
+        return Announce(self.game.cards[action // 3].postal, CATEGORIES[action % 3])
 
     def action_to_string(self, action: int) -> str:
         move = self.decode(action)
-        card = self.game.card(move.card)  # type: ignore[arg-type]
-        return f"Play {card.name} and announce {move.category.value.lower()} {card.rank(move.category)}"  # type: ignore[union-attr]
+        card = self.game.card(move.card)
+        return f"Play {card.name} and announce {move.category.value.lower()} {card.rank(move.category)}"
 
     def why_illegal(self, action: int) -> str:
         try:
@@ -256,14 +166,14 @@ class FiftyOneState(PointsState):
             return str(exc)
         if move.card not in self.hands[self.to_play]:
             return "That card is not in the hand of the player to move."
-        rank = self.game.card(move.card).rank(move.category)  # type: ignore[arg-type]
+        rank = self.game.card(move.card).rank(move.category)
         return f"That would take the count to {self.count + rank}, past {TARGET} (F1)."
 
     def _apply(self, action: int) -> None:
         move = self.decode(action)
         seat = self.to_play
-        card = self.game.card(move.card)  # type: ignore[arg-type]
-        rank = card.rank(move.category)  # type: ignore[arg-type]
+        card = self.game.card(move.card)
+        rank = card.rank(move.category)
         self.hands[seat].remove(card.postal)
         self.count += rank
         self.played.append(
@@ -275,14 +185,14 @@ class FiftyOneState(PointsState):
                 "count": self.count,
                 "points": 0,
             }
-        )  # type: ignore[union-attr]
+        )
         who = self.seat_name(seat)
         self.note(
             f"{who} play{'' if seat == 0 else 's'} {card.name}, {move.category.value.lower()} {rank}: the count is {self.count}.",
             seat,
-        )  # type: ignore[union-attr]
+        )
         side = self.game.params.side_of(seat)
-        nxt = self._next_holder(seat)
+        nxt = self.next_holder(seat)
         if self.count == TARGET:  # F2
             self.played[-1]["points"] = EXACT_POINTS
             self.scores[side] += EXACT_POINTS
@@ -307,7 +217,7 @@ class FiftyOneState(PointsState):
         else:
             self.to_play = nxt
 
-    def _next_holder(self, seat: int) -> int | None:
+    def next_holder(self, seat: int) -> int | None:
         """The next seat clockwise from ``seat`` that still holds cards (``seat`` itself last)."""
         players = self.game.players
         for step in range(1, players + 1):
@@ -337,6 +247,88 @@ class FiftyOneState(PointsState):
             )
             return
         self.start_round((self.dealer + 1) % self.game.players)  # G7
+
+    # --- the drill and the table ------------------------------------------------------------
+
+    def drill_answers(self, action: int, answer: Answerer) -> list[DrillAnswer]:
+        """The number announced with the card. The count needs the exact number: a wrong one
+        refuses the play, and so does a right one that passes 51 (F1); both are recorded."""
+        move = self.decode(action)
+        deck = self.game.deck
+        question = rank_question(deck, move.card, move.category)
+        said = judge_announced(deck, move.card, move.category, answer(question))
+        if not said.right:
+            card = self.game.card(move.card)
+            raise RefusedPlay(
+                f"Not quite: {card.name} is {said.judgement.expected} in {move.category.value.lower()}, "
+                f"not {said.judgement.given}. The count needs the exact number: try again.",
+                [said],
+            )
+        if action not in self.legal_actions():
+            # The ranking was right; the play breaks F1 all the same (the message apply_action gives).
+            raise RefusedPlay(f"{self.why_illegal(action)} Nothing changed.", [said])
+        return [said]
+
+    def table_view(
+        self, observation: dict[str, Any], your_turn: bool, drill: bool
+    ) -> dict[str, Any]:
+        deck = self.game.deck
+        obs = observation
+        params = self.game.params
+        legal = set(self.legal_actions()) if your_turn else set()
+        plays = []
+        for postal in obs["hand"]:
+            card = deck[postal]
+            options = []
+            for category in Category:
+                action = self.game.action(postal, category)
+                options.append(
+                    {
+                        "action": action,
+                        "category": category,
+                        "rank": card.rank(category),
+                        "legal": action in legal,
+                    }
+                )
+            choices = [(o["action"], o["category"]) for o in options]
+            plays.append(
+                {
+                    "card": card,
+                    "options": options,
+                    "choices": choices,
+                    "playable": any(o["legal"] for o in options),
+                }
+            )
+        names = self.seat_names()
+        seats = [
+            {
+                "name": names[seat],
+                "cards": obs["hand_counts"][seat],
+                "side": params.side_of(seat),
+                "turn": obs["current_player"] == seat,
+                "dealer": obs["dealer"] == seat,
+            }
+            for seat in range(params.players)
+        ]
+        sides = [
+            {
+                "name": self.side_name(side),
+                "points": obs["scores"][side],
+                "members": [names[s] for s in params.seats_of(side)],
+            }
+            for side in range(params.sides)
+        ]
+        played = [
+            dict(play, name=deck[play["card"]].name, who=names[play["seat"]])
+            for play in obs["played"]
+        ]
+        return {
+            "plays": plays,
+            "seats": seats,
+            "sides": sides,
+            "played": played,
+            "teams": params.team_size > 1,
+        }
 
     # --- what each seat sees ---------------------------------------------------------------
 

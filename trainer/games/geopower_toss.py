@@ -18,23 +18,34 @@ Actions:
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ..cards import Category, Deck, Zone
+from ..facts import Facet
 from .base import (
     TERMINAL,
     Game,
     IllegalAction,
     Move,
     Params,
+    PlayCard,
     PointsState,
-    State,
     copy_rng,
     in_sentence,
     shuffled,
+    table_plays,
     verb_s,
+)
+from .drill import (
+    Answerer,
+    DrillAnswer,
+    RefusedPlay,
+    choice_question,
+    judge_toss_beats,
+    judge_toss_zone,
+    read_choice,
 )
 
 HAND = 8
@@ -49,23 +60,42 @@ MOST_POINTS = 10  # T5
 BONUS_POINTS = 15  # T5
 TIE_POINTS = 5  # T5
 GAME_POINTS = 50  # G8
-#: The rule of thumb calls GeoPlunge when it expects this many tricks for its side.
-CALL_AT = 6.0
-#: How much of a fair share of the tricks left the rule of thumb counts on from each partner.
-PARTNER_SHARE = 0.5
-#: A following card "stands" (is worth playing to win) when it is this likely to stay best.
-STAND = 0.5
 CATEGORIES = tuple(Category)
+CATEGORY_INDEX = {category.slug: k for k, category in enumerate(CATEGORIES)}
 ZONES = tuple(Zone)
+
+
+@dataclass(frozen=True)
+class TossPlay(PlayCard):
+    """Play a card to the trick (lead it, or follow the led Zone, T2)."""
+
+    kind: ClassVar[str] = "play"
+
+
+@dataclass(frozen=True)
+class RemovePower(Move):
+    """Remove a Power card from the table (the last one left is the GeoPower Card)."""
+
+    kind: ClassVar[str] = "remove"
+    category: Category
+
+
+@dataclass(frozen=True)
+class CallPlunge(Move):
+    """Call GeoPlunge: the side means to take six tricks or more (T4)."""
+
+    kind: ClassVar[str] = "call"
 
 
 class GeoPowerToss(Game):
     slug = "geopower-toss"
     title = "GeoPower Toss"
+    menu_order = 30
+    summary = "follow the zone, the GeoPower category wins tricks (2-6 players)"
+    reviews = Game.reviews | {Facet.ZONE}
     min_players = 2
     max_players = 6
     team_sizes = (1, 2, 3)
-    search_worlds = 30
 
     def __init__(self, deck: Deck, params: Params | None = None) -> None:
         super().__init__(deck, params)
@@ -87,9 +117,9 @@ class GeoPowerToss(Game):
     def remove_action(self, power_id: int) -> int:
         return REMOVE + power_id
 
-    # --- computer players --------------------------------------------------------------------
+    # --- what a seat knows ------------------------------------------------------------------
 
-    def _knowledge(self, observation: dict[str, Any]) -> tuple[list[str], list[set[int]]]:
+    def knowledge(self, observation: dict[str, Any]) -> tuple[list[str], list[set[int]]]:
         """The cards ``observation``'s seat has not seen this round, and the zones each seat is known to lack.
 
         A seat that did not follow the led zone holds no card of it for the rest of the round (T2).
@@ -108,265 +138,6 @@ class GeoPowerToss(Game):
         unseen = [c.postal for c in self.cards if c.postal not in seen]
         return unseen, voids
 
-    def _columns(self, unseen: Sequence[str], k: int) -> list[list[int]]:
-        """Per zone, the sorted rankings in category ``k`` of the unseen cards."""
-        columns: list[list[int]] = [[] for _ in ZONES]
-        for postal in unseen:
-            columns[self.zone_of[postal]].append(self.ranks[postal][k])
-        for column in columns:
-            column.sort()
-        return columns
-
-    def _share(
-        self,
-        counts: Sequence[int],
-        seats: Sequence[int],
-        voids: list[set[int]],
-        zone: int,
-        unseen: int,
-    ) -> float:
-        """The chance that a given unseen card of ``zone`` is in the hand of one of ``seats``."""
-        held = sum(counts[s] for s in seats if zone not in voids[s])
-        return min(1.0, held / unseen) if unseen else 0.0
-
-    def _stands(self, postal: str, k: int, columns: list[list[int]], share: float) -> float:
-        """The chance no better card of its zone is held by the players counted in ``share``."""
-        better = bisect_left(columns[self.zone_of[postal]], self.ranks[postal][k])
-        return (1.0 - share) ** better
-
-    def hand_strength(
-        self,
-        observation: dict[str, Any],
-        k: int,
-        unseen: Sequence[str] | None = None,
-        voids: list[set[int]] | None = None,
-    ) -> float:
-        """Roughly how many tricks the seat's hand takes in category ``k``: per card, the chance it is the best of its zone."""
-        if unseen is None or voids is None:
-            unseen, voids = self._knowledge(observation)
-        seat, counts = observation["seat"], observation["hand_counts"]
-        opponents = self.opponents[seat]
-        columns = self._columns(unseen, k)
-        shares = [self._share(counts, opponents, voids, z, len(unseen)) for z in range(len(ZONES))]
-        return sum(
-            self._stands(p, k, columns, shares[self.zone_of[p]]) for p in observation["hand"]
-        )
-
-    def expected_tricks(self, observation: dict[str, Any]) -> float:
-        """The side's tricks so far, plus what this hand should take, plus a modest share from partners."""
-        unseen, voids = self._knowledge(observation)
-        k = CATEGORIES.index(Category.from_slug(observation["geopower"]))  # type: ignore[arg-type]
-        members = self.members[self.side[observation["seat"]]]
-        won = sum(observation["won"][s] for s in members)
-        left = TRICKS - len(observation["tricks"])
-        partners = len(members) - 1
-        return (
-            won
-            + self.hand_strength(observation, k, unseen, voids)
-            + PARTNER_SHARE * partners * left / self.players
-        )
-
-    def rule_action(
-        self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
-    ) -> int:
-        """Keep the category the hand is strong in; call on a strong hand; win cheaply, or throw the least useful card.
-
-        Removing a Power card, the player removes the one whose category suits its hand worst.
-        Playing, it calls GeoPlunge when it expects 6 tricks; leading, it leads the card most
-        likely to be the best left in its zone; following, it plays the cheapest card of the led
-        zone that should take the trick (certain when it plays last), and otherwise its weakest
-        card of the led zone, or, with none, its least useful card.
-        """
-        if (
-            observation["phase"] == "power"
-        ):  # never a call yet: the estimate needs the GeoPower category (P-H10)
-            unseen, voids = self._knowledge(observation)
-            strength = [self.hand_strength(observation, k, unseen, voids) for k in range(3)]
-            removals = [a for a in legal if a != CALL]
-            return min(
-                removals,
-                key=lambda a: (
-                    strength[CATEGORIES.index(self.power_by_id[a - REMOVE].category)],
-                    a,
-                ),
-            )
-        if CALL in legal and self.expected_tricks(observation) >= CALL_AT:
-            return CALL
-        cards = [a for a in legal if a < REMOVE]
-        return self.index[self._rule_card(observation, [self.cards[a].postal for a in cards])]
-
-    def _rule_card(self, observation: dict[str, Any], hand: list[str]) -> str:
-        """The rule of thumb's card among ``hand`` (the cards it may play)."""
-        unseen, voids = self._knowledge(observation)
-        k = CATEGORIES.index(Category.from_slug(observation["geopower"]))  # type: ignore[arg-type]
-        seat, counts = observation["seat"], observation["hand_counts"]
-        side = self.side[seat]
-        ranks, zone_of = self.ranks, self.zone_of
-        columns = self._columns(unseen, k)
-        opponents = self.opponents[seat]
-        worth = {
-            p: self._stands(
-                p, k, columns, self._share(counts, opponents, voids, zone_of[p], len(unseen))
-            )
-            for p in observation["hand"]
-        }
-        trick = observation["trick"]
-        if not trick:  # leading: the card most likely to stay best in its zone
-            return max(hand, key=lambda p: (worth[p], -ranks[p][k], p))
-        led = zone_of[trick[0]["card"]]
-        in_zone = [p for p in hand if zone_of[p] == led]
-        if not in_zone:  # void: throw the least useful card
-            return min(hand, key=lambda p: (worth[p], -ranks[p][k], p))
-        best = min(
-            (play for play in trick if zone_of[play["card"]] == led),
-            key=lambda play: ranks[play["card"]][k],
-        )
-        best_rank = ranks[best["card"]][k]
-        later = [(trick[0]["seat"] + i) % self.players for i in range(len(trick) + 1, self.players)]
-        later_opponents = [s for s in later if self.side[s] != side]
-        share = self._share(counts, later_opponents, voids, led, len(unseen))
-        weakest = max(in_zone, key=lambda p: (ranks[p][k], p))
-        if (
-            self.side[best["seat"]] == side
-            and self._stands(best["card"], k, columns, share) >= STAND
-        ):
-            return weakest  # the partner's card should hold: do not waste a winner
-        standing = [
-            p
-            for p in in_zone
-            if ranks[p][k] < best_rank and self._stands(p, k, columns, share) >= STAND
-        ]
-        if standing:
-            return max(
-                standing, key=lambda p: (ranks[p][k], p)
-            )  # the cheapest card that should win
-        return weakest
-
-    def rollout_action(self, state: State, rng: random.Random) -> int:
-        """Quick play in an imagined deal, where every hand is known.
-
-        Leading: a card that takes the trick for the side (no opponent can beat it, or a partner
-        holds the zone's best), else its weakest card. Following: the cheapest card
-        that beats the trick and every opponent still to play, unless a partner already has it;
-        else the weakest card of the led zone, or, when void, the card furthest from winning.
-        A side calls GeoPlunge, when leading, if its tricks plus its unbeatable cards make 6.
-        """
-        assert isinstance(state, TossState)
-        seat = state.to_play
-        if state.geopower is None:
-            return self.rule_action(state.observation(seat), state.legal_actions(), rng)
-        k = state.k
-        ranks, zone_of, index, sides = self.ranks, self.zone_of, self.index, self.side
-        side = sides[seat]
-        hands = state.hands
-        hand = hands[seat]
-        trick = state.trick
-        led = zone_of[trick[0]["card"]] if trick else -1
-        in_zone = [p for p in hand if zone_of[p] == led]
-        if not in_zone:  # leading, or void: where does each card stand against the other hands?
-            theirs = [99] * len(ZONES)  # per zone, the opponents' best ranking
-            ours = [99] * len(ZONES)  # and the partners'
-            for other in range(self.players):
-                if other != seat:
-                    best = theirs if sides[other] != side else ours
-                    for p in hands[other]:
-                        z = zone_of[p]
-                        best[z] = min(best[z], ranks[p][k])
-            if trick:  # void: throw the card furthest from winning
-                return index[
-                    max(hand, key=lambda p: (ranks[p][k] > theirs[zone_of[p]], ranks[p][k]))
-                ]
-            if side not in state.called and state.can_call():
-                won = sum(state.won[s] for s in self.members[side])
-                sure = sum(
-                    1
-                    for s in self.members[side]
-                    for p in hands[s]
-                    if ranks[p][k] < theirs[zone_of[p]]
-                )
-                if won + sure >= PLUNGE_TRICKS:
-                    return CALL
-            best_p, best_key = hand[0], (3, 0)
-            for p in hand:
-                r = ranks[p][k]
-                z = zone_of[p]
-                key = (0, r) if r < theirs[z] else (1, -r) if ours[z] < theirs[z] else (2, -r)
-                if key < best_key:
-                    best_p, best_key = p, key
-            return index[best_p]
-        best_rank, best_seat = 99, -1
-        for play in trick:
-            p = play["card"]
-            if zone_of[p] == led and ranks[p][k] < best_rank:
-                best_rank, best_seat = ranks[p][k], play["seat"]
-        players = self.players
-        threat = 99  # the best led-zone card among opponents still to play
-        for i in range(len(trick) + 1, players):
-            other = (trick[0]["seat"] + i) % players
-            if sides[other] != side:
-                for p in hands[other]:
-                    if zone_of[p] == led and ranks[p][k] < threat:
-                        threat = ranks[p][k]
-        weakest = max(in_zone, key=lambda p: ranks[p][k])
-        if sides[best_seat] == side and best_rank < threat:
-            return index[weakest]
-        bar = min(best_rank, threat)
-        winners = [p for p in in_zone if ranks[p][k] < bar]
-        if winners:
-            return index[max(winners, key=lambda p: ranks[p][k])]
-        return index[weakest]
-
-    def search_candidates(self, observation: dict[str, Any], legal: Sequence[int]) -> list[int]:
-        """One action per set of equivalent ones, the rule of thumb's choice first; calls are the rule of thumb's.
-
-        Two Power cards of one category are the same choice. Two cards of one zone with no unseen
-        card, and no card of the open trick, ranked between them win and lose the same tricks, so
-        one stands for both. A call is left to the rule of thumb's estimate (when it calls, that
-        is the only candidate): play-outs that know every hand find 6 tricks far easier than they
-        are, and called too often.
-        """
-        if (
-            observation["phase"] == "power"
-        ):  # removals only: calls are the rule of thumb's, and it waits (P-H10)
-            seen: set[Category] = set()
-            out = []
-            for action in legal:
-                if action == CALL:
-                    continue
-                category = self.power_by_id[action - REMOVE].category
-                if category not in seen:
-                    seen.add(category)
-                    out.append(action)
-            return out
-        if CALL in legal and self.expected_tricks(observation) >= CALL_AT:
-            return [CALL]
-        k = CATEGORIES.index(Category.from_slug(observation["geopower"]))  # type: ignore[arg-type]
-        unseen, _ = self._knowledge(observation)
-        ranks, zone_of = self.ranks, self.zone_of
-        columns = self._columns([*unseen, *(play["card"] for play in observation["trick"])], k)
-
-        def kind(postal: str) -> tuple[int, int]:
-            """The card's zone and how many cards still in play (unseen, or in this trick) of that zone rank above it."""
-            return zone_of[postal], bisect_left(columns[zone_of[postal]], ranks[postal][k])
-
-        cards = [self.cards[a].postal for a in legal if a < REMOVE]
-        classes: dict[tuple[int, int], str] = {}
-        for postal in sorted(cards, key=lambda p: ranks[p][k]):
-            classes.setdefault(kind(postal), postal)
-        first = classes[kind(self._rule_card(observation, cards))]
-        rest = sorted((p for p in classes.values() if p != first), key=lambda p: ranks[p][k])
-        return [self.index[p] for p in [first, *rest]]
-
-    def search_horizon(self, start: State, state: State) -> bool:
-        """The search plays out the rest of the round."""
-        return state.round != start.round  # type: ignore[attr-defined]
-
-    def search_value(self, start: State, end: State, seat: int) -> float:
-        """Points this side gained in the rest of the round, less the best any other side gained."""
-        side = self.side[seat]
-        gains = [b - a for a, b in zip(start.scores, end.scores, strict=True)]  # type: ignore[attr-defined]
-        return gains[side] - max((g for s, g in enumerate(gains) if s != side), default=0)
-
     # --- new states --------------------------------------------------------------------------
 
     def new_initial_state(self, seed: int) -> TossState:
@@ -380,7 +151,7 @@ class GeoPowerToss(Game):
     def sample_state(self, observation: dict[str, Any], rng: random.Random) -> TossState:
         """Deal the unseen cards at random, each seat its count, and none of a zone it is known to lack."""
         seat = observation["seat"]
-        unseen, voids = self._knowledge(observation)
+        unseen, voids = self.knowledge(observation)
         unseen = shuffled(unseen, rng)
         counts = observation["hand_counts"]
         hands = self._deal_respecting(unseen, counts, voids, seat)
@@ -575,23 +346,23 @@ class TossState(PointsState):
             actions.append(CALL)
         return actions
 
-    def decode(self, action: int) -> Move:
+    def decode(self, action: int) -> TossPlay | RemovePower | CallPlunge:
         game = self.game
         if isinstance(action, int) and not isinstance(action, bool):
             if 0 <= action < len(game.cards):
-                return Move("play", game.cards[action].postal)
+                return TossPlay(game.cards[action].postal)
             if action - REMOVE in game.power_by_id:
-                return Move("remove", None, game.power_by_id[action - REMOVE].category)
+                return RemovePower(game.power_by_id[action - REMOVE].category)
             if action == CALL:
-                return Move("call")
+                return CallPlunge()
         raise IllegalAction("That is not a move in GeoPower Toss.")
 
     def action_to_string(self, action: int) -> str:
         move = self.decode(action)
-        if move.kind == "play":
-            return f"Play {self.game.card(move.card).name}"  # type: ignore[arg-type]
-        if move.kind == "remove":
-            return f"Remove Power card {action - REMOVE} ({move.category.value})"  # type: ignore[union-attr]
+        if isinstance(move, TossPlay):
+            return f"Play {self.game.card(move.card).name}"
+        if isinstance(move, RemovePower):
+            return f"Remove Power card {action - REMOVE} ({move.category.value})"
         return "Call GeoPlunge"
 
     def why_illegal(self, action: int) -> str:
@@ -602,17 +373,17 @@ class TossState(PointsState):
         if self.over:
             return "The game is over."
         seat = self.to_play
-        if move.kind == "call":
+        if isinstance(move, CallPlunge):
             if self.game.side[seat] in self.called:
                 if self.game.params.team_size > 1:
                     return "Your team has already called GeoPlunge this round."
                 return "You have already called GeoPlunge this round."
             return "It is too late to call GeoPlunge: the 5th trick has started."
         if self.geopower is None:
-            if move.kind == "remove":
+            if isinstance(move, RemovePower):
                 return "That Power card is not on the table."
             return "Remove a Power card first: the GeoPower Card is not chosen yet."
-        if move.kind == "remove":
+        if isinstance(move, RemovePower):
             return "The GeoPower Card is already chosen: play a card."
         if move.card not in self.hands[seat]:
             return "That card is not in your hand."
@@ -686,7 +457,8 @@ class TossState(PointsState):
         game = self.game
         card = game.card(postal)
         who = self.seat_name(seat)
-        name = self.geopower.value.lower()  # type: ignore[union-attr]
+        assert self.geopower is not None
+        name = self.geopower.value.lower()
         rank = game.ranks[postal][self.k]
         if len(self.trick) == 1:
             self.note(
@@ -733,8 +505,9 @@ class TossState(PointsState):
         ranks = game.ranks
         card = game.card(best["card"])
         who = self.seat_name(best["seat"])
+        assert self.geopower is not None
         text = (
-            f"{card.name}'s {self.geopower.value.lower()} {ranks[card.postal][k]} is the best {card.zone.value} card: "  # type: ignore[union-attr]
+            f"{card.name}'s {self.geopower.value.lower()} {ranks[card.postal][k]} is the best {card.zone.value} card: "
             f"{in_sentence(who)} take{verb_s(who)} trick {len(self.tricks)}."
         )
         better = [
@@ -835,6 +608,96 @@ class TossState(PointsState):
             )
         if not any(points):
             self.note("Nobody scores this round.", None, "score")
+
+    # --- the drill and the table ------------------------------------------------------------
+
+    def drill_answers(self, action: int, answer: Answerer) -> list[DrillAnswer]:
+        """Following a lead: whether the card beats the best card of the led Zone so far and,
+        with the Zone colours hidden, the card's Zone (D-T1). Leading, removing and calling ask
+        nothing."""
+        move = self.decode(action)
+        if not isinstance(move, TossPlay):
+            return []
+        deck = self.game.deck
+        obs = self.observation(self.current_player())
+        if not obs["trick"]:
+            return []  # leading: any card may be led, and there is nothing to beat yet
+        question = choice_question(judge_toss_beats(deck, obs, move.card, True), ("beats", "not"))
+        said = read_choice(
+            question,
+            answer,
+            "Say first whether your card beats the best card of the led zone so far.",
+        )
+        zone = judge_toss_zone(deck, obs, move.card)
+        if not zone.right and action not in self.legal_actions():
+            # T2 broken: a wrong answer on the card's zone fact
+            raise RefusedPlay(
+                f"{zone.judgement.note} Nothing was played; this counts as practice on {deck[move.card].name}'s zone.",
+                [zone],
+            )
+        answers = [zone] if zone.right else []
+        return [*answers, judge_toss_beats(deck, obs, move.card, said == "beats")]
+
+    def table_view(
+        self, observation: dict[str, Any], your_turn: bool, drill: bool
+    ) -> dict[str, Any]:
+        deck = self.game.deck
+        obs = observation
+        params = self.game.params
+        names = self.seat_names()
+        legal = set(self.legal_actions()) if your_turn else set()
+        powers = {card.id: card for card in deck.power_cards}
+        geopower = Category.from_slug(obs["geopower"]) if obs["geopower"] else None
+        led_zone = deck[obs["trick"][0]["card"]].zone if obs["trick"] else None
+        sides = []
+        for side in range(params.sides):
+            seats = params.seats_of(side)
+            sides.append(
+                {
+                    "name": self.side_name(side),
+                    "points": obs["scores"][side],
+                    "called": side in obs["called"],
+                    "tricks": sum(obs["won"][s] for s in seats),
+                    "members": [names[s] for s in seats],
+                }
+            )
+        table_seats = [
+            {
+                "name": names[seat],
+                "cards": obs["hand_counts"][seat],
+                "tricks": obs["won"][seat],
+                "turn": obs["current_player"] == seat,
+                "dealer": obs["dealer"] == seat,
+            }
+            for seat in range(params.players)
+        ]
+        past = [
+            {
+                "number": n,
+                "plays": table_plays(deck, t["cards"], names),
+                "winner": names[t["winner"]],
+            }
+            for n, t in enumerate(obs["tricks"], start=1)
+        ]
+        return {
+            "phase": obs["phase"],
+            "geopower": geopower,
+            "power_on_table": [powers[i] for i in obs["power_cards"]],
+            "removed": [powers[i] for i in obs["removed"]],
+            "remove_action": lambda card: REMOVE + card.id,
+            "can_call": CALL in legal,
+            "call_action": CALL,
+            "trick": table_plays(deck, obs["trick"], names),
+            "led_zone": led_zone,
+            "following": bool(obs["trick"]),
+            "legal": legal,
+            "card_action": self.game.index.__getitem__,
+            "seats": table_seats,
+            "sides": sides,
+            "teams": params.team_size > 1,
+            "past": past,
+            "trick_number": obs["trick_number"],
+        }
 
     # --- what each seat sees ---------------------------------------------------------------
 

@@ -7,13 +7,20 @@ Actions: a card alone (``card index``) to discard or to follow; a card with a ca
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
-from collections.abc import Sequence
 from typing import Any
 
 from ..cards import Category
 from ..facts.answers import ordinal
-from .base import TERMINAL, Game, IllegalAction, Move, State, card_or_lead, shuffled
+from .base import TERMINAL, Game, IllegalAction, LeadCard, PlayCard, State, card_or_lead, shuffled
+from .drill import (
+    Answerer,
+    DrillAnswer,
+    choice_question,
+    judge_follow,
+    judge_lead,
+    rank_question,
+    read_choice,
+)
 
 DEALT = 9
 TRICKS = 8
@@ -22,130 +29,21 @@ LOW_TRICKS = 4
 #: Play stops once a side has this many tricks (R1).
 EARLY_END = 6
 LEAD = 100
-#: How many leads the search player weighs.
-CANDIDATES = 5
-#: How many discards the search player weighs (the most middling cards).
-DISCARD_CANDIDATES = 3
-#: How many follows the search player weighs: the cheapest winners and the cheapest losers.
-FOLLOW_CANDIDATES = 4
 CATEGORIES = tuple(Category)
+CATEGORY_INDEX = {category.slug: k for k, category in enumerate(CATEGORIES)}
 
 
 class PlayTheRanks(Game):
     slug = "play-the-ranks"
     title = "Play the Ranks"
-    search_worlds = 20
+    menu_order = 20
+    summary = "win tricks on size, statehood or population (2 sides)"
 
     def lead_action(self, postal: str, category: Category) -> int:
         return LEAD + self.index[postal] * 3 + CATEGORIES.index(category)
 
     def card_action(self, postal: str) -> int:
         return self.index[postal]
-
-    # --- computer players --------------------------------------------------------------------
-
-    def _value(self, postal: str, low: bool, high: bool) -> int:
-        """How useful a card is for the tricks still to come: its most extreme useful ranking."""
-        ranks = self.ranks[postal]
-        return max(max(51 - r for r in ranks) if low else 0, max(ranks) if high else 0)
-
-    def rule_action(
-        self, observation: dict[str, Any], legal: Sequence[int], rng: random.Random
-    ) -> int:
-        """Discard the most middling card; lead the safest winner; follow with the cheapest winner.
-
-        Leading, the player picks the card and category least likely to be beaten, judged from the
-        cards it has not seen; following, it takes the trick with the card it will miss least, or
-        throws away its least useful card when it cannot win.
-        """
-        hand = observation["hand"]
-        number = observation["trick_number"]
-        lower = number <= LOW_TRICKS
-        later_low = number + 1 <= LOW_TRICKS
-        if observation["phase"] == "discard":
-            return self.index[min(hand, key=lambda p: (self._value(p, True, True), p))]
-        tricks = observation["tricks"]
-        if tricks and tricks[-1]["winner"] is None:  # following
-            trick = tricks[-1]
-            k = CATEGORIES.index(Category.from_slug(trick["category"]))  # type: ignore[arg-type]
-            led = self.ranks[trick["cards"][trick["leader"]]][k]
-            winners = [p for p in hand if (self.ranks[p][k] < led) == lower]
-            pick = min(winners or hand, key=lambda p: (self._value(p, later_low, True), p))
-            return self.index[pick]
-        keys = self._lead_keys(observation, legal)
-        return min(legal, key=keys.__getitem__)
-
-    def _lead_keys(
-        self, observation: dict[str, Any], legal: Sequence[int]
-    ) -> dict[int, tuple[float, int, int]]:
-        """For each lead: the chance it is beaten by the cards not seen, then how much the card is worth keeping."""
-        hand = observation["hand"]
-        tricks = observation["tricks"]
-        number = observation["trick_number"]
-        lower = number <= LOW_TRICKS
-        later_low = number + 1 <= LOW_TRICKS
-        seen = (
-            set(hand) | set(observation["discarded"]) | {p for t in tricks for p in t["cards"] if p}
-        )
-        unseen = [self.ranks[c.postal] for c in self.cards if c.postal not in seen]
-        columns = [sorted(r[k] for r in unseen) for k in range(3)]
-        total = max(len(unseen), 1)
-        n = observation["hand_counts"][1 - observation["seat"]]
-        keys = {}
-        for action in legal:
-            postal = self.cards[(action - LEAD) // 3].postal
-            k = (action - LEAD) % 3
-            rank = self.ranks[postal][k]
-            below = bisect_left(columns[k], rank)
-            beaten = (below if lower else len(columns[k]) - below) / total
-            keys[action] = (
-                round(1 - (1 - beaten) ** n, 3),
-                self._value(postal, later_low, True),
-                action,
-            )
-        return keys
-
-    def search_candidates(self, observation: dict[str, Any], legal: Sequence[int]) -> list[int]:
-        """The search player weighs the rule of thumb's best few leads; following, the cheapest
-        winners and the cheapest losers; discarding, the most middling cards."""
-        if observation["phase"] == "discard":
-            hand = sorted(observation["hand"], key=lambda p: (self._value(p, True, True), p))
-            return [self.index[p] for p in hand[:DISCARD_CANDIDATES]]
-        if not legal or legal[0] < LEAD:
-            trick = observation["tricks"][-1]
-            k = CATEGORIES.index(Category.from_slug(trick["category"]))  # type: ignore[arg-type]
-            led = self.ranks[trick["cards"][trick["leader"]]][k]
-            lower = observation["trick_number"] <= LOW_TRICKS
-            later_low = observation["trick_number"] + 1 <= LOW_TRICKS
-            hand = sorted(observation["hand"], key=lambda p: (self._value(p, later_low, True), p))
-            winners = [p for p in hand if (self.ranks[p][k] < led) == lower]
-            losers = [p for p in hand if p not in winners]
-            half = FOLLOW_CANDIDATES // 2
-            return sorted(self.index[p] for p in winners[:half] + losers[:half])
-        keys = self._lead_keys(observation, legal)
-        return sorted(legal, key=keys.__getitem__)[:CANDIDATES]
-
-    def rollout_action(self, state: State, rng: random.Random) -> int:
-        """Quick play in an imagined deal, where the other hand is known: lead what cannot be beaten."""
-        assert isinstance(state, RanksState)
-        seat = state.current_player()
-        legal = state.legal_actions()
-        if state.phase == "discard" or legal[0] < LEAD:
-            return self.rule_action(state.observation(seat), legal, rng)
-        number = state.trick_number
-        lower = number <= LOW_TRICKS
-        later_low = number + 1 <= LOW_TRICKS
-        theirs = [self.ranks[p] for p in state.hands[1 - seat]]
-        best, best_key = legal[0], None
-        for action in legal:
-            postal = self.cards[(action - LEAD) // 3].postal
-            k = (action - LEAD) % 3
-            rank = self.ranks[postal][k]
-            beaten = any((r[k] < rank) == lower for r in theirs)
-            key = (beaten, self._value(postal, later_low, True), action)
-            if best_key is None or key < best_key:
-                best, best_key = action, key
-        return best
 
     def new_initial_state(self, seed: int) -> RanksState:
         rng = random.Random(f"play-the-ranks:{seed}")
@@ -248,14 +146,14 @@ class RanksState(State):
             return hand
         return [LEAD + i * 3 + k for i in hand for k in range(3)]
 
-    def decode(self, action: int) -> Move:
+    def decode(self, action: int) -> PlayCard | LeadCard:
         return card_or_lead(self.game.cards, action, LEAD, self.game.title)
 
     def action_to_string(self, action: int) -> str:
         move = self.decode(action)
-        name = self.game.card(move.card).name  # type: ignore[arg-type]
-        if move.kind == "lead":
-            return f"Lead {name} on {move.category.value.lower()}"  # type: ignore[union-attr]
+        name = self.game.card(move.card).name
+        if isinstance(move, LeadCard):
+            return f"Lead {name} on {move.category.value.lower()}"
         return f"Discard {name}" if self.phase == "discard" else f"Play {name}"
 
     def why_illegal(self, action: int) -> str:
@@ -267,7 +165,7 @@ class RanksState(State):
             return "That card is not in your hand."
         if self.phase == "discard":
             return "Discard a card first."
-        if move.kind == "lead":
+        if isinstance(move, LeadCard):
             return "It is not your lead: play a card to follow."
         return "Name a category for the card you lead."
 
@@ -275,7 +173,6 @@ class RanksState(State):
         move = self.decode(action)
         seat = self.current_player()
         postal = move.card
-        assert postal is not None
         self.hands[seat].remove(postal)
         who = "You" if seat == 0 else "The computer"
         if self.phase == "discard":
@@ -283,17 +180,17 @@ class RanksState(State):
             self.note(f"{who} discard{'' if seat == 0 else 's'} a card face down.", seat)
             return
         card = self.game.card(postal)
-        if move.kind == "lead":
+        if isinstance(move, LeadCard):
             cards: list[str | None] = [None, None]
             cards[seat] = postal
             number = len(self.tricks) + 1
             self.tricks.append(
                 {"leader": seat, "category": move.category.slug, "cards": cards, "winner": None}
-            )  # type: ignore[union-attr]
+            )
             wins = "lower" if self.lower_wins(number) else "higher"
             self.note(
-                f"Trick {number}: {who} lead{'' if seat == 0 else 's'} {card.name} on {move.category.value.lower()} "  # type: ignore[union-attr]
-                f"({wins} wins): {card.rank(move.category)}.",  # type: ignore[arg-type]
+                f"Trick {number}: {who} lead{'' if seat == 0 else 's'} {card.name} on {move.category.value.lower()} "
+                f"({wins} wins): {card.rank(move.category)}.",
                 seat,
             )
             return
@@ -324,6 +221,73 @@ class RanksState(State):
         )
         if self.is_terminal():
             self.note(self._ending(), None, "end")
+
+    # --- the drill and the table ------------------------------------------------------------
+
+    def drill_answers(self, action: int, answer: Answerer) -> list[DrillAnswer]:
+        """Leading: the rank of the card led in the category named. Following: whether the card
+        wins the trick, said before it is revealed. Discarding asks nothing."""
+        move = self.decode(action)
+        deck = self.game.deck
+        if isinstance(move, LeadCard):
+            question = rank_question(deck, move.card, move.category)
+            return [judge_lead(deck, move.card, move.category, answer(question))]
+        if self.phase != "trick":
+            return []
+        question = choice_question(judge_follow(self, move.card, True), ("wins", "loses"))
+        said = read_choice(
+            question,
+            answer,
+            "Say whether your card wins the trick: choose “It wins” or “It loses”.",
+        )
+        if action not in self.legal_actions():
+            raise IllegalAction(self.why_illegal(action))
+        return [judge_follow(self, move.card, said == "wins")]
+
+    def table_view(
+        self, observation: dict[str, Any], your_turn: bool, drill: bool
+    ) -> dict[str, Any]:
+        deck = self.game.deck
+        obs = observation
+        trick = obs["tricks"][-1] if obs["tricks"] and obs["tricks"][-1]["winner"] is None else None
+        led = None
+        if trick is not None:
+            led = {
+                "card": deck[trick["cards"][trick["leader"]]],
+                "category": Category.from_slug(trick["category"]),
+            }
+        past = []
+        for number, t in enumerate(obs["tricks"], start=1):
+            if t["winner"] is None:
+                continue
+            category = Category.from_slug(t["category"])
+            past.append(
+                {
+                    "number": number,
+                    "category": category,
+                    "lower": number <= LOW_TRICKS,
+                    "cards": [deck[p] for p in t["cards"]],
+                    "winner": t["winner"],
+                    "leader": t["leader"],
+                }
+            )
+        legal = self.legal_actions() if your_turn else []
+        leading = bool(legal) and legal[0] >= LEAD
+        game = self.game
+        return {
+            "phase": obs["phase"],
+            "trick_number": obs["trick_number"],
+            "lower": obs["trick_number"] <= LOW_TRICKS,
+            "won": obs["won"],
+            "led": led,
+            "past": past,
+            "leading": leading,
+            "discarded": [deck[p] for p in obs["discarded"]],
+            "lead_action": game.lead_action,
+            "lead_options": lambda postal: [(game.lead_action(postal, c), c) for c in Category],
+            "card_action": game.card_action,
+            "categories": list(Category),
+        }
 
     # --- the end ---------------------------------------------------------------------------
 
@@ -386,8 +350,9 @@ class RanksState(State):
     def hidden_from(self, player: int) -> set[str]:
         other = 1 - player
         hidden = set(self.hands[other]) | set(self.undealt)
-        if self.discards[other]:
-            hidden.add(self.discards[other])  # type: ignore[arg-type]
+        discarded = self.discards[other]
+        if discarded:
+            hidden.add(discarded)
         return hidden
 
     def clone(self) -> RanksState:

@@ -7,32 +7,20 @@
   such deal with quick rule-of-thumb play, and picks the action that did best on average.
 
 Every player draws from its own seeded generator, so a game with computer players replays exactly.
+
+What each game's players think lives in its bot (:mod:`trainer.games.bots`); a game without one
+(Geography War, which has no choices) gets the plain :class:`~trainer.games.bots.Bot`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from enum import Enum
 from typing import Any, Protocol
 
+from ..levels import Level
 from .base import Game, State
-
-
-class Level(str, Enum):
-    """How strong the computer players are."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-
-    @property
-    def label(self) -> str:
-        return {
-            "easy": "Easy (plays any card)",
-            "medium": "Medium (plays sensibly)",
-            "hard": "Hard (thinks ahead)",
-        }[self.value]
+from .bots import bot_for
 
 
 class Player(Protocol):
@@ -52,7 +40,7 @@ class RulePlayer:
         self.rng = rng
 
     def choose(self, game: Game, observation: dict[str, Any], legal: Sequence[int]) -> int:
-        return game.rule_action(observation, legal, self.rng)
+        return bot_for(game).rule_action(observation, legal, self.rng)
 
 
 class SearchPlayer:
@@ -60,7 +48,8 @@ class SearchPlayer:
 
     Args:
         rng: the player's own generator.
-        worlds: how many deals of the unseen cards to think about per move (default: the game's own).
+        worlds: how many deals of the unseen cards to think about per move (default: the game's
+            bot's own).
     """
 
     def __init__(self, rng: random.Random, worlds: int | None = None) -> None:
@@ -73,19 +62,20 @@ class SearchPlayer:
             return legal[0]
         seat = observation["seat"]
         totals = dict.fromkeys(legal, 0.0)
-        candidates = game.search_candidates(observation, legal)
+        bot = bot_for(game)
+        candidates = bot.search_candidates(observation, legal)
         if len(candidates) == 1:
             return candidates[0]
-        for _ in range(self.worlds or game.search_worlds):
+        for _ in range(self.worlds or bot.search_worlds):
             world = game.sample_state(observation, self.rng)
             for action in candidates:
                 state = world.clone()
                 state.apply_action(action)
-                while not state.is_terminal() and not game.search_horizon(world, state):
-                    state.apply_action(game.rollout_action(state, self.rng))
-                totals[action] += game.search_value(world, state, seat)
+                while not state.is_terminal() and not bot.search_horizon(world, state):
+                    state.apply_action(bot.rollout_action(state, self.rng))
+                totals[action] += bot.search_value(world, state, seat)
         # Ties go to the rule of thumb's own choice, so thinking ahead never plays worse for no reason.
-        preferred = game.rule_action(observation, legal, random.Random(0))
+        preferred = bot.rule_action(observation, legal, random.Random(0))
         return max(candidates, key=lambda a: (totals[a], a == preferred))
 
 

@@ -14,6 +14,7 @@ from itertools import combinations
 
 from trainer.cards import Deck
 from trainer.facts import Facet, Fact, Verdict
+from trainer.modes import MODES, Mode
 
 from .race import Level
 from .weakest import draw_weakest
@@ -205,3 +206,18 @@ class ComputerRun:
         rng = random.Random(f"border-up-computer:{seed}")
         mean, slip = LEVELS[level]
         return cls(round(max(0.3 * mean, rng.gauss(mean, SPREAD * mean)), 2), rng.random() >= slip)
+
+
+MODES.register(
+    Mode(
+        "border-up",
+        "Border-Up",
+        "border_up",
+        frozenset({Facet.BORDERS}),
+        True,
+        timed=True,
+        deal=deal,
+        sessions=0.06,
+        order=40,
+    )
+)

@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from trainer.cards import Deck
 from trainer.facts import Facet, Fact, Judgement, UnreadableAnswer, Verdict
 from trainer.facts.answers import judge_capital, judge_state_name, postal_code_in
+from trainer.modes import LEVELS as COMPUTER_LEVELS
+from trainer.modes import MODES, Mode
 
 from .race import Level
 from .weakest import draw_weakest
@@ -185,3 +187,19 @@ class ComputerRun:
     def cards_done(self, seconds: float) -> int:
         """How many of its cards the computer has identified after ``seconds``."""
         return sum(1 for t in self.card_seconds if t <= seconds)
+
+
+MODES.register(
+    Mode(
+        "dashing-states",
+        "Dashing States",
+        "dashing_states",
+        frozenset({Facet.MAP, Facet.CAPITAL}),
+        True,
+        timed=True,
+        levels=("practice", *COMPUTER_LEVELS),
+        deal=deal,
+        sessions=0.07,
+        order=30,
+    )
+)

@@ -5,20 +5,17 @@ from __future__ import annotations
 from enum import Enum
 from typing import Protocol
 
+from trainer.levels import Level as Level  # re-exported: the race modules import it from here
+
 
 class ComputerCall(Protocol):
     """When the computer team calls GeoPlunge!, and whether its call is right."""
 
-    call_at: float
-    call_right: bool
+    @property
+    def call_at(self) -> float: ...
 
-
-class Level(str, Enum):
-    """How fast and how careful a computer team is in a race."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
+    @property
+    def call_right(self) -> bool: ...
 
 
 class Outcome(str, Enum):

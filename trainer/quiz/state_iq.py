@@ -7,6 +7,7 @@ through the memory model.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +16,8 @@ from enum import Enum
 from trainer.cards import Deck, PowerCard, StateCard
 from trainer.facts import Facet, Fact, Verdict
 from trainer.facts.answers import read_state
+from trainer.levels import Level
+from trainer.modes import MODES, Mode
 
 from .weakest import draw_weakest
 
@@ -123,19 +126,6 @@ def consistent(clues: list[Clue], deck: Deck) -> list[StateCard]:
     ]
 
 
-class Level(str, Enum):
-    """How well the computer team plays."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-
-    @property
-    def recall(self) -> float:
-        """The chance the computer remembers each fact it needs (hard: it knows them all)."""
-        return {Level.EASY: 0.45, Level.MEDIUM: 0.75, Level.HARD: 1.0}[self]
-
-
 class Move(Exception):
     """A move that is not allowed now; the message says why, and nothing changes."""
 
@@ -178,7 +168,7 @@ class StateIQ:
         seed: seeds the computer's memory and choices.
     """
 
-    deck: Deck
+    deck: Deck = field(compare=False, repr=False)  # fixed: two games compare by their play
     power: PowerCard
     student_card: str
     computer_card: str
@@ -186,7 +176,8 @@ class StateIQ:
     level: Level
     seed: int
     halves: list[Half] = field(init=False)
-    _rng: random.Random = field(init=False, repr=False)
+    # Not compared: a generator equals only itself, and two games compare by what happened.
+    _rng: random.Random = field(init=False, repr=False, compare=False)
     _memory: dict[tuple[str, Facet], bool] = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -195,6 +186,23 @@ class StateIQ:
         self._rng = random.Random(f"state-iq:{self.seed}")
         self.halves = [self._half(self.first_guesser)]
         self._prepare_clue()
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's own generator: the computer's memory and, at medium level, its clues."""
+        return self._rng
+
+    def copy(self) -> StateIQ:
+        """An independent copy: its own halves, memory and generator, in the same state."""
+        other = copy.copy(self)
+        other.halves = [
+            Half(h.guesser, h.secret, list(h.clues), list(h.guesses), list(h.border_mistakes))
+            for h in self.halves
+        ]
+        other._memory = dict(self._memory)
+        other._rng = random.Random(0)  # seeded, so the copy does not ask the OS for entropy
+        other._rng.setstate(self._rng.getstate())
+        return other
 
     def _half(self, guesser: Side) -> Half:
         return Half(guesser, self.computer_card if guesser is Side.STUDENT else self.student_card)
@@ -268,6 +276,12 @@ class StateIQ:
                 )
                 continue
             return  # the student chooses a border state (give_border)
+
+    def border_choices(self) -> list[str]:
+        """The border states the student may name now as the B clue (none unless one is due)."""
+        if self.waiting_for() != "student_clue":
+            return []
+        return self._unused_borders(self.half)
 
     def _unused_borders(self, half: Half) -> list[str]:
         given = {c.value for c in half.clues if c.slot.kind is ClueKind.BORDER}
@@ -362,6 +376,19 @@ class StateIQ:
         choice = self._rng.choice(options)
         self._apply_guess(choice)
         return choice
+
+    def computer_guess(self, postal: str) -> bool:
+        """The computer team guesses ``postal``, chosen by a player outside the game (a bot of
+        :mod:`trainer.games.bots`); True when right.
+
+        Raises:
+            Move: it is not the computer's turn, or it guessed that state already.
+        """
+        if self.waiting_for() != "computer":
+            raise Move("It is not the computer's turn.")
+        if postal in self.half.guesses:
+            raise Move(f"The computer has already guessed {self.deck[postal].name}.")
+        return self._apply_guess(postal)
 
     def _believed(self, half: Half) -> list[StateCard]:
         """The states the computer cannot rule out: a clue rules a state out only if it recalls that fact."""
@@ -547,3 +574,18 @@ def deal_cards(
 def guess_from_text(text: str, deck: Deck) -> str | None:
     """The postal code of the state a typed guess or clue names (its name or code), or None (P-H6)."""
     return read_state(text, deck)
+
+
+MODES.register(
+    Mode(
+        "state-iq",
+        "State IQ",
+        "state_iq",
+        frozenset({Facet.POSTAL, Facet.BORDERS, Facet.CAPITAL}),
+        True,
+        "game",
+        deal=deal_cards,
+        sessions=0.08,
+        order=20,
+    )
+)

@@ -107,6 +107,11 @@ def register_extensions(app: Flask) -> None:
     def inject_globals() -> dict[str, Any]:
         return {"deck": get_deck()}
 
+    from .modes import nav_links
+
+    # The main navigation links every mode that has a page (trainer.web.modes).
+    app.add_template_global(nav_links, "nav_links")
+
 
 def register_blueprints(app: Flask) -> None:
     """Mount each feature's blueprint."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import (
@@ -78,17 +78,8 @@ from trainer.games import REGISTRY, Level
 from . import get_deck
 from .extensions import db
 from .memory import time_zones, weights_of
-from .models import (
-    Assignment,
-    BorderUpRound,
-    CardGame,
-    ComboMatch,
-    DashingRound,
-    MemoryCard,
-    ReviewLog,
-    StateIqGame,
-    User,
-)
+from .models import Assignment, MemoryCard, ReviewLog, User
+from .modes import Records, adapters
 from .progress import (
     activities_of,
     assigned_students,
@@ -104,14 +95,15 @@ FACTS_PER_FACET = 50
 ALL_FACTS = FACTS_PER_FACET * len(Facet)
 #: The race level that is no race (Dashing States' untimed rounds).
 PRACTICE = "practice"
-STATE_IQ = "State IQ"
-DASHING_STATES = "Dashing States"
-BORDER_UP = "Border-Up"
-COMBO_MATCH = "Combo 1 match"
 
 _UTC = dt.UTC
 #: julianday('YYYY-MM-DD') - date.toordinal(): SQLite's day number of a date is exact (x.5).
 _JULIAN_ORDINAL = 1721424.5
+
+if TYPE_CHECKING:
+    #: A query or row of any columns (SQLAlchemy 2.1 types them by their columns' types).
+    AnySelect: TypeAlias = Select[*tuple[Any, ...]]
+    AnyRow: TypeAlias = Row[*tuple[Any, ...]]
 
 
 # --- Predicted recall in SQL ----------------------------------------------------------------------
@@ -236,7 +228,7 @@ def _monday(day: dt.date) -> dt.date:
     return day - dt.timedelta(days=day.weekday())
 
 
-def _fenced(query: Select[Any]) -> Any:
+def _fenced(query: AnySelect) -> Any:
     """``query`` as a subquery the database computes on its own, row by row, before the outer
     query aggregates it. Else both SQLite and PostgreSQL merge it into the outer query, and an
     expression used twice there (the recall, averaged and compared with a target) is computed
@@ -255,7 +247,7 @@ def _count_if(condition: Any) -> ColumnElement[int]:
 # --- A student ------------------------------------------------------------------------------------
 
 
-def _facet_counts_sql(student_id: int) -> Select[Any]:
+def _facet_counts_sql(student_id: int) -> AnySelect:
     leech = MemoryCard.lapses >= srs.LEECH_LAPSES
     return (
         select(
@@ -302,7 +294,7 @@ def _study_days(now: dt.datetime, time_zone: str, days: int) -> list[srs.StudyDa
     return out
 
 
-def _forecast_sql(student_id: int, ends: Sequence[dt.datetime]) -> Select[Any]:
+def _forecast_sql(student_id: int, ends: Sequence[dt.datetime]) -> AnySelect:
     day = case(*[(MemoryCard.due < end, index) for index, end in enumerate(ends)]).label("day")
     due = (
         select(day).where(MemoryCard.student_id == student_id, MemoryCard.due < ends[-1]).subquery()
@@ -314,11 +306,12 @@ def forecast(student_id: int, now: dt.datetime, time_zone: str, days: int = 30) 
     """Facts coming due on each of the student's next ``days`` study days (days start at 4 a.m. in
     ``time_zone``), today first; facts already overdue count today. Every day is present."""
     study_days = _study_days(now, time_zone, days)
-    counts = dict(db.session.execute(_forecast_sql(student_id, [d.end for d in study_days])).all())
+    rows = db.session.execute(_forecast_sql(student_id, [d.end for d in study_days]))
+    counts: dict[int, int] = {index: count for index, count in rows}
     return [DayCount(d.date, counts.get(index, 0)) for index, d in enumerate(study_days)]
 
 
-def _calendar_sql(student_id: int, first: dt.date, today: dt.date) -> Select[Any]:
+def _calendar_sql(student_id: int, first: dt.date, today: dt.date) -> AnySelect:
     return (
         select(ReviewLog.study_day, func.count())
         .where(
@@ -333,14 +326,15 @@ def _calendar_sql(student_id: int, first: dt.date, today: dt.date) -> Select[Any
 def review_calendar(student_id: int, today: dt.date, days: int = 365) -> list[DayCount]:
     """Answers given on each of the ``days`` study days up to ``today``, oldest first, zeros included."""
     first = today - dt.timedelta(days=days - 1)
-    counts = dict(db.session.execute(_calendar_sql(student_id, first, today)).all())
+    rows = db.session.execute(_calendar_sql(student_id, first, today))
+    counts: dict[dt.date, int] = {day: count for day, count in rows}
     return [
         DayCount(day, counts.get(day, 0))
         for day in (first + dt.timedelta(days=n) for n in range(days))
     ]
 
 
-def _weekly_sql(student_id: int, first: dt.date, today: dt.date) -> Select[Any]:
+def _weekly_sql(student_id: int, first: dt.date, today: dt.date) -> AnySelect:
     # The study day each fact was first answered on: its memory card's introduction.
     introduced = (
         select(ReviewLog.fact_key, func.min(ReviewLog.study_day).label("day"))
@@ -401,29 +395,52 @@ def _results(model: Any, won: str, lost: str, drawn: str) -> tuple[ColumnElement
     )
 
 
+def _game_tables() -> tuple[Records | None, list[Records]]:
+    """The tables of the games the student's dashboard counts, each once, from the modes' web
+    adapters: the card games' (one table for all, kind 0), and the others in the registry's
+    order (kinds 1, 2, ...)."""
+    by_game: Records | None = None
+    others: list[Records] = []
+    for found in adapters():
+        records = found.records
+        if records is None:
+            continue
+        if records.by_game:
+            by_game = by_game or records
+        elif all(other.model is not records.model for other in others):
+            others.append(records)
+    return by_game, others
+
+
 def _games_sql(student_id: int) -> Any:
-    card_games = (
-        select(
-            literal_column("0").label("kind"),
-            CardGame.game.label("game"),
-            CardGame.level.label("level"),
-            *_results(CardGame, "won", "lost", "drawn"),
+    by_game, others = _game_tables()
+    parts = []
+    if by_game is not None:
+        model = by_game.model
+        results = ("won", "lost", by_game.drawn)
+        parts.append(
+            select(
+                literal_column("0").label("kind"),
+                model.game.label("game"),
+                model.level.label("level"),
+                *_results(model, *results),
+            )
+            .where(model.student_id == student_id, model.result.in_(results))
+            .group_by(model.game, model.level)
         )
-        .where(CardGame.student_id == student_id, CardGame.result.in_(("won", "lost", "drawn")))
-        .group_by(CardGame.game, CardGame.level)
-    )
-    parts = [card_games]
-    for kind, model in ((1, StateIqGame), (2, DashingRound), (3, BorderUpRound), (4, ComboMatch)):
+    for kind, records in enumerate(others, start=1):
+        model = records.model
+        results = ("won", "lost", records.drawn)
         parts.append(
             select(
                 literal_column(str(kind)),
                 literal_column("''"),
                 model.level,
-                *_results(model, "won", "lost", "tied"),
+                *_results(model, *results),
             )
             .where(
                 model.student_id == student_id,
-                model.result.in_(("won", "lost", "tied")),
+                model.result.in_(results),
                 model.level != PRACTICE,
             )
             .group_by(model.level)
@@ -431,7 +448,9 @@ def _games_sql(student_id: int) -> Any:
     return union_all(*parts)
 
 
-_GAME_NAMES = {1: STATE_IQ, 2: DASHING_STATES, 3: BORDER_UP, 4: COMBO_MATCH}
+def _game_names() -> dict[int, str]:
+    """The name of each kind of :func:`_games_sql` but the card games (kind 0, named by game)."""
+    return {kind: records.name for kind, records in enumerate(_game_tables()[1], start=1)}
 
 
 def _level_order(level: str) -> tuple[int, str]:
@@ -446,43 +465,50 @@ def game_records(student_id: int) -> list[GameRecord]:
     A tie counts as drawn. Games in the games page's order, levels easy to hard."""
     slugs = list(REGISTRY.games)
     rows = db.session.execute(_games_sql(student_id)).all()
+    names = _game_names()
 
-    def order(row: Row[Any]) -> tuple[Any, ...]:
+    def order(row: AnyRow) -> tuple[Any, ...]:
         kind, slug, level = row[0], row[1], row[2]
         within = slugs.index(slug) if slug in slugs else len(slugs)
         return (int(kind), within, slug, *_level_order(level))
 
     out = []
     for kind, slug, level, won, lost, drawn in sorted(rows, key=order):
-        name = _GAME_NAMES.get(int(kind)) or (REGISTRY[slug].title if slug in REGISTRY else slug)
+        name = names.get(int(kind)) or (REGISTRY[slug].title if slug in REGISTRY else slug)
         out.append(GameRecord(name, level, int(won), int(lost), int(drawn)))
     return out
 
 
 def _bests_sql(student_id: int) -> Any:
-    parts = [
-        select(literal_column(str(kind)).label("kind"), model.level, func.min(model.seconds))
-        .where(model.student_id == student_id, model.seconds.is_not(None), model.level != PRACTICE)
-        .group_by(model.level)
-        for kind, model in ((2, DashingRound), (3, BorderUpRound))
-    ]
+    parts = []
+    for kind, records in enumerate(_game_tables()[1], start=1):
+        if not records.bests:
+            continue
+        model = records.model
+        parts.append(
+            select(literal_column(str(kind)).label("kind"), model.level, func.min(model.seconds))
+            .where(
+                model.student_id == student_id, model.seconds.is_not(None), model.level != PRACTICE
+            )
+            .group_by(model.level)
+        )
     return union_all(*parts)
 
 
 def personal_bests(student_id: int) -> list[PersonalBest]:
-    """The student's fastest successful call at each race level of Dashing States and Border-Up
-    (a round's ``seconds`` is kept only for a successful call; practice is no race)."""
-    rows = db.session.execute(_bests_sql(student_id)).all()
+    """The student's fastest successful call at each race level of the timed modes (Dashing
+    States and Border-Up; a round's ``seconds`` is kept only for a successful call; practice is
+    no race)."""
+    rows = list(db.session.execute(_bests_sql(student_id)).all())
     rows.sort(key=lambda row: (int(row[0]), *_level_order(row[1])))
-    return [
-        PersonalBest(_GAME_NAMES[int(kind)], level, float(seconds)) for kind, level, seconds in rows
-    ]
+    names = _game_names()
+    return [PersonalBest(names[int(kind)], level, float(seconds)) for kind, level, seconds in rows]
 
 
 # --- The mastery map (a student's, or a class's) --------------------------------------------------
 
 
-def _state_recall_sql(student_ids: Collection[int], at: dt.datetime) -> Select[Any]:
+def _state_recall_sql(student_ids: Collection[int], at: dt.datetime) -> AnySelect:
     cards = select(
         _postal(MemoryCard.fact_key).label("postal"),
         _card_recall(student_ids, at).label("recall"),
@@ -507,7 +533,7 @@ def state_recall(student_ids: Collection[int], at: dt.datetime) -> list[StateRec
     return out
 
 
-def _state_facts_sql(student_id: int, postal: str, at: dt.datetime) -> Select[Any]:
+def _state_facts_sql(student_id: int, postal: str, at: dt.datetime) -> AnySelect:
     return select(MemoryCard.facet, _card_recall([student_id], at), MemoryCard.lapses).where(
         MemoryCard.student_id == student_id,
         MemoryCard.fact_key.in_([Fact(postal, f).key for f in Facet]),
@@ -533,7 +559,7 @@ def state_facts(
 # --- A class ---------------------------------------------------------------------------------------
 
 
-def _cells_sql(student_ids: Collection[int], at: dt.datetime, target: float) -> Select[Any]:
+def _cells_sql(student_ids: Collection[int], at: dt.datetime, target: float) -> AnySelect:
     cards = select(
         MemoryCard.fact_key.label("fact_key"),
         _card_recall(student_ids, at).label("recall"),
@@ -589,7 +615,7 @@ def class_map(cells: Sequence[CellRecall]) -> list[StateRecall]:
     ]
 
 
-def _confused_sql(student_ids: Collection[int], limit: int) -> Select[Any]:
+def _confused_sql(student_ids: Collection[int], limit: int) -> AnySelect:
     # The total is a window over every pair, computed before LIMIT keeps the most frequent.
     wrong = (
         select(
@@ -632,7 +658,7 @@ def confused_pairs(student_ids: Collection[int], limit: int = 10) -> Confusions:
 
 def _risk_sql(
     student_ids: Collection[int], at: dt.datetime, target: float, fact_keys: Collection[str] | None
-) -> Select[Any]:
+) -> AnySelect:
     cards = select(
         MemoryCard.student_id.label("student_id"),
         _card_recall(student_ids, at).label("recall"),
@@ -717,7 +743,7 @@ def _overview_sql(
     return union_all(by_fact, by_student)
 
 
-def _usernames_sql(student_ids: Collection[int]) -> Select[Any]:
+def _usernames_sql(student_ids: Collection[int]) -> AnySelect:
     return (
         select(User.id, User.username)
         .where(User.id.in_(list(student_ids)))
@@ -773,7 +799,7 @@ def class_overview(
 
 def _reviews_completion_sql(
     assignment: Assignment, student_ids: Collection[int], now: dt.datetime
-) -> Select[Any]:
+) -> AnySelect:
     """(student_id, at): when each student gave the assignment's number of answers in its scope
     (the ``quantity``-th answer from the start to ``now``), for the students who have."""
     ranked = (
@@ -797,7 +823,7 @@ def _reviews_completion_sql(
 
 def _goal_met_sql(
     assignment: Assignment, student_ids: Collection[int], now: dt.datetime
-) -> list[Select[Any]]:
+) -> list[AnySelect]:
     """(student_id, facts at the target): a recall goal's facts predicted at its target on the due
     date, from the reviews up to the due date (or now, before it); after the due date, a second
     statement counts the facts at the target now, from every review (a goal reached late, P-A3)."""
@@ -806,11 +832,11 @@ def _goal_met_sql(
     target = assignment.target or 0.9
     due = assignment.due_at
 
-    def per_student(rows: Any) -> Select[Any]:
+    def per_student(rows: Any) -> AnySelect:
         met = case((rows.c.recall >= target, rows.c.fact_key))
         return select(rows.c.student_id, func.count(func.distinct(met))).group_by(rows.c.student_id)
 
-    def cards_at(at: dt.datetime, cutoff: dt.datetime) -> Select[Any]:
+    def cards_at(at: dt.datetime, cutoff: dt.datetime) -> AnySelect:
         cards = select(
             MemoryCard.student_id.label("student_id"),
             MemoryCard.fact_key.label("fact_key"),
@@ -991,7 +1017,7 @@ def teacher_statements(student_ids: Collection[int], at: dt.datetime, target: fl
     ]
 
 
-def raw_student_queries(student_id: int, now: dt.datetime, time_zone: str) -> list[list[Row[Any]]]:
+def raw_student_queries(student_id: int, now: dt.datetime, time_zone: str) -> list[list[AnyRow]]:
     """Run a student dashboard's statements and fetch their rows, nothing more (the benchmark's floor)."""
     return [
         list(db.session.execute(statement).all())

@@ -15,13 +15,13 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import click
 from flask import current_app
 from flask.cli import with_appcontext
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from werkzeug.security import generate_password_hash
 
 from trainer import srs
@@ -38,19 +38,15 @@ from .models import (
     USERNAME_MAX,
     Assignment,
     AssignmentRound,
-    BorderUpRound,
-    CardGame,
     ClassMembership,
-    DashingRound,
     MemoryCard,
     ReviewLog,
     Role,
     SchoolClass,
-    StateIqGame,
-    StudyRound,
     User,
     utcnow,
 )
+from .modes import round_tables
 from .teach.accounts import make_password
 
 #: Students per class when --classes is not given.
@@ -60,20 +56,22 @@ BATCH_REVIEWS = 20_000
 #: Below this many student-days the histories are simulated in this process (no start-up cost).
 IN_PROCESS_BELOW = 2_000
 
-_USER = User.__table__
-_TABLES = {
-    "reviews": ReviewLog.__table__,
-    "cards": MemoryCard.__table__,
-    "study_rounds": StudyRound.__table__,
-    "state_iq_games": StateIqGame.__table__,
-    "dashing_rounds": DashingRound.__table__,
-    "border_up_rounds": BorderUpRound.__table__,
-    "card_games": CardGame.__table__,
-    "assignment_rounds": AssignmentRound.__table__,
-}
+_USER = cast(Table, User.__table__)
 
 
-def init_app(app) -> None:  # type: ignore[no-untyped-def]
+def _tables() -> dict[str, Table]:
+    """The tables a history is written to, by the name of its :class:`History` list: the
+    reviews, the memory cards, each mode's rounds (from its web adapter) and the rounds started
+    from assignments."""
+    return {
+        "reviews": cast(Table, ReviewLog.__table__),
+        "cards": cast(Table, MemoryCard.__table__),
+        **round_tables(),
+        "assignment_rounds": cast(Table, AssignmentRound.__table__),
+    }
+
+
+def init_app(app) -> None:
     """Add ``seed-demo`` to the app's command line."""
     app.cli.add_command(seed_demo)
 
@@ -299,7 +297,7 @@ def _create_school(
     # Contiguous blocks: demo001-demo030 in class 1, and so on.
     members = [(class_rows[i * classes // students], sid) for i, sid in enumerate(student_ids)]
     connection.execute(
-        insert(ClassMembership.__table__),
+        insert(cast(Table, ClassMembership.__table__)),
         [{"class_id": klass.id, "student_id": sid, "joined_at": opened} for klass, sid in members],
     )
     assignments, tasks = _assignments(today, days, time_zone)
@@ -413,7 +411,7 @@ def _histories(
     workers: int | None,
 ) -> Iterator[History]:
     """Each student's simulated history, in order; simulated by worker processes for big schools."""
-    kwargs = {
+    kwargs: dict[str, Any] = {
         "seed": seed,
         "days": days,
         "end": now,
@@ -452,8 +450,9 @@ def _write_histories(
 ) -> tuple[dict[str, int], float]:
     """Simulate and write every student's history; returns the row counts and the seconds spent writing."""
     student_ids: list[int] = school["student_ids"]
-    buffers: dict[str, list[dict[str, Any]]] = {name: [] for name in _TABLES}
-    totals = dict.fromkeys(_TABLES, 0)
+    tables = _tables()
+    buffers: dict[str, list[dict[str, Any]]] = {name: [] for name in tables}
+    totals = dict.fromkeys(tables, 0)
     last_active: list[dict[str, Any]] = []
     writing = 0.0
 
@@ -466,7 +465,7 @@ def _write_histories(
                 connection.exec_driver_sql("PRAGMA cache_size=-131072")
             for name, rows in buffers.items():
                 if rows:
-                    connection.execute(insert(_TABLES[name]), rows)
+                    connection.execute(insert(tables[name]), rows)
                     totals[name] += len(rows)
                     rows.clear()
         writing += time.perf_counter() - began
@@ -477,7 +476,7 @@ def _write_histories(
     for student_id, assignment_ids, history in zip(
         student_ids, school["assignment_ids"], histories
     ):
-        for name in _TABLES:
+        for name in tables:
             if name == "assignment_rounds":
                 buffers[name].extend(
                     {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import Any, cast
 
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -11,7 +11,7 @@ from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
-from sqlalchemy import MetaData, event
+from sqlalchemy import CursorResult, Executable, MetaData, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
@@ -35,6 +35,13 @@ migrate = Migrate()
 csrf = CSRFProtect()
 login_manager = LoginManager()
 limiter = Limiter(key_func=get_remote_address)
+
+
+def changed_rows(statement: Executable) -> int:
+    """Run an UPDATE or DELETE in the session and say how many rows it changed (a conditional
+    UPDATE that changed none lost a race). ``Session.execute`` is typed as returning a plain
+    ``Result``; for these statements it is a ``CursorResult``, which has the count."""
+    return cast(CursorResult[Any], db.session.execute(statement)).rowcount
 
 
 @event.listens_for(Engine, "connect")

@@ -9,6 +9,9 @@ once, so each is refused here once for the whole app rather than view by view:
   ``int`` is bounded, so such a URL names no page (404), like any id that does not exist;
 - numbers written with other scripts' digits (``'²'.isdigit()`` is true, ``int('²')`` raises, and
   ``int('٣')`` is 3): every number a view reads from a form goes through ``whole_number``.
+
+One guard runs inside the views that change a round, a game or a match: a form sent twice, or from
+a page that is out of date, changes nothing and is answered by ``nothing_changed``.
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, flash, jsonify, redirect, render_template, request
 from werkzeug.exceptions import BadRequest
 from werkzeug.routing import IntegerConverter, Map
+from werkzeug.wrappers import Response
 from wtforms import Field, Form
 from wtforms.validators import StopValidation
 
+from .extensions import db
 from .security import wants_json
 
 #: The largest id a URL may name: the top of a 32-bit signed integer, PostgreSQL's ``integer``.
@@ -148,6 +153,30 @@ def _finite(value: object) -> bool:
     if isinstance(value, float):
         return math.isfinite(value)
     return True
+
+
+def nothing_changed(message: str, to: str, category: str = "info") -> Response:
+    """The answer to a form sent twice or from an out-of-date page: nothing is kept, and the
+    page as it is now is shown again with ``message`` (the one stale-page guard, issue 20).
+
+    A view that changes a round, a game or a match checks what its form was shown with (the
+    round's call, a move count, a ply, a match's games) against what is stored, first on what it
+    read and again in the conditional write that saves the change; on a mismatch at either, it
+    returns this. Whatever the request began to write is rolled back (a tournament view may hold
+    the tournament's row claimed).
+
+    Args:
+        message: what the flash says, in the view's own words.
+        to: the page that was out of date.
+        category: the flash's category: "info" in a student's own game, "error" at a tournament
+            match (every refusal there goes through this guard).
+
+    Returns:
+        A redirect (302) to ``to``.
+    """
+    db.session.rollback()
+    flash(message, category)
+    return redirect(to)
 
 
 def init_app(app: Flask) -> None:

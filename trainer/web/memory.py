@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 from zoneinfo import available_timezones
 
 from flask import g, has_request_context, request
-from sqlalchemy import and_, bindparam, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, Row, Table, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from trainer import daily, srs
@@ -289,7 +289,7 @@ def _strong_before(student: User, fact: Fact) -> bool:
     return found is not None
 
 
-def _recorded(outcome: srs.Outcome):  # type: ignore[no-untyped-def]
+def _recorded(outcome: srs.Outcome) -> Row[int, int, dt.datetime] | None:
     return db.session.execute(
         select(ReviewLog.student_id, ReviewLog.rating, ReviewLog.due_after).where(
             ReviewLog.round_token == outcome.round_token, ReviewLog.item == outcome.item
@@ -297,14 +297,14 @@ def _recorded(outcome: srs.Outcome):  # type: ignore[no-untyped-def]
     ).first()
 
 
-def _check_owner(row, student: User) -> Recorded:  # type: ignore[no-untyped-def]
+def _check_owner(row: Row[int, int, dt.datetime], student: User) -> Recorded:
     if row.student_id != student.id:
         raise RecordError("that answer belongs to someone else")
     return Recorded(created=False, rating=srs.Rating(row.rating), due=row.due_after)
 
 
-_CARD = MemoryCard.__table__
-_LOG = ReviewLog.__table__
+_CARD = cast(Table, MemoryCard.__table__)
+_LOG = cast(Table, ReviewLog.__table__)
 _MEMORY_COLUMNS = (
     "state",
     "step",
@@ -505,7 +505,7 @@ _RESCHEDULE_CARD = (
 )
 
 
-def student_cards(student: User):  # type: ignore[no-untyped-def]
+def student_cards(student: User) -> Sequence[Row[Any]]:
     """Every memory card row of the student (to reschedule them)."""
     return (
         db.session.connection().execute(select(_CARD).where(_CARD.c.student_id == student.id)).all()
@@ -536,7 +536,7 @@ def write_rescheduled(changes: Iterable[tuple[int, int, srs.Memory]]) -> None:
 
 def _due_clause(
     student: User, now: dt.datetime, day: srs.StudyDay, ahead: dt.timedelta = dt.timedelta(0)
-):  # type: ignore[no-untyped-def]
+) -> ColumnElement[bool]:
     """SQL for srs.is_due: review facts due before the day ends, step facts due by ``now + ahead``."""
     return and_(
         MemoryCard.student_id == student.id,

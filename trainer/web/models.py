@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
 from sqlalchemy import (
@@ -36,6 +36,13 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from trainer import daily, srs
 
 from .extensions import db
+
+if TYPE_CHECKING:
+    # What db.Model is to a type checker: Flask-SQLAlchemy builds it at run time from this base
+    # (extensions.Base), adding the table name and the session's query property.
+    from .extensions import Base as Model
+else:
+    Model = db.Model
 
 
 def utcnow() -> dt.datetime:
@@ -76,7 +83,7 @@ class Role(str, enum.Enum):
 USERNAME_MAX = 32
 
 
-class User(UserMixin, db.Model):
+class User(UserMixin, Model):
     """An account. Students have no email address: they are children."""
 
     __tablename__ = "user"
@@ -130,9 +137,11 @@ class User(UserMixin, db.Model):
 
     #: The login session this object was loaded for and its token (set by ``trainer.web.auth.sessions``;
     #: the token is never stored): Flask-Login keeps the token in the session cookie as the user's id.
-    #: Not annotated: an annotation would make the ORM map them.
-    session_token = None
-    login_session = None
+    #: Plain attributes, not columns: ``__allow_unmapped__`` lets the ORM pass over annotations
+    #: that are not ``Mapped[...]``.
+    __allow_unmapped__ = True
+    session_token: str | None = None
+    login_session: LoginSession | None = None
 
     @staticmethod
     def key_for(username: str) -> str:
@@ -198,7 +207,7 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-class LoginSession(db.Model):
+class LoginSession(Model):
     """One login on one device, kept on the server (see ``trainer.web.auth.sessions`` for why).
 
     Only the SHA-256 of the session's random token is stored; the token itself is in the
@@ -214,7 +223,7 @@ class LoginSession(db.Model):
     last_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class TeacherInvite(db.Model):
+class TeacherInvite(Model):
     """A single-use link from a school admin that lets one person make a teacher account.
 
     Only the SHA-256 of the link's random token is stored: the link is shown once, to the admin.
@@ -238,7 +247,7 @@ class TeacherInvite(db.Model):
 BigId = BigInteger().with_variant(Integer, "sqlite")
 
 
-class MemoryCard(db.Model):
+class MemoryCard(Model):
     """A student's FSRS schedule for one fact, in columns so the queue is one indexed query."""
 
     __tablename__ = "memory_card"
@@ -293,7 +302,7 @@ def memory_columns(memory: srs.Memory) -> dict[str, Any]:
     }
 
 
-class ReviewLog(db.Model):
+class ReviewLog(Model):
     """One answer about one fact, from any mode: the memory model's history, written once."""
 
     __tablename__ = "review_log"
@@ -340,7 +349,7 @@ class ReviewLog(db.Model):
     stability_after: Mapped[float | None] = mapped_column(Float)
 
 
-class MemoryWeights(db.Model):
+class MemoryWeights(Model):
     """A student's own FSRS-6 weights, once a fit has earned them their place, and the student's
     last fit attempt (ruling P-M10): one row per student, written by ``trainer.web.fitting``."""
 
@@ -373,7 +382,7 @@ class MemoryWeights(db.Model):
     attempt_result: Mapped[str] = mapped_column(String(200))
 
 
-class StudyRound(db.Model):
+class StudyRound(Model):
     """A flashcard review round: the facts dealt, each in its form, replayable from its seed."""
 
     __tablename__ = "study_round"
@@ -389,7 +398,7 @@ class StudyRound(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class StateIqGame(db.Model):
+class StateIqGame(Model):
     """A State IQ game against the computer: its deal and every move, so it replays exactly.
 
     The computer's card is kept here and nowhere else until the student's guessing is over.
@@ -422,7 +431,7 @@ class StateIqGame(db.Model):
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
 
 
-class DashingRound(db.Model):
+class DashingRound(Model):
     """A Dashing States round: the five Map cards dealt, the call, and the race's result.
 
     The dealt states stay here; the page shows only their Map cards until the call.
@@ -449,7 +458,7 @@ class DashingRound(db.Model):
     seconds: Mapped[float | None] = mapped_column(Float)
 
 
-class BorderUpRound(db.Model):
+class BorderUpRound(Model):
     """A Border-Up round: both hands dealt (36 cards), the student's call and the race's result.
 
     The computer's hand and the solutions stay here until the round is over.
@@ -479,7 +488,7 @@ class BorderUpRound(db.Model):
     seconds: Mapped[float | None] = mapped_column(Float)
 
 
-class CardGame(db.Model):
+class CardGame(Model):
     """A card game against computer players, stored as its seed and every action (G9).
 
     The state is rebuilt by replaying the actions; the other seats' hands are never stored
@@ -524,7 +533,7 @@ JOIN_CODE_LENGTH = 8
 CLASS_NAME_MAX = 60
 
 
-class SchoolClass(db.Model):
+class SchoolClass(Model):
     """A teacher's class: students join it with its code, and it may set their study settings."""
 
     __tablename__ = "school_class"
@@ -545,7 +554,7 @@ class SchoolClass(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class ClassMembership(db.Model):
+class ClassMembership(Model):
     """A student in a class. Removing it leaves the student's account and history untouched."""
 
     __tablename__ = "class_membership"
@@ -560,7 +569,7 @@ class ClassMembership(db.Model):
 ASSIGNMENT_TITLE_MAX = 80
 
 
-class Assignment(db.Model):
+class Assignment(Model):
     """Practice a teacher sets a class (or some of its students): activities, scope, amount, dates.
 
     Progress is never stored: it is computed from the review log and the round records.
@@ -601,7 +610,7 @@ class Assignment(db.Model):
     test_target: Mapped[float | None] = mapped_column(Float)
 
 
-class AssignmentStudent(db.Model):
+class AssignmentStudent(Model):
     """A student an assignment was set for, when it is not for the whole class."""
 
     __tablename__ = "assignment_student"
@@ -612,7 +621,7 @@ class AssignmentStudent(db.Model):
     student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
 
 
-class AssignmentRound(db.Model):
+class AssignmentRound(Model):
     """A round or game a student started from an assignment, so it was dealt from its scope."""
 
     __tablename__ = "assignment_round"
@@ -632,7 +641,7 @@ class AssignmentRound(db.Model):
 # --- Combo 1 -------------------------------------------------------------------------------------
 
 
-class ComboMatch(db.Model):
+class ComboMatch(Model):
     """A Combo 1 match of a student (side A) against a computer team (side B), game by game.
 
     Each game is an ordinary round or game row of its mode (listed in :class:`ComboMatchGame`),
@@ -662,7 +671,7 @@ class ComboMatch(db.Model):
     result: Mapped[str] = mapped_column(String(8), default="playing")
 
 
-class ComboMatchGame(db.Model):
+class ComboMatchGame(Model):
     """One game of a Combo 1 match: which mode, and the round or game row that plays it."""
 
     __tablename__ = "combo_match_game"
@@ -687,7 +696,7 @@ TOURNAMENT_NAME_MAX = 80
 TEAM_NAME_MAX = 40
 
 
-class Tournament(db.Model):
+class Tournament(Model):
     """A Combo 1 class tournament: teams of the class's students, eight rounds, a championship."""
 
     __tablename__ = "tournament"
@@ -708,7 +717,7 @@ class Tournament(db.Model):
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
 
 
-class TournamentTeam(db.Model):
+class TournamentTeam(Model):
     """A team of a tournament (usually 3 students)."""
 
     __tablename__ = "tournament_team"
@@ -723,7 +732,7 @@ class TournamentTeam(db.Model):
     name: Mapped[str] = mapped_column(String(TEAM_NAME_MAX))
 
 
-class TournamentMember(db.Model):
+class TournamentMember(Model):
     """A student on a tournament team (one team per tournament)."""
 
     __tablename__ = "tournament_member"
@@ -737,7 +746,7 @@ class TournamentMember(db.Model):
     student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
 
 
-class TournamentMatch(db.Model):
+class TournamentMatch(Model):
     """A match of a tournament round: two teams, or one team's bye (K3), and its result once entered."""
 
     __tablename__ = "tournament_match"
@@ -786,7 +795,7 @@ class TournamentMatch(db.Model):
     )
 
 
-class TournamentGame(db.Model):
+class TournamentGame(Model):
     """A single game between two teams: a Border-Up playoff game for a place in the championship, a
     game of the championship match (K4), or a game of a round's match scored in the app (P-K6)."""
 

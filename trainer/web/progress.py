@@ -6,6 +6,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from flask import g
 from sqlalchemy import ColumnElement, and_, func, or_, select
@@ -29,18 +30,15 @@ from .models import (
     Assignment,
     AssignmentRound,
     AssignmentStudent,
-    BorderUpRound,
-    CardGame,
     ClassMembership,
-    DashingRound,
     MemoryCard,
     ReviewLog,
     SchoolClass,
-    StateIqGame,
     StudyRound,
     User,
     utcnow,
 )
+from .modes import adapter
 
 
 def activities_of(assignment: Assignment) -> list[Activity]:
@@ -138,45 +136,28 @@ def finished_rounds(
     """Rounds of ``activities`` the students finished at or after ``since``, each with the review log's token.
 
     A round counts once the student has played it through: every flashcard answered, a State IQ
-    game over, a Dashing States or Border-Up call made, a card game in drill mode finished.
+    game over, a Dashing States or Border-Up call made, a card game in drill mode finished (each
+    mode's web adapter, :mod:`trainer.web.modes`, says how its finished rounds are read).
     """
     if not student_ids:
         return []
     out: list[FinishedRound] = []
-    slugs = {a.slug for a in activities}
-    if "review" in slugs:
-        out += _finished_study_rounds(student_ids, since)
-    simple = [
-        ("state-iq", "state_iq", StateIqGame, StateIqGame.finished_at, None),
-        ("dashing-states", "dashing_states", DashingRound, DashingRound.called_at, None),
-        ("border-up", "border_up", BorderUpRound, BorderUpRound.called_at, None),
-    ]
-    for slug, prefix, model, finished, _ in simple:
-        if slug in slugs:
-            rows = db.session.execute(
-                select(model.student_id, model.token, finished).where(  # type: ignore[attr-defined]
-                    model.student_id.in_(student_ids),
-                    finished.is_not(None),
-                    finished >= since,  # type: ignore[attr-defined]
-                )
-            ).all()
-            out += [FinishedRound(r[0], slug, f"{prefix}:{r[1]}", r[2]) for r in rows]
-    games = [a.slug for a in activities if a.card_game]
-    if games:
-        rows = db.session.execute(
-            select(CardGame.student_id, CardGame.game, CardGame.token, CardGame.finished_at).where(
-                CardGame.student_id.in_(student_ids),
-                CardGame.game.in_(games),
-                CardGame.drill,
-                CardGame.finished_at.is_not(None),
-                CardGame.finished_at >= since,
-            )
-        ).all()
-        out += [FinishedRound(r[0], r[1], f"game:{r[2]}", r[3]) for r in rows]
+    for activity in activities:
+        found = adapter(activity.slug)
+        if found is None:
+            raise LookupError(f"The mode {activity.slug!r} has no web adapter (trainer.web.modes).")
+        out += [
+            FinishedRound(student_id, activity.slug, token, at)
+            for student_id, token, at in found.finished_rounds(student_ids, since)
+        ]
     return out
 
 
-def _finished_study_rounds(student_ids: Sequence[int], since: dt.datetime) -> list[FinishedRound]:
+def finished_study_rounds(
+    student_ids: Sequence[int], since: dt.datetime
+) -> list[tuple[int, str, dt.datetime]]:
+    """The flashcard review rounds the students finished at or after ``since``: every card
+    answered (read from the review log); the student, the review log's token and the last answer's time."""
     answered = db.session.execute(
         select(ReviewLog.round_token, func.count(), func.max(ReviewLog.reviewed_at))
         .where(
@@ -198,7 +179,7 @@ def _finished_study_rounds(student_ids: Sequence[int], since: dt.datetime) -> li
     for student_id, token, items in rounds:
         count, last = by_token[token]
         if count >= len(items):
-            out.append(FinishedRound(student_id, "review", f"review:{token}", last))
+            out.append((student_id, f"review:{token}", last))
     return out
 
 
@@ -275,8 +256,9 @@ def memory_rows(
             query = query.where(MemoryCard.facet.in_(facet_key))
         if postal_key is not None:
             query = query.where(func.substr(MemoryCard.fact_key, 1, 2).in_(postal_key))
-        cache[key] = [CardRow(*row) for row in db.session.execute(query)]
-    return cache[key]  # type: ignore[no-any-return]
+        # The row's columns are CardRow's fields, in order (mypy cannot unpack a typed Row).
+        cache[key] = [CardRow(*cast(tuple[Any, ...], row)) for row in db.session.execute(query)]
+    return cache[key]
 
 
 # --- Progress ------------------------------------------------------------------------------------
@@ -348,7 +330,7 @@ def _recall_progress(
     for card in memory_rows(ids, facets, postals):
         history[card.student_id][card.fact_key].append(Review(card.last_review, card.stability))
     if now >= assignment.due_at:
-        last = (
+        latest = (
             select(
                 ReviewLog.student_id,
                 ReviewLog.fact_key,
@@ -362,8 +344,8 @@ def _recall_progress(
             .group_by(ReviewLog.student_id, ReviewLog.fact_key)
         )
         if postals is not None:
-            last = last.where(func.substr(ReviewLog.fact_key, 1, 2).in_(sorted(postals)))
-        last = last.subquery()
+            latest = latest.where(func.substr(ReviewLog.fact_key, 1, 2).in_(sorted(postals)))
+        last = latest.subquery()
         rows = select(
             last.c.student_id, last.c.fact_key, last.c.at, ReviewLog.stability_after
         ).join(

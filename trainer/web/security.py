@@ -6,8 +6,9 @@ from collections.abc import Callable
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
-from flask import Flask, Response, abort, redirect, request, url_for
+from flask import Flask, abort, redirect, request, url_for
 from flask_login import current_user
+from werkzeug.wrappers import Response
 
 from .models import Role
 

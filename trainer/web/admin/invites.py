@@ -6,9 +6,9 @@ import datetime as dt
 import enum
 import secrets
 
-from sqlalchemy import select, update
+from sqlalchemy import ColumnElement, select, update
 
-from ..extensions import db
+from ..extensions import changed_rows, db
 from ..models import TeacherInvite, User, token_digest, utcnow
 
 #: How long an invite link works.
@@ -41,7 +41,7 @@ def new_invite(admin: User) -> str:
     return token
 
 
-def _open_at(now: dt.datetime):  # type: ignore[no-untyped-def]
+def _open_at(now: dt.datetime) -> tuple[ColumnElement[bool], ...]:
     return (
         TeacherInvite.used_at.is_(None),
         TeacherInvite.revoked_at.is_(None),
@@ -66,13 +66,13 @@ def claim(invite: TeacherInvite, teacher: User) -> bool:
     One conditional UPDATE, so two sign-ups sent at once with one link cannot both have it:
     False for the one that came second (or after the admin took the link back).
     """
-    result = db.session.execute(
+    changed = changed_rows(
         update(TeacherInvite)
         .where(TeacherInvite.id == invite.id, *_open_at(utcnow()))
         .values(used_at=utcnow(), used_by_id=teacher.id)
         .execution_options(synchronize_session=False)
     )
-    return result.rowcount == 1
+    return changed == 1
 
 
 def status(invite: TeacherInvite, now: dt.datetime) -> InviteStatus:

@@ -44,11 +44,11 @@ def admin_required(view: Callable[P, R]) -> Callable[P, R | Response]:
             abort(403)
         return view(*args, **kwargs)
 
-    return wrapped  # type: ignore[return-value]
+    return wrapped
 
 
 def _admin() -> User:
-    return current_user._get_current_object()  # type: ignore[no-any-return]
+    return current_user._get_current_object()
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,9 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import and_, bindparam, or_, select, update
+from sqlalchemy import Table, and_, bindparam, or_, select, update
 
 from trainer import srs
 from trainer.aim import DEFAULT_TEST_TARGET, TEST_TARGETS, TestAim, aim, workloads
@@ -58,10 +59,14 @@ def aims_for(student: User, today: dt.date | None = None) -> list[TestAim]:
         )
         .order_by(Assignment.test_on, Assignment.id)
     ).scalars()
-    return [TestAim(row.test_on, aimed_target(row), frozenset(goal_facts(row))) for row in rows]
+    return [
+        TestAim(row.test_on, aimed_target(row), frozenset(goal_facts(row)))
+        for row in rows
+        if row.test_on is not None  # always, by the query: for the type checker
+    ]
 
 
-_CARD = MemoryCard.__table__
+_CARD = cast(Table, MemoryCard.__table__)
 #: A due pulled in, unless an answer changed the card since it was read (its reps grew): that
 #: answer's own schedule (aimed by memory._write) stands.
 _PULL_IN = (

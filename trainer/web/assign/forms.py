@@ -41,8 +41,8 @@ class TestDayForm(FlaskForm):
         self.starts_on = starts_on
         self.today = today
 
-    def validate(self, extra_validators: object = None) -> bool:  # type: ignore[override]
-        ok = super().validate(extra_validators)  # type: ignore[arg-type]
+    def validate(self, extra_validators: object = None) -> bool:
+        ok = super().validate(extra_validators)
         if self.test_on.data is not None and not self.test_on.errors:
             problem = test_day_problem(self.test_on.data, self.starts_on, self.today)
             if problem:

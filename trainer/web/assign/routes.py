@@ -4,22 +4,17 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import current_user
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from trainer import srs
 from trainer.assignments import ACTIVITIES, Activity, Scope, test_day_sentence
 from trainer.facts import Fact
 from trainer.games import GameError
 
 from .. import get_deck
 from ..extensions import db
-from ..memory import memories_of, settings_for, today_for, weights_for
-from ..models import Assignment, AssignmentRound, StateIqGame, User, utcnow
-from ..play.border_up import new_border_up
-from ..play.dashing import new_dashing
-from ..play.games import new_card_game
-from ..play.routes import after_deal, new_state_iq
+from ..memory import today_for
+from ..models import Assignment, AssignmentRound, User, utcnow
+from ..modes import Dealt, adapter
 from ..progress import (
     activities_of,
     assignment_for_student,
@@ -29,15 +24,15 @@ from ..progress import (
     scope_of,
 )
 from ..security import student_required
-from ..study.routes import new_study_round
 from ..teach.forms import StartActivityForm
 from .aims import aimed_target
 
 bp = Blueprint("assign", __name__, url_prefix="/assignments")
+# The main navigation's links to the modes (every page's layout; see trainer.web.modes).
 
 
 def _student() -> User:
-    return current_user._get_current_object()  # type: ignore[no-any-return]
+    return current_user._get_current_object()
 
 
 def _mine_or_404(assignment_id: int) -> tuple[Assignment, str]:
@@ -113,10 +108,10 @@ def start(assignment_id: int) -> Response:
     activity = ACTIVITIES[form.activity.data]
     student = _student()
     try:
-        token, target = _deal(student, activity, scope_of(assignment), form.level.data)
+        dealt = _deal(student, activity, scope_of(assignment), form.level.data)
     except GameError:  # pragma: no cover - every registered game plays with its minimum players
         abort(400)
-    if token is None:
+    if dealt is None:
         flash(
             "Nothing is left to practise in this assignment's scope right now. Well done!", "info"
         )
@@ -126,53 +121,22 @@ def start(assignment_id: int) -> Response:
             assignment_id=assignment.id,
             student_id=student.id,
             activity=activity.slug,
-            round_token=token,
+            round_token=dealt.token,
         )
     )
     db.session.commit()
-    if activity.slug == "state-iq":
-        after_deal(
-            db.session.execute(
-                select(StateIqGame).where(StateIqGame.token == token.partition(":")[2])
-            ).scalar_one()
-        )
-    return redirect(target)
+    if dealt.after_commit is not None:
+        dealt.after_commit()
+    return redirect(dealt.url)
 
 
-def _deal(student: User, activity: Activity, scope: Scope, level: str) -> tuple[str | None, str]:
-    """Deal a round of ``activity`` from ``scope`` (not committed): its review log token and its page."""
-    deck = get_deck()
-    facets = set(scope.facet_set([activity])) if scope.facets else None
-    postals = set(scope.postals(deck) or ()) or None
-    if activity.slug == "review":
-        facts = scope.facts(deck, [activity])
-        extra = _weakest_answered(student, [f.key for f in facts])
-        round_ = new_study_round(student, facets, postals, scope.area, extra=extra)
-        if round_ is None:
-            return None, ""
-        return f"review:{round_.token}", url_for("study.item", token=round_.token, index=1)
-    if activity.slug == "state-iq":
-        game = new_state_iq(student, level, False, facets, postals)
-        return f"state_iq:{game.token}", url_for("play.state_iq_game", token=game.token)
-    if activity.slug == "dashing-states":
-        row = new_dashing(student, level, facets, postals)
-        return f"dashing_states:{row.token}", url_for("play.dashing_round", token=row.token)
-    if activity.slug == "border-up":
-        row = new_border_up(student, level, postals)
-        return f"border_up:{row.token}", url_for("play.border_up_round", token=row.token)
-    game = new_card_game(student.id, activity.slug, 2, 1, level, True)
-    return f"game:{game.token}", url_for("play.game_table", token=game.token, since=0)
-
-
-def _weakest_answered(student: User, keys: list[str]) -> list[str]:
-    """The facts of ``keys`` the student has answered, least likely remembered first (extra practice)."""
-    now = utcnow()
-    zone = settings_for(student).time_zone
-    memories = memories_of(student, keys)
-    weights = weights_for(student)
-    return sorted(
-        memories, key=lambda key: (srs.retrievability(memories[key], now, zone, weights), key)
-    )
+def _deal(student: User, activity: Activity, scope: Scope, level: str) -> Dealt | None:
+    """Deal a round of ``activity`` from ``scope`` (not committed), as its mode's web adapter
+    deals it; None when nothing is left to practise there."""
+    found = adapter(activity.slug)
+    if found is None or found.deal is None:
+        raise LookupError(f"The mode {activity.slug!r} cannot be dealt for an assignment.")
+    return found.deal(student, activity, scope, level)
 
 
 def open_count(student: User) -> int:

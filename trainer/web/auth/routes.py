@@ -214,7 +214,7 @@ def _password_change_key() -> str:
 @login_required
 def password() -> str | Response | tuple[str, int]:
     """Change one's own password: every other device where the account is logged in is logged out."""
-    user: User = current_user._get_current_object()  # type: ignore[attr-defined]
+    user: User = current_user._get_current_object()
     form = PasswordForm(user)
     if form.validate_on_submit():
         user.set_password(form.password.data)

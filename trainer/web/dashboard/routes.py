@@ -19,7 +19,7 @@ from ..memory import settings_for
 from ..models import User, utcnow
 from ..progress import class_assignments
 from ..security import student_required, teacher_required
-from ..teach.routes import _own_class, _students_of, _teacher_zone
+from ..teach.routes import own_class, students_of, teacher_zone
 
 bp = Blueprint("dashboard", __name__, url_prefix="/progress")
 
@@ -51,7 +51,7 @@ def _state_param() -> str | None:
 @student_required
 def student() -> Response:
     """A student's progress as pictures, each with its sentence and its numbers."""
-    me: User = current_user._get_current_object()  # type: ignore[assignment]
+    me: User = current_user._get_current_object()
     now = utcnow()
     settings = settings_for(me)
     today = srs.study_day(now, settings.time_zone).date
@@ -118,10 +118,10 @@ def _test_date(today: dt.date) -> tuple[dt.date, str | None]:
 def class_dashboard(class_id: int) -> Response:
     """A class's progress: recall by state and topic on a test date, who is at risk, the class map,
     the most-confused states, and assignment completion."""
-    klass = _own_class(class_id)
-    students = _students_of(klass)
+    klass = own_class(class_id)
+    students = students_of(klass)
     ids = [s.id for s in students]
-    zone: ZoneInfo = _teacher_zone()
+    zone: ZoneInfo = teacher_zone()
     now = utcnow()
     today = now.astimezone(zone).date()
     test_date, problem = _test_date(today)

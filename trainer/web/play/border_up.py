@@ -6,12 +6,14 @@ import datetime as dt
 import random
 import secrets
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import redirect, render_template, request, url_for
 from sqlalchemy import update
 from werkzeug.wrappers import Response
 
 from trainer import srs
+from trainer.assignments import Scope
 from trainer.facts import Facet, Fact, Form
+from trainer.modes import Mode
 from trainer.quiz.border_up import (
     BadCall,
     ComputerRun,
@@ -29,10 +31,19 @@ from trainer.quiz.weakest import POOL
 
 from .. import get_deck
 from ..extensions import db
+from ..guards import nothing_changed
 from ..memory import queue
 from ..models import BorderUpRound, User, utcnow
+from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register, scope_filters
 from ..security import student_required
-from .common import current_student, history, own_or_404, save_call
+from .common import (
+    ALREADY_CALLED,
+    COMPUTER_CALLED_FIRST,
+    current_student,
+    history,
+    own_or_404,
+    save_call,
+)
 from .forms import BorderUpForm, NewBorderUpForm
 from .routes import bp
 
@@ -138,7 +149,7 @@ def _render_round(row: BorderUpRound, form: BorderUpForm, problem: str | None = 
         )
         explanation = race(student_at, bool(judged and call_succeeds(judged)), computer)[1]
 
-    def names(postals) -> str:  # type: ignore[no-untyped-def]
+    def names(postals) -> str:
         return ", ".join(sorted(deck[p].name for p in postals))
 
     others = []
@@ -216,14 +227,11 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
     here = url_for("play.border_up_round", token=token)
     form = BorderUpForm()
     if row.call is not None:
-        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed(ALREADY_CALLED, here)
     if row.revealed_at is None:
-        flash("Turn your cards over first: press Ready, Set, GeoPlunge!", "info")
-        return redirect(here)
+        return nothing_changed("Turn your cards over first: press Ready, Set, GeoPlunge!", here)
     if row.result != "playing" or _elapsed(row) > _computer(row).call_at + SAME_MOMENT:
-        flash("This round is over: the computer called first. Nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed(COMPUTER_CALLED_FIRST, here)
     if not form.validate():
         return _render_round(row, form), 400
     chosen = {"1": [], "2": []}  # type: dict[str, list[str]]
@@ -260,5 +268,31 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
         "seconds": seconds if success else None,
     }
     if not save_call(BorderUpRound, round_id, call, student, outcomes, now):
-        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
+        return nothing_changed(ALREADY_CALLED, here)
     return redirect(here)
+
+
+def _deal_for_assignment(student: User, mode: Mode, scope: Scope, level: str) -> Dealt:
+    """A round dealt from an assignment's states (the assignment page's Start)."""
+    _facets, postals = scope_filters(scope, mode)
+    row = new_border_up(student, level, postals)
+    return Dealt(f"border_up:{row.token}", url_for("play.border_up_round", token=row.token))
+
+
+register(
+    WebMode(
+        "border-up",
+        NavLink("Border-Up", "play.border_up_index", 30, prefix="play.border_up"),
+        rounds=Rounds(BorderUpRound, BorderUpRound.called_at, "border_up", "border_up_rounds"),
+        deal=_deal_for_assignment,
+        records=Records(BorderUpRound, "Border-Up", bests=True),
+        access=(
+            ("play.border_up_index", Access.STUDENTS),
+            ("play.border_up_new", Access.STUDENTS),
+            ("play.border_up_round", Access.STUDENT_OWN),
+            ("play.border_up_ready", Access.STUDENT_OWN),
+            ("play.border_up_hint", Access.STUDENT_OWN),
+            ("play.border_up_call", Access.STUDENT_OWN),
+        ),
+    )
+)

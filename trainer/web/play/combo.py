@@ -45,6 +45,7 @@ from trainer.quiz.state_iq import Side as IqSide
 
 from .. import get_deck
 from ..extensions import db
+from ..guards import nothing_changed
 from ..models import (
     BorderUpRound,
     CardGame,
@@ -54,6 +55,7 @@ from ..models import (
     StateIqGame,
     utcnow,
 )
+from ..modes import Access, NavLink, Records, WebMode, register
 from ..security import student_required
 from . import border_up, dashing
 from .common import current_student, own_or_404
@@ -357,8 +359,7 @@ def combo_pick(token: str) -> str | Response | tuple[str, int]:
     match = own_or_404(ComboMatch, token)
     here = url_for("play.combo_match", token=token)
     if match.format != MatchFormat.AFTERNOON.value or _picks(match) is not None:
-        flash("The games of this match are already picked; nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed("The games of this match are already picked; nothing changed.", here)
     form = ComboPickForm()
     taken = [ComboGame(g) for g in match.picks or []]
     form.game.choices = [(g.value, g.label) for g in ComboGame if g not in taken]
@@ -383,8 +384,9 @@ def combo_next(token: str) -> Response:
     form = ComboStepForm()
     state = view(match)
     if not form.validate() or form.position_number() != len(state.games):
-        flash("That game was already dealt (or the page was out of date); nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed(
+            "That game was already dealt (or the page was out of date); nothing changed.", here
+        )
     if state.upcoming is None:
         if state.over:
             flash("The bell has rung: this match is over.", "info")
@@ -427,9 +429,7 @@ def combo_next(token: str) -> Response:
     try:
         db.session.commit()
     except IntegrityError:
-        db.session.rollback()
-        flash("That game was already dealt; nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed("That game was already dealt; nothing changed.", here)
     if game is ComboGame.STATE_IQ:
         after_deal(row)  # the computer may guess first
     return redirect(url_for(_PAGES[game], token=row.token))
@@ -442,12 +442,10 @@ def combo_stop(token: str) -> Response:
     match = own_or_404(ComboMatch, token)
     here = url_for("play.combo_match", token=token)
     if not ComboStepForm().validate():
-        flash("The page was out of date; nothing changed. Try again.", "info")
-        return redirect(here)
+        return nothing_changed("The page was out of date; nothing changed. Try again.", here)
     now = utcnow()
     if match.result != "playing" or (match.bell_at is not None and now >= match.bell_at):
-        flash("This match is already over; nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed("This match is already over; nothing changed.", here)
     if match.started_at is None:
         match.started_at = now
     match.bell_at = now
@@ -455,3 +453,20 @@ def combo_stop(token: str) -> Response:
     view(match, now)
     flash("You stopped the match: the games finished so far decide it.", "info")
     return redirect(here)
+
+
+register(
+    WebMode(
+        "combo",
+        NavLink("Combo 1", "play.combo_index", 60, prefix="play.combo"),
+        records=Records(ComboMatch, "Combo 1 match"),
+        access=(
+            ("play.combo_index", Access.STUDENTS),
+            ("play.combo_new", Access.STUDENTS),
+            ("play.combo_match", Access.STUDENT_OWN),
+            ("play.combo_pick", Access.STUDENT_OWN),
+            ("play.combo_next", Access.STUDENT_OWN),
+            ("play.combo_stop", Access.STUDENT_OWN),
+        ),
+    )
+)

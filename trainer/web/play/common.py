@@ -12,18 +12,27 @@ from sqlalchemy import func, select, update
 
 from trainer import srs
 
-from ..extensions import db
+from ..extensions import changed_rows, db
 from ..memory import atomically, record
 from ..models import User
 
 HISTORY = 20
+
+#: A race round's second call (a double submit, another tab, a retry after a lost reply).
+ALREADY_CALLED = "You have already called GeoPlunge! in this round; nothing changed."
+#: A call after the computer's decided the race (rulings B2, D1).
+COMPUTER_CALLED_FIRST = "This round is over: the computer called first. Nothing changed."
+#: A move sent to a game that has ended (State IQ, the card games).
+GAME_OVER = "This game is over; nothing changed."
+#: A card game's move sent twice, or from a page a move ago.
+TABLE_MOVE_MADE = "That move was already made, or the page was out of date. Nothing changed; here is the game now."
 
 M = TypeVar("M")
 
 
 def current_student() -> User:
     """The signed-in student."""
-    return current_user._get_current_object()  # type: ignore[no-any-return]
+    return current_user._get_current_object()
 
 
 def own_or_404(model: type[M], token: str) -> M:
@@ -49,9 +58,9 @@ def save_call(
     """
 
     def work() -> bool:
-        saved = db.session.execute(
+        saved = changed_rows(
             update(model).where(model.id == round_id, model.call.is_(None)).values(**values)
-        ).rowcount
+        )
         if saved != 1:
             return False
         for outcome in outcomes:
@@ -73,11 +82,10 @@ def history(model: Any) -> tuple[list[Any], dict[str, float]]:
         .scalars()
         .all()
     )
-    bests = dict(
-        db.session.execute(
-            select(model.level, func.min(model.seconds))
-            .where(model.student_id == current_user.id, model.seconds.is_not(None))
-            .group_by(model.level)
-        ).all()
+    rows = db.session.execute(
+        select(model.level, func.min(model.seconds))
+        .where(model.student_id == current_user.id, model.seconds.is_not(None))
+        .group_by(model.level)
     )
+    bests: dict[str, float] = {level: seconds for level, seconds in rows}
     return list(rounds), bests

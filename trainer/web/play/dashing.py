@@ -6,11 +6,13 @@ import datetime as dt
 import random
 import secrets
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from trainer import pickmap, srs
+from trainer.assignments import Scope
 from trainer.facts import Facet, Fact, Form, UnreadableAnswer
+from trainer.modes import Mode
 from trainer.quiz.dashing_states import (
     CARDS,
     BadCall,
@@ -27,10 +29,19 @@ from trainer.quiz.weakest import POOL
 
 from .. import get_deck
 from ..extensions import db
+from ..guards import nothing_changed
 from ..memory import queue
 from ..models import DashingRound, User, utcnow
+from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register, scope_filters
 from ..security import student_required
-from .common import current_student, history, own_or_404, save_call
+from .common import (
+    ALREADY_CALLED,
+    COMPUTER_CALLED_FIRST,
+    current_student,
+    history,
+    own_or_404,
+    save_call,
+)
 from .forms import DashingForm, NewDashingForm
 from .routes import bp
 
@@ -194,14 +205,12 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
     row = own_or_404(DashingRound, token)
     here = url_for("play.dashing_round", token=token)
     if row.call is not None:
-        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed(ALREADY_CALLED, here)
     computer = _computer(row)
     if row.result != "playing" or (
         computer is not None and _elapsed(row) > computer.call_at + SAME_MOMENT
     ):
-        flash("This round is over: the computer called first. Nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed(COMPUTER_CALLED_FIRST, here)
     form = DashingForm()
     if not form.validate():
         return _render_round(row, form), 400
@@ -254,7 +263,31 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
         for fact, judgement, ms in reviews(judged, seconds)
     ]
 
-    call = {"call": stored, "called_at": now, "result": result, "seconds": best}
-    if not save_call(DashingRound, round_id, call, student, outcomes, now):
-        flash("You have already called GeoPlunge! in this round; nothing changed.", "info")
+    values = {"call": stored, "called_at": now, "result": result, "seconds": best}
+    if not save_call(DashingRound, round_id, values, student, outcomes, now):
+        return nothing_changed(ALREADY_CALLED, here)
     return redirect(here)
+
+
+def _deal_for_assignment(student: User, mode: Mode, scope: Scope, level: str) -> Dealt:
+    """A round dealt from an assignment's scope (the assignment page's Start)."""
+    facets, postals = scope_filters(scope, mode)
+    row = new_dashing(student, level, facets, postals)
+    return Dealt(f"dashing_states:{row.token}", url_for("play.dashing_round", token=row.token))
+
+
+register(
+    WebMode(
+        "dashing-states",
+        NavLink("Dashing States", "play.dashing_index", 50, prefix="play.dashing"),
+        rounds=Rounds(DashingRound, DashingRound.called_at, "dashing_states", "dashing_rounds"),
+        deal=_deal_for_assignment,
+        records=Records(DashingRound, "Dashing States", bests=True),
+        access=(
+            ("play.dashing_index", Access.STUDENTS),
+            ("play.dashing_new", Access.STUDENTS),
+            ("play.dashing_round", Access.STUDENT_OWN),
+            ("play.dashing_call", Access.STUDENT_OWN),
+        ),
+    )
+)

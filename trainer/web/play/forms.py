@@ -14,6 +14,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length
 
+from trainer.games import REGISTRY
 from trainer.quiz.state_iq import Level
 
 from ..guards import whole_number
@@ -92,22 +93,8 @@ class BorderUpForm(FlaskForm):
     """A Border-Up action (turn the cards over, a hint, the call): its card fields are read by the view."""
 
 
-GAME_CHOICES = [
-    SelectChoice("geoplunge-51", "GeoPlunge 51: add rankings to make exactly 51 (2-7 players)"),
-    SelectChoice(
-        "play-the-ranks", "Play the Ranks: win tricks on size, statehood or population (2 sides)"
-    ),
-    SelectChoice(
-        "geopower-toss",
-        "GeoPower Toss: follow the zone, the GeoPower category wins tricks (2-6 players)",
-    ),
-    SelectChoice(
-        "geoclash-down-back", "GeoClash Down Back: the worst ranking wins the trick (2-7 players)"
-    ),
-    SelectChoice(
-        "geography-war", "Geography War: the better best ranking wins the battle (2 players)"
-    ),
-]
+#: Every registered card game, in the games page's order, described by itself.
+GAME_CHOICES = [SelectChoice(game.slug, f"{game.title}: {game.summary}") for game in REGISTRY]
 
 
 class NewCardGameForm(FlaskForm):
@@ -116,7 +103,7 @@ class NewCardGameForm(FlaskForm):
     game = RadioField(
         "Which game?",
         choices=GAME_CHOICES,
-        default="geoplunge-51",
+        default=GAME_CHOICES[0].value,
         validators=[DataRequired(message="Choose a game.")],
     )
     players = SelectField(

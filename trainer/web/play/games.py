@@ -1,4 +1,4 @@
-"""Card games against computer players: Geography War, GeoPlunge 51 and Play the Ranks.
+"""Card games against computer players: every game in :data:`trainer.games.REGISTRY`.
 
 The server is the only judge. A game is stored as its seed and every action; each request
 rebuilds the state by replay, checks the student's move, plays the computer seats, and renders
@@ -22,9 +22,10 @@ from sqlalchemy import func, select, update
 from werkzeug.wrappers import Response
 
 from trainer import srs
-from trainer.cards import Category, Deck
+from trainer.assignments import Scope
 from trainer.games import (
     REGISTRY,
+    Game,
     GameError,
     IllegalAction,
     Level,
@@ -34,47 +35,24 @@ from trainer.games import (
     play_computer_turns,
     replay,
 )
-from trainer.games.drill import (
-    WAR_CALLS,
-    DrillAnswer,
-    UnreadableAnswer,
-    judge_announced,
-    judge_clash_worst,
-    judge_follow,
-    judge_lead,
-    judge_toss_beats,
-    judge_toss_zone,
-    judge_war_call,
-)
-from trainer.games.geoclash_down_back import ClashState
-from trainer.games.geography_war import SETTLE, TURN, WarState
-from trainer.games.geoplunge_51 import FiftyOneState
-from trainer.games.geopower_toss import CALL as TOSS_CALL
-from trainer.games.geopower_toss import REMOVE as TOSS_REMOVE
-from trainer.games.geopower_toss import TossState
-from trainer.games.play_the_ranks import LEAD, LOW_TRICKS, RanksState
+from trainer.games.drill import DrillAnswer, DrillQuestion, RefusedPlay, UnreadableAnswer
+from trainer.modes import Mode
 
 from .. import get_deck
-from ..extensions import db
-from ..guards import whole_number
+from ..extensions import changed_rows, db
+from ..guards import nothing_changed, whole_number
 from ..memory import atomically, record
-from ..models import CardGame, utcnow
+from ..models import CardGame, User, utcnow
+from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register
 from ..security import student_required
-from .common import current_student, own_or_404
+from .common import GAME_OVER, TABLE_MOVE_MADE, current_student, own_or_404
 from .forms import CardGameMoveForm, NewCardGameForm
 from .routes import bp
 
-MODES = {
-    "geography-war": "geography_war",
-    "geoplunge-51": "geoplunge_51",
-    "play-the-ranks": "play_the_ranks",
-    "geopower-toss": "geopower_toss",
-    "geoclash-down-back": "geoclash_down_back",
-}
+#: The ``mode`` each game's drill answers carry in the review log.
+MODES = {slug: cls.log_mode for slug, cls in REGISTRY.games.items()}
 TITLES = {slug: cls.title for slug, cls in REGISTRY.games.items()}
 HISTORY = 20
-#: Geography War without drill: how many battles one press may play.
-MAX_BATTLES = 10
 #: Log lines shown at the table.
 LOG_SHOWN = 40
 
@@ -223,17 +201,12 @@ def game_move(token: str) -> Response:
     here = url_for("play.game_table", token=token)
     form = CardGameMoveForm()
     if row.result != "playing":
-        flash("This game is over; nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed(GAME_OVER, here)
     if not form.validate():
         flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(here)
     if form.integer(form.ply) != row.ply:
-        flash(
-            "That move was already made, or the page was out of date. Nothing changed; here is the game now.",
-            "info",
-        )
-        return redirect(here)
+        return nothing_changed(TABLE_MOVE_MADE, here)
     state = _load(row)
     before = row.ply
     try:
@@ -251,31 +224,23 @@ def game_move(token: str) -> Response:
     def save_move() -> bool:
         """The move, the computer's turns and the drill answers, all or nothing; False if the
         move was made already."""
-        saved = db.session.execute(
+        saved = changed_rows(
             update(CardGame).where(CardGame.id == game_id, CardGame.ply == before).values(**values)
-        ).rowcount
+        )
         if saved != 1:
             return False
         _record(row, before, answers)
         return True
 
     if not atomically(save_move):
-        flash(
-            "That move was already made, or the page was out of date. Nothing changed; here is the game now.",
-            "info",
-        )
-        return redirect(here)
+        return nothing_changed(TABLE_MOVE_MADE, here)
     _remember(row.token, state)
     _feedback(answers)
     return redirect(url_for("play.game_table", token=token, since=before))
 
 
-class _RecordedRefusal(IllegalAction):
-    """A drill answer that refuses the play but is recorded (a wrong number in GeoPlunge 51, a broken Zone)."""
-
-    def __init__(self, message: str, answers: list[DrillAnswer]) -> None:
-        super().__init__(message)
-        self.answers = answers
+#: A drill answer that refuses the play but is recorded (a wrong number in GeoPlunge 51, a broken Zone).
+_RecordedRefusal = RefusedPlay
 
 
 def _play(row: CardGame, state: State, form: CardGameMoveForm) -> list[DrillAnswer]:
@@ -290,103 +255,36 @@ def _play(row: CardGame, state: State, form: CardGameMoveForm) -> list[DrillAnsw
     """
     if state.current_player() != 0:
         raise IllegalAction("It is not your turn.")
-    if isinstance(state, WarState) and not row.drill and form.integer(form.battles):
-        _play_battles(state, min(form.integer(form.battles) or 1, MAX_BATTLES))
+    battles = form.integer(form.battles)
+    if not row.drill and battles and state.play_batch(battles):
         return []
     action = form.integer(form.action)
     if action is None:
         raise IllegalAction("Choose a move.")
-    move = state.decode(action)
+    state.decode(action)  # a number that is no move at all is refused as such
     answers: list[DrillAnswer] = []
     if row.drill:
-        answers = _drill_answers(row, state, action, form)
-    if isinstance(state, FiftyOneState) and answers:
-        # GeoPlunge 51 needs the exact number: a wrong one is refused as a play, and recorded.
-        if not answers[0].right:
-            card = state.game.card(move.card)  # type: ignore[arg-type]
-            raise _RecordedRefusal(
-                f"Not quite: {card.name} is {answers[0].judgement.expected} in {move.category.value.lower()}, "  # type: ignore[union-attr]
-                f"not {answers[0].judgement.given}. The count needs the exact number: try again.",
-                answers,
-            )
-        if action not in state.legal_actions():
-            # The ranking was right; the play breaks F1 all the same (the message apply_action gives).
-            raise _RecordedRefusal(f"{state.why_illegal(action)} Nothing changed.", answers)
+        answers = _drill_answers(state, action, form)
     state.apply_action(action)
     return answers
 
 
-def _drill_answers(
-    row: CardGame, state: State, action: int, form: CardGameMoveForm
-) -> list[DrillAnswer]:
-    """Judge what the student said with a drill move; an unreadable answer refuses the move (nothing recorded)."""
-    deck = get_deck()
-    move = state.decode(action)
-    if move.card is not None and move.card not in state.observation(0).get("hand", [move.card]):
+def _drill_answers(state: State, action: int, form: CardGameMoveForm) -> list[DrillAnswer]:
+    """Judge what the student said with a drill move (the game asks its own questions); an
+    unreadable answer refuses the move (nothing recorded)."""
+    card = state.decode(action).card_played()
+    if card is not None and card not in state.observation(0).get("hand", [card]):
         raise IllegalAction("That card is not in your hand.")
+
+    def from_form(question: DrillQuestion) -> str:
+        """A rank is typed in the number box; a call is one of the call buttons."""
+        field = form.call if question.choices else form.number
+        return field.data or ""
+
     try:
-        if isinstance(state, FiftyOneState):
-            return [judge_announced(deck, move.card, move.category, form.number.data or "")]  # type: ignore[arg-type]
-        if isinstance(state, RanksState) and move.kind == "lead":
-            return [judge_lead(deck, move.card, move.category, form.number.data or "")]  # type: ignore[arg-type]
-        if isinstance(state, RanksState) and state.phase == "trick":
-            if form.call.data not in ("wins", "loses"):
-                raise UnreadableAnswer(
-                    "Say whether your card wins the trick: choose “It wins” or “It loses”."
-                )
-            if action not in state.legal_actions():
-                raise IllegalAction(state.why_illegal(action))
-            return [judge_follow(state, move.card, form.call.data == "wins")]  # type: ignore[arg-type]
-        if isinstance(state, TossState) and move.kind == "play" and state.current_player() == 0:
-            return _toss_answers(row, state, action, move.card, form)  # type: ignore[arg-type]
-        if isinstance(state, ClashState) and move.kind == "lead":
-            return [judge_lead(deck, move.card, move.category, form.number.data or "")]  # type: ignore[arg-type]
-        if isinstance(state, ClashState):
-            if form.call.data not in ("worst", "not"):
-                raise UnreadableAnswer(
-                    "Say first whether your card is the worst so far: choose one of the two buttons."
-                )
-            if action not in state.legal_actions():
-                raise IllegalAction(state.why_illegal(action))
-            return [
-                judge_clash_worst(deck, state.observation(0), move.card, form.call.data == "worst")
-            ]  # type: ignore[arg-type]
-        if isinstance(state, WarState) and action == SETTLE:
-            if state.waiting() != "settle":
-                raise IllegalAction(state.why_illegal(action))
-            return judge_war_call(state, form.call.data or "")
+        return state.drill_answers(action, from_form)
     except UnreadableAnswer as unreadable:
         raise IllegalAction(str(unreadable)) from None
-    return []
-
-
-def _toss_answers(
-    row: CardGame, state: TossState, action: int, postal: str, form: CardGameMoveForm
-) -> list[DrillAnswer]:
-    """GeoPower Toss drill: following, the Zone (colours hidden) and whether the card beats the best so far."""
-    obs = state.observation(0)
-    if not obs["trick"]:
-        return []  # leading: any card may be led, and there is nothing to beat yet
-    if form.call.data not in ("beats", "not"):
-        raise UnreadableAnswer(
-            "Say first whether your card beats the best card of the led zone so far."
-        )
-    deck = get_deck()
-    zone = judge_toss_zone(deck, obs, postal)
-    if not zone.right and action not in state.legal_actions():
-        # T2 broken: a wrong answer on the card's zone fact
-        raise _RecordedRefusal(
-            f"{zone.judgement.note} Nothing was played; this counts as practice on {deck[postal].name}'s zone.",
-            [zone],
-        )
-    answers = [zone] if zone.right else []
-    return [*answers, judge_toss_beats(deck, obs, postal, form.call.data == "beats")]
-
-
-def _play_battles(state: WarState, battles: int) -> None:
-    target = state.battles + battles
-    while not state.is_terminal() and state.battles < target:
-        state.apply_action(state.legal_actions()[0])
 
 
 def _computer_turns(row: CardGame, state: State) -> None:
@@ -463,7 +361,7 @@ def _feedback(answers: list[DrillAnswer]) -> None:
 # --- replay, with a small cache -----------------------------------------------------------
 
 
-def _game(row: CardGame):  # type: ignore[no-untyped-def]
+def _game(row: CardGame) -> Game:
     return make_game(row.game, get_deck(), Params(row.players, row.team_size, row.first_leader))
 
 
@@ -507,17 +405,9 @@ def _table(row: CardGame, state: State, since: int | None) -> dict[str, Any]:
         "hand": [deck[p] for p in obs.get("hand", [])],
         "hide_ranks": row.drill and not state.is_terminal(),
         "level": Level(row.level),
+        "game": state.game,
     }
-    if isinstance(state, FiftyOneState):
-        view.update(_view_51(state, obs, your_turn, row))
-    elif isinstance(state, RanksState):
-        view.update(_view_ranks(state, obs, your_turn, row))
-    elif isinstance(state, WarState):
-        view.update(_view_war(state, obs, row))
-    elif isinstance(state, TossState):
-        view.update(_view_toss(state, obs, your_turn, row))
-    elif isinstance(state, ClashState):
-        view.update(_view_clash(state, obs, your_turn, row))
+    view.update(state.table_view(obs, your_turn, row.drill))
     return view
 
 
@@ -527,237 +417,40 @@ def _log_start(state: State) -> int:
     return deals[-1] if deals else 0
 
 
-def _seat_names(state: State) -> list[str]:
-    if isinstance(state, FiftyOneState | TossState | ClashState):
-        return [state.seat_name(seat) for seat in range(state.game.players)]
-    return ["You", "The computer"]
+def _deal_for_assignment(student: User, mode: Mode, scope: Scope, level: str) -> Dealt:
+    """A game in drill mode against one computer player, dealt by its rules from the whole deck
+    (P-A2; the assignment page's Start).
+
+    Raises:
+        GameError: the game cannot be played by two.
+    """
+    row = new_card_game(student.id, mode.slug, 2, 1, level, True)
+    return Dealt(f"game:{row.token}", url_for("play.game_table", token=row.token, since=0))
 
 
-def _plays(deck: Deck, plays: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
-    return [
-        {"who": names[play["seat"]], "seat": play["seat"], "card": deck[play["card"]]}
-        for play in plays
-    ]
-
-
-def _view_51(
-    state: FiftyOneState, obs: dict[str, Any], your_turn: bool, row: CardGame
-) -> dict[str, Any]:
-    deck = get_deck()
-    params = state.game.params
-    legal = set(state.legal_actions()) if your_turn else set()
-    plays = []
-    for postal in obs["hand"]:
-        card = deck[postal]
-        options = []
-        for category in Category:
-            action = state.game.action(postal, category)
-            options.append(
-                {
-                    "action": action,
-                    "category": category,
-                    "rank": card.rank(category),
-                    "legal": action in legal,
-                }
-            )
-        choices = [(o["action"], o["category"]) for o in options]
-        plays.append(
-            {
-                "card": card,
-                "options": options,
-                "choices": choices,
-                "playable": any(o["legal"] for o in options),
-            }
+#: One link and one table for every card game, and so the same pages.
+_CARD_GAMES_LINK = NavLink("Card games", "play.games_index", 70, prefix="play.game")
+_CARD_GAMES_ACCESS = (
+    ("play.games_index", Access.STUDENTS),
+    ("play.games_new", Access.STUDENTS),
+    ("play.game_table", Access.STUDENT_OWN),
+    ("play.game_move", Access.STUDENT_OWN),
+)
+for _slug, _game in REGISTRY.games.items():
+    register(
+        WebMode(
+            _slug,
+            _CARD_GAMES_LINK,
+            log_name=_game.title,
+            rounds=Rounds(
+                CardGame,
+                CardGame.finished_at,
+                "game",
+                "card_games",
+                (CardGame.game == _slug, CardGame.drill.is_(True)),
+            ),
+            deal=_deal_for_assignment,
+            records=Records(CardGame, _game.title, "drawn", by_game=True),
+            access=_CARD_GAMES_ACCESS,
         )
-    names = _seat_names(state)
-    seats = [
-        {
-            "name": names[seat],
-            "cards": obs["hand_counts"][seat],
-            "side": params.side_of(seat),
-            "turn": obs["current_player"] == seat,
-            "dealer": obs["dealer"] == seat,
-        }
-        for seat in range(params.players)
-    ]
-    sides = [
-        {
-            "name": state.side_name(side),
-            "points": obs["scores"][side],
-            "members": [names[s] for s in params.seats_of(side)],
-        }
-        for side in range(params.sides)
-    ]
-    played = [
-        dict(play, name=deck[play["card"]].name, who=names[play["seat"]]) for play in obs["played"]
-    ]
-    return {
-        "plays": plays,
-        "seats": seats,
-        "sides": sides,
-        "played": played,
-        "teams": params.team_size > 1,
-    }
-
-
-def _view_ranks(
-    state: RanksState, obs: dict[str, Any], your_turn: bool, row: CardGame
-) -> dict[str, Any]:
-    deck = get_deck()
-    trick = obs["tricks"][-1] if obs["tricks"] and obs["tricks"][-1]["winner"] is None else None
-    led = None
-    if trick is not None:
-        led = {
-            "card": deck[trick["cards"][trick["leader"]]],
-            "category": Category.from_slug(trick["category"]),
-        }
-    past = []
-    for number, t in enumerate(obs["tricks"], start=1):
-        if t["winner"] is None:
-            continue
-        category = Category.from_slug(t["category"])
-        past.append(
-            {
-                "number": number,
-                "category": category,
-                "lower": number <= LOW_TRICKS,
-                "cards": [deck[p] for p in t["cards"]],
-                "winner": t["winner"],
-                "leader": t["leader"],
-            }
-        )
-    legal = state.legal_actions() if your_turn else []
-    leading = bool(legal) and legal[0] >= LEAD
-    return {
-        "phase": obs["phase"],
-        "trick_number": obs["trick_number"],
-        "lower": obs["trick_number"] <= LOW_TRICKS,
-        "won": obs["won"],
-        "led": led,
-        "past": past,
-        "leading": leading,
-        "discarded": [deck[p] for p in obs["discarded"]],
-        "lead_action": state.game.lead_action,
-        "lead_options": lambda postal: [(state.game.lead_action(postal, c), c) for c in Category],
-        "card_action": state.game.card_action,
-        "categories": list(Category),
-    }
-
-
-def _view_toss(
-    state: TossState, obs: dict[str, Any], your_turn: bool, row: CardGame
-) -> dict[str, Any]:
-    deck = get_deck()
-    params = state.game.params
-    names = _seat_names(state)
-    legal = set(state.legal_actions()) if your_turn else set()
-    powers = {card.id: card for card in deck.power_cards}
-    geopower = Category.from_slug(obs["geopower"]) if obs["geopower"] else None
-    led_zone = deck[obs["trick"][0]["card"]].zone if obs["trick"] else None
-    sides = []
-    for side in range(params.sides):
-        seats = params.seats_of(side)
-        sides.append(
-            {
-                "name": state.side_name(side),
-                "points": obs["scores"][side],
-                "called": side in obs["called"],
-                "tricks": sum(obs["won"][s] for s in seats),
-                "members": [names[s] for s in seats],
-            }
-        )
-    seats = [
-        {
-            "name": names[seat],
-            "cards": obs["hand_counts"][seat],
-            "tricks": obs["won"][seat],
-            "turn": obs["current_player"] == seat,
-            "dealer": obs["dealer"] == seat,
-        }
-        for seat in range(params.players)
-    ]
-    past = [
-        {"number": n, "plays": _plays(deck, t["cards"], names), "winner": names[t["winner"]]}
-        for n, t in enumerate(obs["tricks"], start=1)
-    ]
-    return {
-        "phase": obs["phase"],
-        "geopower": geopower,
-        "power_on_table": [powers[i] for i in obs["power_cards"]],
-        "removed": [powers[i] for i in obs["removed"]],
-        "remove_action": lambda card: TOSS_REMOVE + card.id,
-        "can_call": TOSS_CALL in legal,
-        "call_action": TOSS_CALL,
-        "trick": _plays(deck, obs["trick"], names),
-        "led_zone": led_zone,
-        "following": bool(obs["trick"]),
-        "legal": legal,
-        "card_action": state.game.index.__getitem__,
-        "seats": seats,
-        "sides": sides,
-        "teams": params.team_size > 1,
-        "past": past,
-        "trick_number": obs["trick_number"],
-    }
-
-
-def _view_clash(
-    state: ClashState, obs: dict[str, Any], your_turn: bool, row: CardGame
-) -> dict[str, Any]:
-    deck = get_deck()
-    names = _seat_names(state)
-    trick = obs["trick"]
-    leading = your_turn and not trick["cards"]
-    seats = [
-        {
-            "name": names[seat],
-            "cards": obs["hand_counts"][seat],
-            "tricks": obs["won"][seat],
-            "dealt": obs["dealt"][seat],
-            "in_game": obs["in_game"][seat],
-            "turn": obs["current_player"] == seat,
-            "dealer": obs["dealer"] == seat,
-        }
-        for seat in range(state.game.players)
-    ]
-    past = [
-        {
-            "number": n,
-            "category": Category.from_slug(t["category"]),
-            "plays": _plays(deck, t["cards"], names),
-            "winner": names[t["winner"]],
-        }
-        for n, t in enumerate(obs["tricks"], start=1)
-    ]
-    return {
-        "seats": seats,
-        "trick": _plays(deck, trick["cards"], names),
-        "category": Category.from_slug(trick["category"]) if trick["category"] else None,
-        "leading": leading,
-        "lead_action": state.game.lead_action,
-        "lead_options": lambda postal: [(state.game.lead_action(postal, c), c) for c in Category],
-        "card_action": state.game.card_action,
-        "categories": list(Category),
-        "past": past,
-        "round": obs["round"],
-        "trick_number": obs["trick_number"],
-        "out": not obs["in_game"][0],
-    }
-
-
-def _view_war(state: WarState, obs: dict[str, Any], row: CardGame) -> dict[str, Any]:
-    deck = get_deck()
-    settled_view = not (row.drill and obs["waiting"] == "settle")
-    return {
-        "piles": obs["pile_counts"],
-        "face_up": [deck[p] for p in obs["face_up"]],
-        "face_down": obs["face_down"],
-        "waiting": obs["waiting"],
-        "battles": obs["battles"],
-        "at_war": obs["at_war"],
-        "calls": WAR_CALLS,
-        "show_face_up_ranks": settled_view,
-        "turn": TURN,
-        "settle": SETTLE,
-        "max_battles": MAX_BATTLES,
-    }
+    )

@@ -12,8 +12,10 @@ from sqlalchemy import select, update
 from werkzeug.wrappers import Response
 
 from trainer import srs
+from trainer.assignments import Scope
 from trainer.cards import Deck
 from trainer.facts import Facet, Fact, Form
+from trainer.modes import Mode
 from trainer.quiz.state_iq import (
     Half,
     Level,
@@ -29,11 +31,13 @@ from trainer.quiz.state_iq import (
 from trainer.quiz.weakest import POOL
 
 from .. import get_deck
-from ..extensions import db
+from ..extensions import changed_rows, db
+from ..guards import nothing_changed
 from ..memory import atomically, queue, record
 from ..models import StateIqGame, User, utcnow
+from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register, scope_filters
 from ..security import student_required
-from .common import current_student, own_or_404
+from .common import GAME_OVER, current_student, own_or_404
 from .forms import MoveForm, NewStateIqForm
 
 bp = Blueprint("play", __name__, url_prefix="/play")
@@ -41,6 +45,8 @@ bp = Blueprint("play", __name__, url_prefix="/play")
 MODE = "state_iq"
 HISTORY = 20
 FITTING_SHOWN = 10
+#: A State IQ move sent twice, or from a page a move ago.
+MOVE_MADE = "That move was already made (or the page was out of date); nothing changed."
 #: The facets a State IQ game exercises: the computer's card is dealt from the weakest of these.
 FACETS = {Facet.POSTAL, Facet.BORDERS, Facet.CAPITAL}
 
@@ -255,11 +261,9 @@ def state_iq_move(token: str) -> str | Response | tuple[str, int]:
     form = MoveForm()
     game = _rebuild(row)
     if game.is_over:
-        flash("This game is over; nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed(GAME_OVER, here)
     if form.turn_number() != row.move_count:
-        flash("That move was already made (or the page was out of date); nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed(MOVE_MADE, here)
     if not form.validate():
         return _render_game(row, game, form), 400
     postal = guess_from_text(form.answer.data or "", get_deck())
@@ -282,19 +286,18 @@ def state_iq_move(token: str) -> str | Response | tuple[str, int]:
     def save_move() -> bool:
         """The move, what it showed of the student's memory and the result, all or nothing;
         False if the move was made already."""
-        saved = db.session.execute(
+        saved = changed_rows(
             update(StateIqGame)
             .where(StateIqGame.id == game_id, StateIqGame.move_count == before)
             .values(moves=moves, move_count=before + 1)
-        ).rowcount
+        )
         if saved != 1:
             return False
         _after_move(row, game)
         return True
 
     if not atomically(save_move):
-        flash("That move was already made (or the page was out of date); nothing changed.", "info")
-        return redirect(here)
+        return nothing_changed(MOVE_MADE, here)
     if mistake is not None:
         flash(mistake, "error")
     return redirect(here)
@@ -334,3 +337,31 @@ def _save_progress(row: StateIqGame, game: StateIQ) -> None:
         student_half = next(h for h in game.halves if h.guesser is Side.STUDENT)
         row.student_guesses = student_half.guesses_needed
         row.finished_at = utcnow()
+
+
+def _deal_for_assignment(student: User, mode: Mode, scope: Scope, level: str) -> Dealt:
+    """A game dealt from an assignment's scope, with no aid (the assignment page's Start)."""
+    facets, postals = scope_filters(scope, mode)
+    row = new_state_iq(student, level, False, facets, postals)
+    return Dealt(
+        f"state_iq:{row.token}",
+        url_for("play.state_iq_game", token=row.token),
+        lambda: after_deal(row),
+    )
+
+
+register(
+    WebMode(
+        "state-iq",
+        NavLink("State IQ", "play.state_iq_index", 40, prefix="play.state_iq"),
+        rounds=Rounds(StateIqGame, StateIqGame.finished_at, "state_iq", "state_iq_games"),
+        deal=_deal_for_assignment,
+        records=Records(StateIqGame, "State IQ"),
+        access=(
+            ("play.state_iq_index", Access.STUDENTS),
+            ("play.state_iq_new", Access.STUDENTS),
+            ("play.state_iq_game", Access.STUDENT_OWN),
+            ("play.state_iq_move", Access.STUDENT_OWN),
+        ),
+    )
+)

@@ -88,7 +88,7 @@ class StartForm(FlaskForm):
 
 
 def _served_signer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key, salt=SERVED_SALT)
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=SERVED_SALT)
 
 
 def served_stamp(round_token: str, index: int, *, now: float | None = None) -> str:

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Row
 from werkzeug.wrappers import Response
 
 from trainer import daily, srs
+from trainer.assignments import Scope
 from trainer.facts import (
     Facet,
     Fact,
@@ -25,6 +26,7 @@ from trainer.facts import (
     dont_know,
     judge,
 )
+from trainer.modes import Mode
 from trainer.review import ROUND_SIZE, Item, bounded_duration, deal, pick_map, question
 
 from .. import get_deck
@@ -43,7 +45,8 @@ from ..memory import (
     weights_for,
 )
 from ..models import ReviewLog, StudyRound, User, utcnow
-from ..progress import my_assignments
+from ..modes import Access, Dealt, NavLink, Rounds, WebMode, register, scope_filters
+from ..progress import finished_study_rounds, my_assignments
 from ..security import student_required
 from .forms import AnswerForm, SettingsForm, StartForm, served_ms_ago, served_stamp
 
@@ -58,7 +61,7 @@ AT_RISK = 0.9
 
 
 def _student() -> User:
-    return current_user._get_current_object()  # type: ignore[no-any-return]
+    return current_user._get_current_object()
 
 
 @bp.get("/")
@@ -461,7 +464,9 @@ def settings() -> str | Response | tuple[str, int]:
         student.new_per_day = form.new_per_day.data
         student.time_zone = form.time_zone.data or None
         student.multiple_choice = form.multiple_choice.data
-        student.daily_amount = form.daily_amount.data
+        amount = form.daily_amount.data
+        assert amount is not None  # InputRequired
+        student.daily_amount = amount
         student.daily_unit = form.daily_unit.data
         db.session.commit()
         flash("Settings saved.", "success")
@@ -488,3 +493,50 @@ def next_review_text(due: dt.datetime, now: dt.datetime, time_zone: str) -> str:
         return f"in {round(days / 30)} months"
     years = round(days / 365, 1)
     return f"in {years:g} year" + ("" if years == 1 else "s")
+
+
+# --- The mode --------------------------------------------------------------------------------
+
+
+def _deal_for_assignment(student: User, mode: Mode, scope: Scope, level: str) -> Dealt | None:
+    """A round dealt from an assignment's scope (the assignment page's Start); when nothing there
+    is due or new, the scope's facts already answered, weakest first. None: nothing at all."""
+    facets, postals = scope_filters(scope, mode)
+    keys = [fact.key for fact in scope.facts(get_deck(), [mode])]
+    round_ = new_study_round(
+        student, facets, postals, scope.area, extra=_weakest_answered(student, keys)
+    )
+    if round_ is None:
+        return None
+    return Dealt(f"review:{round_.token}", url_for("study.item", token=round_.token, index=1))
+
+
+def _weakest_answered(student: User, keys: list[str]) -> list[str]:
+    """The facts of ``keys`` the student has answered, least likely remembered first (extra practice)."""
+    now = utcnow()
+    zone = settings_for(student).time_zone
+    memories = memories_of(student, keys)
+    weights = weights_for(student)
+    return sorted(
+        memories, key=lambda key: (srs.retrievability(memories[key], now, zone, weights), key)
+    )
+
+
+register(
+    WebMode(
+        "review",
+        NavLink("Study", "study.home", 10, blueprint="study"),
+        log_name="Study (flashcards)",
+        rounds=Rounds(StudyRound, None, "review", "study_rounds"),
+        deal=_deal_for_assignment,
+        finished=finished_study_rounds,
+        access=(
+            ("study.home", Access.STUDENTS),
+            ("study.settings", Access.STUDENTS),
+            ("study.start", Access.STUDENTS),
+            ("study.resume", Access.STUDENT_OWN_SENT_ON),  # on to the first unanswered fact
+            ("study.item", Access.STUDENT_OWN),
+            ("study.done", Access.STUDENT_OWN_SENT_ON),  # unfinished: back to where it was left
+        ),
+    )
+)

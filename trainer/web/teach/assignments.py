@@ -28,7 +28,7 @@ from ..progress import (
 from ..security import teacher_required
 from ..text import csv_line
 from .forms import AssignmentForm, ConfirmForm
-from .routes import ClassStudent, _own_class, _students_of, _teacher_zone, bp
+from .routes import ClassStudent, bp, own_class, students_of, teacher_zone
 
 
 def default_title(
@@ -46,7 +46,7 @@ def default_title(
 
 def teacher_today() -> tuple[dt.date, str]:
     """Today in the teacher's time zone, and the zone's name (assignment dates are read in it)."""
-    zone = _teacher_zone()
+    zone = teacher_zone()
     return utcnow().astimezone(zone).date(), zone.key
 
 
@@ -106,8 +106,8 @@ def _assignment_form(
 def assignment_preview(class_id: int) -> str:
     """The daily work a new assignment's test day would cost: the form's preview, as a fragment
     (the page's script asks for it when the test day changes; without script, "Preview" posts the form)."""
-    klass = _own_class(class_id)
-    students = _students_of(klass)
+    klass = own_class(class_id)
+    students = students_of(klass)
     form = _assignment_form(klass, students, formdata=request.args, meta={"csrf": False})
     form.validate()
     preview, message = _form_preview(form, students)
@@ -118,8 +118,8 @@ def assignment_preview(class_id: int) -> str:
 @teacher_required
 def new_assignment(class_id: int) -> str | Response | tuple[str, int]:
     """Set practice for the class or some of its students."""
-    klass = _own_class(class_id)
-    students = _students_of(klass)
+    klass = own_class(class_id)
+    students = students_of(klass)
     today, zone = teacher_today()
     form = _assignment_form(klass, students)
     preview, message = None, "Choose a test day to see the daily work it would cost."
@@ -202,7 +202,7 @@ def _assignment_preview(
     """The daily work a test day on ``test_on`` costs the assignment's students (P-M11)."""
     if test_on is None:
         return None, "Choose a test day to see the daily work it would cost."
-    students = {s.id for s in _students_of(klass)}
+    students = {s.id for s in students_of(klass)}
     ids = [sid for sid in assigned_students(assignment) if sid in students]
     if not ids:
         return (
@@ -220,7 +220,7 @@ def _assignment_page(
     message: str,
     status: int = 200,
 ) -> tuple[str, int]:
-    students = {s.id: s for s in _students_of(klass)}
+    students = {s.id: s for s in students_of(klass)}
     ids = [sid for sid in assigned_students(assignment) if sid in students]
     now = utcnow()
     found = progress(assignment, ids, now)
@@ -256,7 +256,7 @@ def _assignment_page(
 @teacher_required
 def assignment_page(class_id: int, assignment_id: int) -> tuple[str, int]:
     """One assignment: what it asks, its test day and the daily work it costs, and each student's progress."""
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     assignment = _own_assignment(klass, assignment_id)
     today, _zone = teacher_today()
     test_on = (
@@ -273,7 +273,7 @@ def assignment_page(class_id: int, assignment_id: int) -> tuple[str, int]:
 def assignment_test_preview(class_id: int, assignment_id: int) -> str:
     """The daily work a test day would cost this assignment's students, as a fragment (the page's
     script asks for it when the test day changes)."""
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     assignment = _own_assignment(klass, assignment_id)
     form = _test_day_form(assignment, formdata=request.args, meta={"csrf": False})
     if not form.validate():
@@ -290,7 +290,7 @@ def assignment_test_preview(class_id: int, assignment_id: int) -> str:
 @teacher_required
 def assignment_test_day(class_id: int, assignment_id: int) -> Response | tuple[str, int]:
     """Set, change or clear the assignment's test day (P-A5); "Preview" shows its work and saves nothing."""
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     assignment = _own_assignment(klass, assignment_id)
     form = _test_day_form(assignment)
     valid = form.validate_on_submit()
@@ -325,7 +325,7 @@ def assignment_test_day(class_id: int, assignment_id: int) -> Response | tuple[s
 @teacher_required
 def delete_assignment(class_id: int, assignment_id: int) -> Response:
     """Take the assignment away; what the students practised stays in their history."""
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     assignment = _own_assignment(klass, assignment_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
@@ -343,8 +343,8 @@ def delete_assignment(class_id: int, assignment_id: int) -> Response:
 @teacher_required
 def export_progress(class_id: int) -> Response:
     """The class's progress: one row per student and assignment."""
-    klass = _own_class(class_id)
-    students = {s.id: s for s in _students_of(klass)}
+    klass = own_class(class_id)
+    students = {s.id: s for s in students_of(klass)}
     now = utcnow()
     # Every cell through the one CSV guard (P-H11): titles are typed by teachers.
     lines = [

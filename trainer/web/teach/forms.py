@@ -368,8 +368,8 @@ class AssignmentForm(FlaskForm):
     def chosen_activities(self) -> list[Activity]:
         return [ACTIVITIES[slug] for slug in self.activities.data or [] if slug in ACTIVITIES]
 
-    def validate(self, extra_validators: object = None) -> bool:  # type: ignore[override]
-        ok = super().validate(extra_validators)  # type: ignore[arg-type]
+    def validate(self, extra_validators: object = None) -> bool:
+        ok = super().validate(extra_validators)
         if not self.activities.data:
             self.activities.errors = [*self.activities.errors, "Choose at least one activity."]
             ok = False
@@ -564,8 +564,8 @@ class NewTournamentForm(FlaskForm):
     student_fields: list[tuple[int, SelectField]]
     chosen: dict[int, list[int]]
 
-    def validate(self, extra_validators: object = None) -> bool:  # type: ignore[override]
-        ok = super().validate(extra_validators)  # type: ignore[arg-type]
+    def validate(self, extra_validators: object = None) -> bool:
+        ok = super().validate(extra_validators)
         self.chosen = {}
         if self.teams.data != "manual" or not ok:
             return ok
@@ -637,8 +637,8 @@ class MatchResultForm(FlaskForm):
     tied_games = _games_field("Games tied")
     submit = SubmitField("Save the result")
 
-    def validate(self, extra_validators: object = None) -> bool:  # type: ignore[override]
-        ok = super().validate(extra_validators)  # type: ignore[arg-type]
+    def validate(self, extra_validators: object = None) -> bool:
+        ok = super().validate(extra_validators)
         for field in (self.a_games, self.b_games, self.tied_games):
             if field.errors:
                 field.errors = [

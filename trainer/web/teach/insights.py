@@ -12,18 +12,19 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from statistics import fmean
+from typing import Any, cast
 
 from sqlalchemy import case, func, select
 
 from trainer import srs
 from trainer.cards import Deck
 from trainer.facts import Facet, Fact
-from trainer.games import REGISTRY
 
 from .. import get_deck
 from ..extensions import db
 from ..memory import time_zones, today_for, weights_of
 from ..models import ClassMembership, MemoryCard, ReviewLog, User, memory_from
+from ..modes import mode_names
 from ..progress import memory_rows
 from ..text import csv_line, csv_safe  # noqa: F401  (csv_safe lived here; its tests import it from here)
 
@@ -39,15 +40,6 @@ ACTIVITY_DAYS = 14
 RECENT_ROUNDS = 10
 #: The longest date range a review-log export may cover (a leap year).
 MAX_EXPORT_DAYS = 366
-
-#: The review log's modes as a teacher knows them (the card games take their titles from the registry).
-MODE_NAMES: dict[str, str] = {
-    "review": "Study (flashcards)",
-    "state_iq": "State IQ",
-    "dashing_states": "Dashing States",
-    "border_up": "Border-Up",
-    **{slug.replace("-", "_"): cls.title for slug, cls in REGISTRY.games.items()},
-}
 
 #: One fact in a sentence: "Vermont capital", "Ohio on the map".
 _FACET_WORDS: dict[Facet, str] = {
@@ -65,8 +57,9 @@ _RIGHT = func.sum(case((ReviewLog.correct, 1), else_=0))
 
 
 def mode_name(mode: str) -> str:
-    """The name a teacher knows a mode by (``state_iq`` -> "State IQ")."""
-    return MODE_NAMES.get(mode, mode.replace("_", " ").capitalize())
+    """The name a teacher knows a review log mode by (``state_iq`` -> "State IQ"), as its web
+    adapter says it (:func:`trainer.web.modes.mode_names`)."""
+    return mode_names().get(mode, mode.replace("_", " ").capitalize())
 
 
 def fact_name(deck: Deck, fact_key: str) -> str:
@@ -364,7 +357,7 @@ def review_log_rows(class_id: int, start_date: dt.date, end_date: dt.date) -> It
         .execution_options(yield_per=1000)
     )
     for row in db.session.execute(statement):
-        yield LogRow(*row)
+        yield LogRow(*cast(tuple[Any, ...], row))  # the columns are LogRow's fields, in order
 
 
 CSV_HEADER = [

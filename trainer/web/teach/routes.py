@@ -65,10 +65,10 @@ _BATCHES = "teach_batches"
 
 
 def _user() -> User:
-    return current_user._get_current_object()  # type: ignore[no-any-return]
+    return current_user._get_current_object()
 
 
-def _own_class(class_id: int) -> SchoolClass:
+def own_class(class_id: int) -> SchoolClass:
     """The current teacher's class ``class_id``; any other class is not found."""
     klass = db.session.execute(
         select(SchoolClass).where(SchoolClass.id == class_id, SchoolClass.teacher_id == _user().id)
@@ -156,7 +156,7 @@ class ClassStudent:
     joined_at: dt.datetime
 
 
-def _students_of(klass: SchoolClass) -> list[ClassStudent]:
+def students_of(klass: SchoolClass) -> list[ClassStudent]:
     rows = db.session.execute(
         select(User.id, User.username, ClassMembership.joined_at)
         .join(ClassMembership, ClassMembership.student_id == User.id)
@@ -170,8 +170,8 @@ def _students_of(klass: SchoolClass) -> list[ClassStudent]:
 @teacher_required
 def class_page(class_id: int) -> str:
     """A class: its students, its join code and link, and what the teacher can change."""
-    klass = _own_class(class_id)
-    students = _students_of(klass)
+    klass = own_class(class_id)
+    students = students_of(klass)
     assignments, progress_table = class_progress(klass, [s.id for s in students])
     return render_template(
         "teach/class.html",
@@ -190,7 +190,7 @@ def class_page(class_id: int) -> str:
 @teacher_required
 def joining(class_id: int) -> Response:
     """Close joining (the code stops working) or open it again."""
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     form = JoiningForm()
     if not form.validate_on_submit():
         abort(400)
@@ -210,7 +210,7 @@ def joining(class_id: int) -> Response:
 @teacher_required
 def new_code(class_id: int) -> Response:
     """Give the class a new join code; the old one stops working."""
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
     klass.join_code = _new_join_code()
@@ -223,7 +223,7 @@ def new_code(class_id: int) -> Response:
 @teacher_required
 def class_settings(class_id: int) -> str | Response | tuple[str, int]:
     """The class's name, and the study settings it sets for its students (ruling P-S1)."""
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     form = ClassSettingsForm(
         klass.teacher_id,
         klass.id,
@@ -300,7 +300,7 @@ def _taken_usernames(base: str) -> set[str]:
 @teacher_required
 def new_students(class_id: int) -> str | Response | tuple[str, int]:
     """Make accounts for a pasted list of names, all or none, then show their login slips once."""
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     form = NewStudentsForm()
     if form.validate_on_submit():
         if not _use_batch(form.batch.data):
@@ -359,7 +359,7 @@ def new_students(class_id: int) -> str | Response | tuple[str, int]:
 @teacher_required
 def student_page(class_id: int, student_id: int) -> str:
     """One student of the class: their progress, a new password, or taking them out of the class."""
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     student, membership = _class_student(klass, student_id)
     assignments, progress_table = class_progress(klass, [student.id])
     return render_template(
@@ -385,7 +385,7 @@ def reset_password(class_id: int, student_id: int) -> Response | tuple[str, int]
     account keeps it, whatever class they join (else anyone calling themselves a teacher could
     take over a student's account with a join code).
     """
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     student, _membership = _class_student(klass, student_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
@@ -410,7 +410,7 @@ def reset_password(class_id: int, student_id: int) -> Response | tuple[str, int]
 @teacher_required
 def remove_student(class_id: int, student_id: int) -> Response:
     """Take the student out of the class; their account and learning history stay theirs."""
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     student, membership = _class_student(klass, student_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
@@ -611,7 +611,7 @@ def join_link(code: str) -> str | Response | tuple[str, int]:
 # --- Teachers: a student's progress and the review log export ---
 
 
-def _teacher_zone() -> ZoneInfo:
+def teacher_zone() -> ZoneInfo:
     """The teacher's own time zone (their setting, else their browser's, else UTC): "today" is theirs."""
     teacher = _user()
     return ZoneInfo(valid_time_zone(teacher.time_zone) or browser_time_zone() or "UTC")
@@ -620,7 +620,7 @@ def _teacher_zone() -> ZoneInfo:
 def _class_insights(students: list[ClassStudent]) -> dict[str, object]:
     """What the class page shows beside its students: when each last practised, and who needs help."""
     now = utcnow()
-    zone = _teacher_zone()
+    zone = teacher_zone()
     ids = [s.id for s in students]
     active = insights.last_active(ids)
     reasons = insights.needs_help(ids, now)
@@ -641,7 +641,7 @@ def _student_progress(student: User) -> dict[str, object]:
     """What the student page shows of a student's learning."""
     now = utcnow()
     return {
-        "zone": _teacher_zone(),
+        "zone": teacher_zone(),
         "help": insights.needs_help([student.id], now)[student.id],
         "active": insights.last_active([student.id])[student.id],
         "activity": insights.student_activity(student.id, now),
@@ -702,7 +702,7 @@ def _file_slug(name: str) -> str:
 @teacher_required
 def export_reviews(class_id: int) -> Response:
     """Download the class's answers between two study days as a CSV file (one row per answer)."""
-    klass = _own_class(class_id)
+    klass = own_class(class_id)
     try:
         first, last = export_range(request.args.get("start"), request.args.get("end"))
     except ExportRangeError as problem:

@@ -53,7 +53,7 @@ from trainer.games.tournament import (
     team_sizes,
 )
 
-from ..extensions import db
+from ..extensions import changed_rows, db
 from ..guards import whole_number
 from ..models import (
     SchoolClass,
@@ -74,7 +74,7 @@ from .forms import (
     TournamentStepForm,
     new_tournament_form,
 )
-from .routes import _own_class, _students_of, _user, bp
+from .routes import _user, bp, own_class, students_of
 
 #: The tournament's stages, in order (``Tournament.stage``).
 ROUNDS_STAGE, PLAYOFFS, CHAMPIONSHIP, FINISHED = "rounds", "playoffs", "championship", "finished"
@@ -424,10 +424,10 @@ def _own_tournament(tournament_id: int) -> Tournament:
     return tournament
 
 
-def _claim(tournament: Tournament) -> bool:
+def claim(tournament: Tournament) -> bool:
     """Lock the tournament's row if it is still at the stage and round read; False (and nothing
     changed) when another request moved it on first. Everything is read again afterwards."""
-    result = db.session.execute(
+    changed = changed_rows(
         update(Tournament)
         .where(
             Tournament.id == tournament.id,
@@ -437,7 +437,7 @@ def _claim(tournament: Tournament) -> bool:
         .values(stage=Tournament.stage)
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if changed != 1:
         db.session.rollback()
         return False
     db.session.expire_all()
@@ -582,8 +582,8 @@ def _context(board: Board) -> dict[str, object]:
 def tournament_new(class_id: int) -> str | Response | tuple[str, int]:
     """A new Combo 1 tournament for the class: its name and its teams (P-K4). Round 1 is paired
     later, from the control page."""
-    klass = _own_class(class_id)
-    students = _students_of(klass)
+    klass = own_class(class_id)
+    students = students_of(klass)
     enough = len(students) >= MIN_STUDENTS
     teams = len(team_sizes(len(students))) if enough else 0
     form = new_tournament_form([(s.id, s.username) for s in students], teams)
@@ -654,7 +654,7 @@ def tournament_clock(tournament_id: int) -> Response:
         return _over(tournament)
     if tournament.stage != ROUNDS_STAGE or tournament.round == 0:
         return _refuse(tournament, "No round is under way: there is no clock to start.")
-    if form.expected.data != str(tournament.round) or not _claim(tournament):
+    if form.expected.data != str(tournament.round) or not claim(tournament):
         return _refuse(
             tournament,
             f"That button was for another round. This is round {tournament.round}; nothing was changed.",
@@ -681,7 +681,7 @@ def tournament_advance(tournament_id: int) -> Response:
         return _over(tournament)
     if tournament.stage != ROUNDS_STAGE:
         return _refuse(tournament, "The rounds are over: there is no round to pair.")
-    if form.expected.data != str(tournament.round) or not _claim(tournament):
+    if form.expected.data != str(tournament.round) or not claim(tournament):
         return _refuse(
             tournament,
             "That was already done: the page you pressed it on was out of date. Nothing was changed.",
@@ -763,13 +763,13 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
     form = _result_form(board, match, bound=True)
     if not form.validate_on_submit():
         return _render_control(board, failed=(match.id, form), status=400)
-    if not _claim(tournament):
+    if not claim(tournament):
         return _refuse(tournament, "The tournament moved on while you typed: nothing was changed.")
     a_games, b_games = form.a_games.data, form.b_games.data
     winner = (
         match.a_team_id if a_games > b_games else match.b_team_id if b_games > a_games else None
     )
-    result = db.session.execute(
+    changed = changed_rows(
         update(TournamentMatch)
         .where(
             TournamentMatch.id == match.id,
@@ -786,7 +786,7 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
         )
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if changed != 1:
         return _refuse(
             tournament,
             "That result was already entered (perhaps finished in the app a moment ago). Nothing was changed.",
@@ -816,7 +816,7 @@ def _enter_game(tournament_id: int, stage: str) -> Response | tuple[str, int]:
         return _refuse(tournament, stale)
     if not form.validate_on_submit():
         return _render_control(board, game_form=form, status=400)
-    if not _claim(tournament):
+    if not claim(tournament):
         return _refuse(tournament, stale)
     board = Board(tournament)
     if board.due != due:
@@ -883,7 +883,7 @@ def tournament_undo(tournament_id: int) -> Response:
     form = TournamentStepForm(prefix="undo")
     if tournament.stage == FINISHED:
         return _over(tournament)
-    if not _claim(tournament):
+    if not claim(tournament):
         return _refuse(tournament, "The tournament moved on: nothing was undone.")
     board = Board(tournament)
     undoable = board.undoable

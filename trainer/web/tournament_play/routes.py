@@ -26,14 +26,15 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import current_user
-from sqlalchemy import delete, exists, select, update
+from sqlalchemy import SQLColumnExpression, delete, exists, select, update
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
 from trainer.games.combo import ComboGame, Side
 
-from ..extensions import db
+from ..extensions import changed_rows, db
+from ..guards import nothing_changed
 from ..models import (
     ClassMembership,
     SchoolClass,
@@ -45,7 +46,7 @@ from ..models import (
     utcnow,
 )
 from ..security import login_required, student_required
-from ..teach.tournaments import FINISHED, ROUNDS_STAGE, Board, _claim
+from ..teach.tournaments import FINISHED, ROUNDS_STAGE, Board, claim
 from .forms import (
     BACK_TO_ROUND,
     CONFIRM,
@@ -65,13 +66,13 @@ bp = Blueprint("tournament_play", __name__, url_prefix="/tournaments")
 
 
 def _user() -> User:
-    return current_user._get_current_object()  # type: ignore[no-any-return]
+    return current_user._get_current_object()
 
 
 # --- Who may open a match ----------------------------------------------------------------------
 
 
-def _in_class(student_id: int, class_id: int) -> Any:
+def _in_class(student_id: int, class_id: int | SQLColumnExpression[int]) -> Any:
     return exists().where(
         ClassMembership.class_id == class_id, ClassMembership.student_id == student_id
     )
@@ -172,9 +173,8 @@ def _back(
 def _refuse(
     tournament: Tournament, match: TournamentMatch, message: str, to: str | None = None
 ) -> Response:
-    db.session.rollback()
-    flash(message, "error")
-    return redirect(to or _here(tournament, match))
+    """Nothing changed, and why: back to ``to`` (by default the match) with ``message``."""
+    return nothing_changed(message, to or _here(tournament, match), "error")
 
 
 def _blocked(play: MatchPlay, names: dict[Side, str]) -> str | None:
@@ -216,7 +216,7 @@ def _claimed(tournament: Tournament, match: TournamentMatch) -> str | None:
     reason = _closed(tournament, match)
     if reason is not None:
         return reason
-    if not _claim(tournament):
+    if not claim(tournament):
         return "The tournament moved on while this page was open: nothing was changed."
     db.session.refresh(tournament)
     db.session.refresh(match)
@@ -358,6 +358,7 @@ def _render(
     play = _play(tournament, match)
     names = _names(board, match)
     upcoming = play.upcoming
+    assert match.b_team_id is not None  # a bye is never played, so never shown
     game_form = MatchGameForm(prefix="game", formdata=None)
     if upcoming is not None:
         game_form.number.data, game_form.game.data = str(upcoming.number), upcoming.game.value
@@ -426,7 +427,7 @@ def match_draw(tournament_id: int, match_id: int) -> Response:
     if reason is not None:
         return _refuse(tournament, match, reason)
     draw = pick_draw(tournament, match)
-    result = db.session.execute(
+    changed = changed_rows(
         update(TournamentMatch)
         .where(
             TournamentMatch.id == match.id,
@@ -436,7 +437,7 @@ def match_draw(tournament_id: int, match_id: int) -> Response:
         .values(draw=draw.stored())
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if changed != 1:
         return _refuse(
             tournament, match, "The cards were already drawn for this match. Nothing was changed."
         )
@@ -651,7 +652,7 @@ def match_confirm(tournament_id: int, match_id: int) -> Response:
         values = {"disputed_at": now, "disputed_by_id": viewer.user.id}
     elif answer in WINNERS:
         values["winner_id"] = {"a": match.a_team_id, "b": match.b_team_id, "tie": None}[answer]
-    result = db.session.execute(
+    changed = changed_rows(
         update(TournamentGame)
         .where(
             TournamentGame.id == game.id,
@@ -661,7 +662,7 @@ def match_confirm(tournament_id: int, match_id: int) -> Response:
         .values(**values)
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if changed != 1:
         return _refuse(
             tournament, match, f"Game {game.number} was already confirmed. Nothing was changed.", to
         )
@@ -765,7 +766,7 @@ def match_finish(tournament_id: int, match_id: int) -> Response:
     waiting = _blocked(play, names)
     if waiting is not None:
         return _refuse(tournament, match, waiting, to)
-    result = db.session.execute(
+    changed = changed_rows(
         update(TournamentMatch)
         .where(
             TournamentMatch.id == match.id,
@@ -779,7 +780,7 @@ def match_finish(tournament_id: int, match_id: int) -> Response:
         )
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if changed != 1:
         return _refuse(
             tournament, match, "Finishing the match was already asked. Nothing was changed.", to
         )
@@ -855,7 +856,7 @@ def _write_result(
 ) -> Response:
     """The match result from the games that stand and were recorded by the bell (K1, K2), written
     once, as the teacher's typed result is, unless that came first (P-K6)."""
-    result = db.session.execute(
+    changed = changed_rows(
         update(TournamentMatch)
         .where(
             TournamentMatch.id == match.id,
@@ -870,7 +871,7 @@ def _write_result(
         )
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if changed != 1:
         return _refuse(
             tournament, match, "This match's result is already in. Nothing was changed.", to
         )

@@ -1,24 +1,10 @@
-// Dashing States: the computer's progress in a race, and putting cards in order (places, drag and drop).
+// Dashing States: the computer's progress in a race (race.js), and putting cards in order (places, drag and drop).
 (function () {
   "use strict";
-  var race = document.getElementById("race");
-  if (race) {
-    var started = performance.now() / 1000 - parseFloat(race.getAttribute("data-elapsed"));
-    var cardTimes = race.getAttribute("data-cards").split(",").map(parseFloat);
-    var callAt = parseFloat(race.getAttribute("data-call"));
-    var status = document.getElementById("race-status");
-    var shown = "";
-    var tick = function () {
-      var now = performance.now() / 1000 - started;
-      var done = cardTimes.filter(function (t) { return t <= now; }).length;
-      var text = now >= callAt
-        ? "The computer has called GeoPlunge! Finish and call yours to see the result."
-        : "The computer has found " + done + " of 5 states.";
-      if (text !== shown) { status.textContent = text; shown = text; }
-      if (now < callAt) window.setTimeout(tick, 250);
-    };
-    tick();
-  }
+  window.geoplungeRace({
+    progress: function (done) { return "The computer has found " + done + " of 5 states."; },
+    called: "The computer has called GeoPlunge! Finish and call yours to see the result."
+  });
 
   var list = document.getElementById("ds-cards");
   if (!list) return;
