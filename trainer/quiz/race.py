@@ -30,6 +30,15 @@ class Outcome(str, Enum):
 SAME_MOMENT = 0.5
 
 
+def round_result(seconds: float, success: bool, computer: ComputerCall | None) -> str:
+    """What a timed round stores as its result once the student has called: "right" or "wrong"
+    in practice (no computer team), else the race's outcome (D1) as a word ("won", "lost", ...).
+    The web page and the simulator both settle a round with this."""
+    if computer is None:
+        return "right" if success else "wrong"
+    return race(seconds, success, computer)[0].value
+
+
 def race(
     student_at: float | None, student_right: bool, computer: ComputerCall
 ) -> tuple[Outcome, str]:

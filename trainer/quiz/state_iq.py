@@ -435,6 +435,12 @@ class StateIQ:
             return first.guesser
         return second.guesser
 
+    def result(self) -> str:
+        """What the student's game stores as its result at the end: "won", "lost" or "tied"
+        (the web page and the simulator both settle a game with this)."""
+        winner = self.winner()
+        return "tied" if winner is None else ("won" if winner is Side.STUDENT else "lost")
+
 
 @dataclass(frozen=True)
 class StudentAnswer:

@@ -13,7 +13,7 @@ from trainer import srs
 from trainer.facts import Facet, Fact, Form
 from trainer.levels import Level
 from trainer.quiz import border_up
-from trainer.quiz.race import SAME_MOMENT, race
+from trainer.quiz.race import SAME_MOMENT, race, round_result
 from trainer.simulate.engine import Simulation, plays
 from trainer.simulate.history import Task, round_list
 
@@ -89,7 +89,7 @@ def border_up_round(
     row.update(
         call=called,
         called_at=called_at,
-        result=race(seconds, ok, computer)[0].value,
+        result=round_result(seconds, ok, computer),
         seconds=seconds if ok else None,
     )
     now = called_at

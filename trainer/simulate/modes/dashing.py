@@ -11,7 +11,7 @@ from typing import Any
 from trainer.facts import Facet, Fact, Form
 from trainer.levels import Level
 from trainer.quiz import dashing_states
-from trainer.quiz.race import SAME_MOMENT, race
+from trainer.quiz.race import SAME_MOMENT, race, round_result
 from trainer.simulate.engine import Simulation, plays
 from trainer.simulate.history import Task, round_list
 
@@ -90,10 +90,7 @@ def dashing(
     call = dashing_states.Call(aside, order, names, capitals)
     judged = dashing_states.judge_call(cards, call, deck)
     called_at = start + dt.timedelta(seconds=seconds)
-    if computer is None:
-        result = "right" if judged.success else "wrong"
-    else:
-        result = race(seconds, judged.success, computer)[0].value
+    result = round_result(seconds, judged.success, computer)
     row.update(
         call={
             "set_aside": aside,

@@ -138,7 +138,6 @@ def state_iq(
             help=srs.Help.RETRY if answer.late else srs.Help.NONE,
             answered_postal=answer.answered_postal,
         )
-    winner = game.winner()
     student_half = next(h for h in game.halves if h.guesser is Side.STUDENT)
     sim.history.state_iq_games.append(
         {
@@ -152,7 +151,7 @@ def state_iq(
             "moves": moves,
             "move_count": len(moves),
             "recorded": sorted(a.item for a in answers),
-            "result": "tied" if winner is None else ("won" if winner is Side.STUDENT else "lost"),
+            "result": game.result(),
             "student_guesses": student_half.guesses_needed,
             "show_aid": rng.random() < 0.3 if show_aid is None else show_aid,
             "created_at": start,

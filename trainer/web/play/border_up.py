@@ -26,7 +26,7 @@ from trainer.quiz.border_up import (
     reviews,
     solutions,
 )
-from trainer.quiz.race import SAME_MOMENT, race
+from trainer.quiz.race import SAME_MOMENT, race, round_result
 from trainer.quiz.weakest import POOL
 
 from .. import get_deck
@@ -245,7 +245,7 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
     now = utcnow()
     seconds = (now - row.revealed_at).total_seconds()
     success = call_succeeds(results)
-    result = race(seconds, success, _computer(row))[0].value
+    result = round_result(seconds, success, _computer(row))
     round_id = row.id
     student = current_student()
     outcomes = [

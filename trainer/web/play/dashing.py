@@ -24,7 +24,7 @@ from trainer.quiz.dashing_states import (
     judge_call,
     reviews,
 )
-from trainer.quiz.race import SAME_MOMENT, race
+from trainer.quiz.race import SAME_MOMENT, race, round_result
 from trainer.quiz.weakest import POOL
 
 from .. import get_deck
@@ -235,10 +235,7 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
         return _render_round(row, form, problem or "Check your call."), 400
     now = utcnow()
     seconds = (now - row.created_at).total_seconds()
-    if computer is None:
-        result = "right" if judged.success else "wrong"
-    else:
-        result = race(seconds, judged.success, computer)[0].value
+    result = round_result(seconds, judged.success, computer)
     stored = {
         "set_aside": call.set_aside,
         "order": list(call.order),

@@ -332,8 +332,7 @@ def _save_progress(row: StateIqGame, game: StateIQ) -> None:
         done.add(answer.item)
     row.recorded = sorted(done)
     if game.is_over and row.result == "playing":
-        winner = game.winner()
-        row.result = "tied" if winner is None else ("won" if winner is Side.STUDENT else "lost")
+        row.result = game.result()
         student_half = next(h for h in game.halves if h.guesser is Side.STUDENT)
         row.student_guesses = student_half.guesses_needed
         row.finished_at = utcnow()
