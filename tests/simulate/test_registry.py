@@ -27,27 +27,27 @@ def test_a_player_is_registered_once() -> None:
 @pytest.fixture
 def throwaway() -> Iterator[str]:
     """A player for a mode the app does not have, with its own list of rounds."""
-    name = round_list("capital_quick_rounds")
+    name = round_list("pretend_probe_rounds")
 
-    @plays("capital-quick")
+    @plays("pretend-probe")
     def play(
         sim: Simulation, slug: str, at: dt.datetime, task: Task | None
     ) -> tuple[dt.datetime, str | None]:
-        token = sim._new_token("capital_quick")
+        token = sim._new_token("pretend_probe")
         sim.history.rows(name).append({"token": token, "created_at": at})
-        return at, f"capital_quick:{token}"
+        return at, f"pretend_probe:{token}"
 
     try:
         yield name
     finally:
-        del PLAYS["capital-quick"]
+        del PLAYS["pretend-probe"]
         ROUND_LISTS.remove(name)
 
 
 def test_a_new_mode_needs_no_edit_to_history(throwaway: str) -> None:
-    history = simulate_round(load_deck(), "capital-quick", AT)
+    history = simulate_round(load_deck(), "pretend-probe", AT)
     rows = getattr(history, throwaway)
     assert len(rows) == 1
-    assert history.assignment_rounds[0]["round_token"] == f"capital_quick:{rows[0]['token']}"
+    assert history.assignment_rounds[0]["round_token"] == f"pretend_probe:{rows[0]['token']}"
     with pytest.raises(AttributeError):
         history.not_a_list  # noqa: B018

@@ -1,10 +1,13 @@
 """The GeoPlunge card games behind one interface (OpenSpiel-style), with computer players.
 
 Each game registers itself in ``REGISTRY`` when its module is imported (see ``Game``); importing
-this package imports them all, and State IQ on the same interface (kept apart from the card
-games, in ``REGISTRY.other_games``). Each game's computer players think in its own module of
+this package imports every module in it (a new game's module needs no line here), and with them
+State IQ on the same interface (kept apart from the card games, in ``REGISTRY.other_games``). Each game's computer players think in its own module of
 :mod:`trainer.games.bots`.
 """
+
+import importlib
+import pkgutil
 
 from .base import (
     REGISTRY,
@@ -63,3 +66,13 @@ __all__ = [
     "play_computer_turns",
     "replay",
 ]
+
+
+def _import_every_game() -> None:
+    """Import every module of this package, in name order, so that each game's class is defined
+    and registers itself (the order of the games' menu is their ``menu_order``)."""
+    for module in sorted(info.name for info in pkgutil.iter_modules(__path__)):
+        importlib.import_module(f"{__name__}.{module}")
+
+
+_import_every_game()

@@ -41,8 +41,6 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 from .combo import GameResult, MatchFormat, Side, championship_winner
 
 #: Rounds in a tournament, and how many of them are morning rounds (Format).
@@ -454,6 +452,8 @@ def pair_round(
                 )
             edges.append((u, v))
             keys.append(key)
+    import networkx as nx  # here, not at the top: a quarter of a second every process would pay
+
     graph = nx.Graph()
     graph.add_nodes_from(nodes)
     weights = _lexicographic(keys, len(nodes) // 2)
