@@ -189,6 +189,13 @@ def next_game(
     return _scheduled(fmt, len(played), picks)
 
 
+def computer_pick(seed: int, taken: tuple[ComboGame, ...]) -> ComboGame:
+    """The computer team's afternoon pick: any game not already picked, drawn from the match's
+    seed (the match page and the simulator both pick with this)."""
+    choices = [g for g in ComboGame if g not in taken]
+    return random.Random(f"combo-pick:{seed}:{len(taken)}").choice(choices)
+
+
 def needs_draw(game: ComboGame, played: Sequence[GameResult]) -> bool:
     """Whether the statehood draw decides who starts ``game`` (R2, P-K2).
 

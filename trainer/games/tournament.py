@@ -40,6 +40,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from .combo import GameResult, MatchFormat, Side, championship_winner
 
@@ -57,6 +58,33 @@ _BYE = "bye"
 
 #: A playoff game (P-K1): the two teams and the winner, or None for a tie.
 PlayoffResult = tuple[int, int, int | None]
+
+
+class Stage(StrEnum):
+    """Where a tournament is (stored as ``Tournament.stage``), in order: the rounds, the
+    playoffs for the championship places (P-K1), the championship (K4), then finished."""
+
+    ROUNDS = "rounds"
+    PLAYOFFS = "playoffs"
+    CHAMPIONSHIP = "championship"
+    FINISHED = "finished"
+
+
+class GameStage(StrEnum):
+    """What a stored tournament game belongs to (``TournamentGame.stage``): a round's match,
+    a playoff (P-K1) or the championship (K4)."""
+
+    MATCH = "match"
+    PLAYOFF = "playoff"
+    CHAMPIONSHIP = "championship"
+
+
+class EnteredBy(StrEnum):
+    """Who recorded a round's match (``TournamentMatch.entered_by``): the teacher typed it, or
+    it was finished in the app (P-K6)."""
+
+    TEACHER = "teacher"
+    APP = "app"
 
 
 def team_sizes(n_students: int) -> list[int]:

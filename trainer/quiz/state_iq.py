@@ -18,6 +18,7 @@ from trainer.facts import Facet, Fact, Verdict
 from trainer.facts.answers import read_state
 from trainer.levels import Level
 from trainer.modes import MODES, Mode
+from trainer.results import Result
 
 from .weakest import draw_weakest
 
@@ -435,11 +436,13 @@ class StateIQ:
             return first.guesser
         return second.guesser
 
-    def result(self) -> str:
-        """What the student's game stores as its result at the end: "won", "lost" or "tied"
+    def result(self) -> Result:
+        """What the student's game stores as its result at the end: won, lost or tied
         (the web page and the simulator both settle a game with this)."""
         winner = self.winner()
-        return "tied" if winner is None else ("won" if winner is Side.STUDENT else "lost")
+        if winner is None:
+            return Result.TIED
+        return Result.WON if winner is Side.STUDENT else Result.LOST
 
 
 @dataclass(frozen=True)

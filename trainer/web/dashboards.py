@@ -74,6 +74,7 @@ from trainer.dashboard_data import (
 )
 from trainer.facts import Facet, Fact
 from trainer.games import REGISTRY, Level
+from trainer.results import Result
 
 from . import get_deck
 from .extensions import db
@@ -417,7 +418,7 @@ def _games_sql(student_id: int) -> Any:
     parts = []
     if by_game is not None:
         model = by_game.model
-        results = ("won", "lost", by_game.drawn)
+        results = (Result.WON, Result.LOST, by_game.drawn)
         parts.append(
             select(
                 literal_column("0").label("kind"),
@@ -430,7 +431,7 @@ def _games_sql(student_id: int) -> Any:
         )
     for kind, records in enumerate(others, start=1):
         model = records.model
-        results = ("won", "lost", records.drawn)
+        results = (Result.WON, Result.LOST, records.drawn)
         parts.append(
             select(
                 literal_column(str(kind)),

@@ -14,6 +14,7 @@ from trainer.facts import Facet, Fact, Form
 from trainer.levels import Level
 from trainer.quiz import border_up
 from trainer.quiz.race import SAME_MOMENT, race, round_result
+from trainer.results import Result
 from trainer.simulate.engine import Simulation, plays
 from trainer.simulate.history import Task, round_list
 
@@ -76,12 +77,12 @@ def border_up_round(
         "hint": border_up.hint(hand, deck) if helped else None,
         "call": None,
         "called_at": None,
-        "result": "playing",
+        "result": Result.PLAYING,
         "seconds": None,
     }
     sim.history.border_up_rounds.append(row)
     if seconds > computer.call_at + SAME_MOMENT:
-        row["result"] = race(None, False, computer)[0].value
+        row["result"] = race(None, False, computer)[0]
         return revealed_at + dt.timedelta(seconds=seconds)
     results = border_up.judge_call(hand, called, deck)
     ok = border_up.call_succeeds(results)

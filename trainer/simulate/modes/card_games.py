@@ -12,6 +12,7 @@ from trainer.games.base import Params, State
 from trainer.games.drill import DrillAnswer, DrillQuestion, RefusedPlay
 from trainer.levels import Level
 from trainer.modes import MODES
+from trainer.results import card_game_result
 from trainer.simulate.engine import Simulation, near_rank, plays
 from trainer.simulate.history import Task, round_list
 from trainer.simulate.learner import CARD_GAME
@@ -34,9 +35,15 @@ def play_card_game(
     return at, f"game:{sim.history.card_games[-1]['token']}"
 
 
-def card_game(sim: Simulation, start: dt.datetime, assigned: str | None = None) -> dt.datetime:
+def card_game(
+    sim: Simulation,
+    start: dt.datetime,
+    assigned: str | None = None,
+    first_leader: int | None = None,
+) -> dt.datetime:
     """A card game of the learner's choice, or the ``assigned`` one (in drill mode, as an
-    assignment deals it)."""
+    assignment deals it); ``first_leader`` is the seat an earlier game made lead first (Play
+    the Ranks after Dashing States in a Combo 1 match, R2), None for the game's own draw."""
     rng = sim.rng
     deck = sim.deck
     if assigned is None:
@@ -45,7 +52,7 @@ def card_game(sim: Simulation, start: dt.datetime, assigned: str | None = None) 
     else:
         slug, drill = assigned, True
     level = sim.learner.game_level
-    game = make_game(slug, deck, Params(2, 1))
+    game = make_game(slug, deck, Params(2, 1, first_leader))
     seed = rng.getrandbits(48)
     token = sim._new_token(CARD_GAME, 12)
     state = game.new_initial_state(seed)
@@ -82,15 +89,14 @@ def card_game(sim: Simulation, start: dt.datetime, assigned: str | None = None) 
             "token": token,
             "game": slug,
             "players": 2,
+            "first_leader": first_leader,
             "team_size": 1,
             "level": level,
             "drill": drill,
             "seed": seed,
             "actions": list(state.history),
             "ply": len(state.history),
-            "result": "drawn"
-            if len(set(returns)) == 1
-            else ("won" if returns[0] == max(returns) else "lost"),
+            "result": card_game_result(returns),
             "drill_answers": answered,
             "drill_right": right,
             "created_at": start,

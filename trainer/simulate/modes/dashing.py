@@ -12,6 +12,7 @@ from trainer.facts import Facet, Fact, Form
 from trainer.levels import Level
 from trainer.quiz import dashing_states
 from trainer.quiz.race import SAME_MOMENT, race, round_result
+from trainer.results import Result
 from trainer.simulate.engine import Simulation, plays
 from trainer.simulate.history import Task, round_list
 
@@ -79,13 +80,13 @@ def dashing(
         "created_at": start,
         "call": None,
         "called_at": None,
-        "result": "playing",
+        "result": Result.PLAYING,
         "seconds": None,
     }
     sim.history.dashing_rounds.append(row)
     if computer is not None and seconds > computer.call_at + SAME_MOMENT:
         # Too slow: the computer called first and its call decided the race (D1).
-        row["result"] = race(None, False, computer)[0].value
+        row["result"] = race(None, False, computer)[0]
         return start + dt.timedelta(seconds=seconds)
     call = dashing_states.Call(aside, order, names, capitals)
     judged = dashing_states.judge_call(cards, call, deck)

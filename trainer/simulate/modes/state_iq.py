@@ -51,7 +51,10 @@ def state_iq(
     facets: frozenset[Facet] | None = None,
     postals: frozenset[str] | None = None,
     show_aid: bool | None = None,
+    first: Side | None = None,
 ) -> dt.datetime:
+    """A State IQ game; ``first`` guesses first when an earlier game decided it (after a won
+    Border-Up in a Combo 1 match, P-K2), else the statehood draw decides (R2)."""
     rng = sim.rng
     deck = sim.deck
     seed = rng.getrandbits(62)
@@ -62,7 +65,8 @@ def state_iq(
     else:
         computer_card = deal_rng.choice(sorted(postals) if postals else [s.postal for s in deck])
     student_card = deal_rng.choice([s.postal for s in deck if s.postal != computer_card])
-    first, _, _ = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"))
+    if first is None:
+        first, _, _ = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"))
     power = deal_rng.choice(deck.power_cards)
     level = sim.learner.iq_level
     game = StateIQ(deck, power, student_card, computer_card, first, Level(level), seed)

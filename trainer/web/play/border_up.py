@@ -28,6 +28,7 @@ from trainer.quiz.border_up import (
 )
 from trainer.quiz.race import SAME_MOMENT, race, round_result
 from trainer.quiz.weakest import POOL
+from trainer.results import Result
 
 from .. import get_deck
 from ..extensions import db
@@ -96,7 +97,7 @@ def new_border_up(student: User, level: str, postals: set[str] | None = None) ->
         hand=list(dealt.student),
         computer_hand=list(dealt.computer),
         created_at=utcnow(),
-        result="dealt",
+        result=Result.DEALT,
     )
     db.session.add(row)
     return row
@@ -122,14 +123,14 @@ def border_up_round(token: str) -> str:
 def settle(row: BorderUpRound) -> None:
     """Decide the race once the computer's call time has passed without the student's call (B2)."""
     computer = _computer(row)
-    if row.result == "playing" and _elapsed(row) > computer.call_at:
-        row.result = race(None, False, computer)[0].value  # the computer called first (B2)
+    if row.result == Result.PLAYING and _elapsed(row) > computer.call_at:
+        row.result = race(None, False, computer)[0]  # the computer called first (B2)
         db.session.commit()
 
 
 def finished_at(row: BorderUpRound) -> dt.datetime | None:
     """When the race was decided: the student's call, or the computer's first."""
-    if row.result in ("dealt", "playing") or row.revealed_at is None:
+    if row.result in (Result.DEALT, Result.PLAYING) or row.revealed_at is None:
         return None
     computer_at = row.revealed_at + dt.timedelta(seconds=_computer(row).call_at)
     return computer_at if row.called_at is None else min(row.called_at, computer_at)
@@ -138,7 +139,7 @@ def finished_at(row: BorderUpRound) -> dt.datetime | None:
 def _render_round(row: BorderUpRound, form: BorderUpForm, problem: str | None = None) -> str:
     deck = get_deck()
     computer = _computer(row)
-    over = row.result not in ("dealt", "playing")
+    over = row.result not in (Result.DEALT, Result.PLAYING)
     judged = _judged(row) if row.call else None
     explanation = None
     if over:
@@ -202,7 +203,7 @@ def border_up_ready(token: str) -> Response:
         db.session.execute(
             update(BorderUpRound)
             .where(BorderUpRound.id == row.id, BorderUpRound.revealed_at.is_(None))
-            .values(revealed_at=utcnow(), result="playing")
+            .values(revealed_at=utcnow(), result=Result.PLAYING)
         )
         db.session.commit()
     return redirect(url_for("play.border_up_round", token=token))
@@ -213,7 +214,7 @@ def border_up_ready(token: str) -> Response:
 def border_up_hint(token: str) -> Response:
     """Highlight one card of a solution; the round counts as helped."""
     row = own_or_404(BorderUpRound, token)
-    if BorderUpForm().validate() and row.result == "playing" and row.hint is None:
+    if BorderUpForm().validate() and row.result == Result.PLAYING and row.hint is None:
         row.hint = hint(row.hand, get_deck())
         db.session.commit()
     return redirect(url_for("play.border_up_round", token=token))
@@ -230,7 +231,7 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
         return nothing_changed(ALREADY_CALLED, here)
     if row.revealed_at is None:
         return nothing_changed("Turn your cards over first: press Ready, Set, GeoPlunge!", here)
-    if row.result != "playing" or _elapsed(row) > _computer(row).call_at + SAME_MOMENT:
+    if row.result != Result.PLAYING or _elapsed(row) > _computer(row).call_at + SAME_MOMENT:
         return nothing_changed(COMPUTER_CALLED_FIRST, here)
     if not form.validate():
         return _render_round(row, form), 400

@@ -32,6 +32,7 @@ from trainer.games.combo import (
     GameResult,
     MatchFormat,
     Side,
+    computer_pick,
     counted,
     first_player,
     match_winner,
@@ -42,6 +43,7 @@ from trainer.games.combo import (
     ties,
 )
 from trainer.quiz.state_iq import Side as IqSide
+from trainer.results import Result
 
 from .. import get_deck
 from ..extensions import db
@@ -55,7 +57,7 @@ from ..models import (
     StateIqGame,
     utcnow,
 )
-from ..modes import Access, NavLink, Records, WebMode, register
+from ..modes import Access, NavLink, Records, Rounds, WebMode, register
 from ..security import student_required
 from . import border_up, dashing
 from .common import current_student, own_or_404
@@ -79,7 +81,12 @@ _PAGES = {
     ComboGame.DASHING_STATES: "play.dashing_round",
     ComboGame.PLAY_THE_RANKS: "play.game_table",
 }
-_WINNER = {"won": Side.A, "lost": Side.B, "tied": None, "drawn": None}
+_WINNER: dict[str, Side | None] = {
+    Result.WON: Side.A,
+    Result.LOST: Side.B,
+    Result.TIED: None,
+    Result.DRAWN: None,
+}
 
 
 @dataclass(frozen=True)
@@ -191,7 +198,7 @@ def view(match: ComboMatch, now: dt.datetime | None = None) -> MatchView:
     now = now or utcnow()
     fmt = _format(match)
     bell = match.bell_at
-    over = match.result != "playing" or (bell is not None and now >= bell)
+    over = match.result != Result.PLAYING or (bell is not None and now >= bell)
     played: list[PlayedGame] = []
     results: list[GameResult] = []
     current = None
@@ -216,9 +223,11 @@ def view(match: ComboMatch, now: dt.datetime | None = None) -> MatchView:
             current = item
     bell_seconds = (bell - match.started_at).total_seconds() if bell and match.started_at else None
     kept = counted(results, bell_seconds) if bell_seconds is not None else []
-    if over and match.result == "playing":
+    if over and match.result == Result.PLAYING:
         winner = match_winner(kept)
-        match.result = "tied" if winner is None else ("won" if winner is Side.A else "lost")
+        match.result = (
+            Result.TIED if winner is None else (Result.WON if winner is Side.A else Result.LOST)
+        )
         db.session.commit()
     upcoming = None
     if not over and current is None and (fmt is MatchFormat.MORNING or _picks(match) is not None):
@@ -240,7 +249,7 @@ def combo_for(token: str) -> dict[str, Any] | None:
         return None
     entry, match = found
     game = ComboGame(entry.game)
-    bell_rung = match.result != "playing" or (
+    bell_rung = match.result != Result.PLAYING or (
         match.bell_at is not None and utcnow() >= match.bell_at
     )
     return {
@@ -282,7 +291,7 @@ def _render_index(form: NewComboForm) -> str:
     )
     now = utcnow()
     for match in matches:  # a bell that rang while no one was looking: the result is decided now
-        if match.result == "playing" and match.bell_at is not None and now >= match.bell_at:
+        if match.result == Result.PLAYING and match.bell_at is not None and now >= match.bell_at:
             view(match, now)
     return render_template("play/combo_index.html", form=form, matches=matches)
 
@@ -305,19 +314,13 @@ def combo_new() -> str | Response | tuple[str, int]:
         draw={"a": a.postal, "b": b.postal, "winner": winner.value},
         picks=None,
         created_at=utcnow(),
-        result="playing",
+        result=Result.PLAYING,
     )
     if match.format == MatchFormat.AFTERNOON.value and winner is Side.B:
-        match.picks = [_computer_pick(seed, ()).value]
+        match.picks = [computer_pick(seed, ()).value]
     db.session.add(match)
     db.session.commit()
     return redirect(url_for("play.combo_match", token=match.token))
-
-
-def _computer_pick(seed: int, taken: tuple[ComboGame, ...]) -> ComboGame:
-    """The computer team's pick: any game not already picked, drawn from the match's seed."""
-    choices = [g for g in ComboGame if g not in taken]
-    return random.Random(f"combo-pick:{seed}:{len(taken)}").choice(choices)
 
 
 @bp.get("/combo/<token>")
@@ -369,7 +372,7 @@ def combo_pick(token: str) -> str | Response | tuple[str, int]:
     if taken:  # the computer won the draw and picked first
         picks = [taken[0].value, pick.value]
     else:
-        picks = [pick.value, _computer_pick(match.seed, (pick,)).value]
+        picks = [pick.value, computer_pick(match.seed, (pick,)).value]
     match.picks = picks
     db.session.commit()
     return redirect(here)
@@ -444,7 +447,7 @@ def combo_stop(token: str) -> Response:
     if not ComboStepForm().validate():
         return nothing_changed("The page was out of date; nothing changed. Try again.", here)
     now = utcnow()
-    if match.result != "playing" or (match.bell_at is not None and now >= match.bell_at):
+    if match.result != Result.PLAYING or (match.bell_at is not None and now >= match.bell_at):
         return nothing_changed("This match is already over; nothing changed.", here)
     if match.started_at is None:
         match.started_at = now
@@ -459,6 +462,16 @@ register(
     WebMode(
         "combo",
         NavLink("Combo 1", "play.combo_index", 60, prefix="play.combo"),
+        # A match records no answers of its own (its games do, under their modes) and cannot be
+        # assigned: its rounds are for the demo school, which writes the simulated matches.
+        # Finished: the bell has rung and the result is settled (K1, K2).
+        rounds=Rounds(
+            ComboMatch,
+            ComboMatch.bell_at,
+            "combo",
+            "combo_matches",
+            where=(ComboMatch.result != Result.PLAYING,),
+        ),
         records=Records(ComboMatch, "Combo 1 match"),
         access=(
             ("play.combo_index", Access.STUDENTS),

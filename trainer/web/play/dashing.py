@@ -26,6 +26,7 @@ from trainer.quiz.dashing_states import (
 )
 from trainer.quiz.race import SAME_MOMENT, race, round_result
 from trainer.quiz.weakest import POOL
+from trainer.results import Result
 
 from .. import get_deck
 from ..extensions import db
@@ -94,7 +95,7 @@ def new_dashing(
         seed=seed,
         cards=deal(preferred, deck, rng),
         created_at=utcnow(),
-        result="playing",
+        result=Result.PLAYING,
     )
     db.session.add(row)
     return row
@@ -120,17 +121,17 @@ def dashing_round(token: str) -> str:
 def settle(row: DashingRound) -> None:
     """Decide the race once the computer's call time has passed without the student's call (D1)."""
     computer = _computer(row)
-    if row.result == "playing" and computer is not None and _elapsed(row) > computer.call_at:
+    if row.result == Result.PLAYING and computer is not None and _elapsed(row) > computer.call_at:
         # The computer called before the student: its call decides the race (D1).
         outcome, _ = race(None, False, computer)
-        row.result = outcome.value
+        row.result = outcome
         db.session.commit()
 
 
 def finished_at(row: DashingRound) -> dt.datetime | None:
     """When the race was decided: the student's call, or the computer's first."""
     computer = _computer(row)
-    if row.result == "playing":
+    if row.result == Result.PLAYING:
         return None
     if computer is None:
         return row.called_at
@@ -143,10 +144,10 @@ def _render_round(row: DashingRound, form: DashingForm, problem: str | None = No
     computer = _computer(row)
     judged = _judged(row) if row.call else None
     explanation = None
-    if computer is not None and row.result != "playing":
+    if computer is not None and row.result != Result.PLAYING:
         student_at = (row.called_at - row.created_at).total_seconds() if row.called_at else None
         explanation = race(student_at, bool(judged and judged.success), computer)[1]
-    playing = row.result == "playing" and not row.call
+    playing = row.result == Result.PLAYING and not row.call
     # Only the cards still to be called are drawn, each through the round's own drawing (P-H2).
     drawings = _drawings(row) if playing else None
     cards = [
@@ -207,7 +208,7 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
     if row.call is not None:
         return nothing_changed(ALREADY_CALLED, here)
     computer = _computer(row)
-    if row.result != "playing" or (
+    if row.result != Result.PLAYING or (
         computer is not None and _elapsed(row) > computer.call_at + SAME_MOMENT
     ):
         return nothing_changed(COMPUTER_CALLED_FIRST, here)

@@ -37,6 +37,7 @@ from trainer.games import (
 )
 from trainer.games.drill import DrillAnswer, DrillQuestion, RefusedPlay, UnreadableAnswer
 from trainer.modes import Mode
+from trainer.results import Result, card_game_result
 
 from .. import get_deck
 from ..extensions import changed_rows, db
@@ -77,7 +78,7 @@ def _render_index(form: NewCardGameForm) -> str:
     unfinished = (
         db.session.execute(
             select(CardGame)
-            .where(mine, CardGame.result == "playing")
+            .where(mine, CardGame.result == Result.PLAYING)
             .order_by(CardGame.updated_at.desc())
             .limit(HISTORY)
         )
@@ -87,7 +88,7 @@ def _render_index(form: NewCardGameForm) -> str:
     finished = (
         db.session.execute(
             select(CardGame)
-            .where(mine, CardGame.result != "playing")
+            .where(mine, CardGame.result != Result.PLAYING)
             .order_by(CardGame.finished_at.desc())
             .limit(HISTORY)
         )
@@ -96,12 +97,14 @@ def _render_index(form: NewCardGameForm) -> str:
     )
     rows = db.session.execute(
         select(CardGame.game, CardGame.level, CardGame.result, func.count())
-        .where(mine, CardGame.result != "playing")
+        .where(mine, CardGame.result != Result.PLAYING)
         .group_by(CardGame.game, CardGame.level, CardGame.result)
     ).all()
     record_table: dict[tuple[str, str], dict[str, int]] = {}
     for game, level, result, count in rows:
-        record_table.setdefault((game, level), {"won": 0, "lost": 0, "drawn": 0})[result] = count
+        record_table.setdefault((game, level), {Result.WON: 0, Result.LOST: 0, Result.DRAWN: 0})[
+            result
+        ] = count
     return render_template(
         "play/games_index.html",
         form=form,
@@ -200,7 +203,7 @@ def game_move(token: str) -> Response:
     row = own_or_404(CardGame, token)
     here = url_for("play.game_table", token=token)
     form = CardGameMoveForm()
-    if row.result != "playing":
+    if row.result != Result.PLAYING:
         return nothing_changed(GAME_OVER, here)
     if not form.validate():
         flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
@@ -302,9 +305,7 @@ def _stored(state: State) -> dict[str, Any]:
     }
     if state.is_terminal():
         returns = state.returns()
-        values["result"] = (
-            "drawn" if len(set(returns)) == 1 else ("won" if returns[0] == max(returns) else "lost")
-        )
+        values["result"] = card_game_result(returns)
         values["finished_at"] = now
     return values
 
@@ -450,7 +451,7 @@ for _slug, _game in REGISTRY.games.items():
                 (CardGame.game == _slug, CardGame.drill.is_(True)),
             ),
             deal=_deal_for_assignment,
-            records=Records(CardGame, _game.title, "drawn", by_game=True),
+            records=Records(CardGame, _game.title, Result.DRAWN, by_game=True),
             access=_CARD_GAMES_ACCESS,
         )
     )

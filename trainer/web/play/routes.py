@@ -29,6 +29,7 @@ from trainer.quiz.state_iq import (
     student_answers,
 )
 from trainer.quiz.weakest import POOL
+from trainer.results import Result
 
 from .. import get_deck
 from ..extensions import changed_rows, db
@@ -121,7 +122,7 @@ def new_state_iq(
         moves=[],
         move_count=0,
         recorded=[],
-        result="playing",
+        result=Result.PLAYING,
         show_aid=show_aid,
         created_at=utcnow(),
     )
@@ -331,7 +332,7 @@ def _save_progress(row: StateIqGame, game: StateIQ) -> None:
         )
         done.add(answer.item)
     row.recorded = sorted(done)
-    if game.is_over and row.result == "playing":
+    if game.is_over and row.result == Result.PLAYING:
         row.result = game.result()
         student_half = next(h for h in game.halves if h.guesser is Side.STUDENT)
         row.student_guesses = student_half.guesses_needed

@@ -38,9 +38,12 @@ from trainer.games.combo import (
 from trainer.games.tournament import (
     MIN_STUDENTS,
     ROUNDS,
+    EnteredBy,
+    GameStage,
     MatchOutcome,
     PlayoffResult,
     Qualification,
+    Stage,
     Standing,
     champion,
     championship_teams,
@@ -67,7 +70,7 @@ from ..models import (
 )
 from ..security import teacher_required
 from ..tournament_play.forms import BACK_TO_ROUND, MatchAnswerForm, answer_form, confirm_form
-from ..tournament_play.scoring import BY_APP, BY_TEACHER, MATCH_STAGE, MatchPlay
+from ..tournament_play.scoring import MatchPlay
 from .forms import (
     MatchResultForm,
     TournamentGameForm,
@@ -76,10 +79,6 @@ from .forms import (
 )
 from .routes import _user, bp, own_class, students_of
 
-#: The tournament's stages, in order (``Tournament.stage``).
-ROUNDS_STAGE, PLAYOFFS, CHAMPIONSHIP, FINISHED = "rounds", "playoffs", "championship", "finished"
-#: ``TournamentGame.stage`` of a playoff game and of a championship game.
-PLAYOFF_GAME, CHAMPIONSHIP_GAME = "playoff", "championship"
 #: The games of a championship before its Border-Up tie-breakers (K4).
 CHAMPIONSHIP_GAMES = 4
 TIE = "tie"
@@ -100,7 +99,7 @@ class Team:
 class DueGame:
     """The playoff or championship game to play next."""
 
-    stage: str
+    stage: GameStage
     number: int
     a: int
     b: int
@@ -162,12 +161,12 @@ class Board:
             .scalars()
             .all()
         )
-        self.playoff_games = [g for g in games if g.stage == PLAYOFF_GAME]
-        self.championship_games = [g for g in games if g.stage == CHAMPIONSHIP_GAME]
+        self.playoff_games = [g for g in games if g.stage == GameStage.PLAYOFF]
+        self.championship_games = [g for g in games if g.stage == GameStage.CHAMPIONSHIP]
         #: The games of round matches scored in the app (P-K6), by match.
         self.match_games: dict[int, list[TournamentGame]] = {}
         for g in games:
-            if g.stage == MATCH_STAGE and g.match_id is not None:
+            if g.stage == GameStage.MATCH and g.match_id is not None:
                 self.match_games.setdefault(g.match_id, []).append(g)
 
     # The rounds.
@@ -321,7 +320,7 @@ class Board:
     def due(self) -> DueGame | None:
         """The playoff or championship game to play next, if the stage has one."""
         stage = self.tournament.stage
-        if stage == PLAYOFFS and self.rounds_done:
+        if stage == Stage.PLAYOFFS and self.rounds_done:
             teams = next_playoff_game(
                 self.team_ids, self.outcomes(), self.playoff_results, self.tournament.seed
             )
@@ -329,33 +328,40 @@ class Board:
                 return None
             number = len(self.playoff_games) + 1
             return DueGame(
-                PLAYOFF_GAME,
+                GameStage.PLAYOFF,
                 number,
                 teams[0],
                 teams[1],
                 ComboGame.BORDER_UP,
                 f"Playoff game {number}",
             )
-        if stage == CHAMPIONSHIP and self.finals is not None:
+        if stage == Stage.CHAMPIONSHIP and self.finals is not None:
             game = next_game(MatchFormat.CHAMPIONSHIP, self.championship_results)
             if game is None:
                 return None
             number = len(self.championship_games) + 1
             return DueGame(
-                CHAMPIONSHIP_GAME, number, self.finals[0], self.finals[1], game, game_title(number)
+                GameStage.CHAMPIONSHIP,
+                number,
+                self.finals[0],
+                self.finals[1],
+                game,
+                game_title(number),
             )
         return None
 
     def describe_game(self, game: TournamentGame) -> str:
         label = ComboGame(game.game).label
         title = (
-            f"Playoff game {game.number}" if game.stage == PLAYOFF_GAME else game_title(game.number)
+            f"Playoff game {game.number}"
+            if game.stage == GameStage.PLAYOFF
+            else game_title(game.number)
         )
         teams = f"{self.name(game.a_team_id)} vs {self.name(game.b_team_id)}"
         if game.winner_id is None:
             replayed = (
                 " (replayed)"
-                if game.stage == PLAYOFF_GAME or game.number > CHAMPIONSHIP_GAMES
+                if game.stage == GameStage.PLAYOFF or game.number > CHAMPIONSHIP_GAMES
                 else ""
             )
             return f"{title}, {label}: {teams}, a tie{replayed}"
@@ -365,7 +371,7 @@ class Board:
     def undoable(self) -> tuple[str, str] | None:
         """The last result entered that may still be taken back: its key and what it was."""
         stage = self.tournament.stage
-        if stage == ROUNDS_STAGE:
+        if stage == Stage.ROUNDS:
             entered = [
                 m for m in self.current if m.entered_at is not None and m.b_team_id is not None
             ]
@@ -373,9 +379,9 @@ class Board:
                 return None
             last = max(entered, key=lambda m: (m.entered_at, m.id))
             return f"match-{last.id}", f"round {last.round}, {self.describe_match(last)}"
-        if stage == CHAMPIONSHIP and self.championship_games:
+        if stage == Stage.CHAMPIONSHIP and self.championship_games:
             last_game = self.championship_games[-1]
-        elif stage in (PLAYOFFS, CHAMPIONSHIP) and self.playoff_games:
+        elif stage in (Stage.PLAYOFFS, Stage.CHAMPIONSHIP) and self.playoff_games:
             last_game = self.playoff_games[-1]
         else:
             return None
@@ -392,7 +398,7 @@ def game_title(number: int) -> str:
 def seconds_left(tournament: Tournament, now: dt.datetime) -> float | None:
     """Seconds left on the round clock (may be 0 or less), or None before it starts (K2)."""
     if (
-        tournament.stage != ROUNDS_STAGE
+        tournament.stage != Stage.ROUNDS
         or tournament.round == 0
         or tournament.clock_started_at is None
     ):
@@ -495,7 +501,7 @@ def _game_form(board: Board, due: DueGame | None, bound: bool) -> TournamentGame
                 str(due.a),
                 str(due.b),
             )
-        replayed = due.stage == PLAYOFF_GAME or due.number > CHAMPIONSHIP_GAMES
+        replayed = due.stage == GameStage.PLAYOFF or due.number > CHAMPIONSHIP_GAMES
         form.winner.label.text = f"Who won {due.title.lower()} ({due.game.label}), {board.name(due.a)} vs {board.name(due.b)}?"
         form.winner.choices = [
             (str(due.a), f"{board.name(due.a)} won"),
@@ -600,7 +606,7 @@ def tournament_new(class_id: int) -> str | Response | tuple[str, int]:
             name=" ".join(form.name.data.split()),
             seed=seed,
             round=0,
-            stage=ROUNDS_STAGE,
+            stage=Stage.ROUNDS,
         )
         db.session.add(tournament)
         db.session.flush()
@@ -650,9 +656,9 @@ def tournament_clock(tournament_id: int) -> Response:
     """Start the current round's clock: 20 minutes in the morning, 12 in the afternoon (K2)."""
     tournament = _own_tournament(tournament_id)
     form = TournamentStepForm(prefix="clock")
-    if tournament.stage == FINISHED:
+    if tournament.stage == Stage.FINISHED:
         return _over(tournament)
-    if tournament.stage != ROUNDS_STAGE or tournament.round == 0:
+    if tournament.stage != Stage.ROUNDS or tournament.round == 0:
         return _refuse(tournament, "No round is under way: there is no clock to start.")
     if form.expected.data != str(tournament.round) or not claim(tournament):
         return _refuse(
@@ -677,9 +683,9 @@ def tournament_advance(tournament_id: int) -> Response:
     to the playoffs or straight to the championship (K4)."""
     tournament = _own_tournament(tournament_id)
     form = TournamentStepForm(prefix="advance")
-    if tournament.stage == FINISHED:
+    if tournament.stage == Stage.FINISHED:
         return _over(tournament)
-    if tournament.stage != ROUNDS_STAGE:
+    if tournament.stage != Stage.ROUNDS:
         return _refuse(tournament, "The rounds are over: there is no round to pair.")
     if form.expected.data != str(tournament.round) or not claim(tournament):
         return _refuse(
@@ -721,10 +727,10 @@ def tournament_advance(tournament_id: int) -> Response:
     qualification = board.qualification
     assert qualification is not None
     if qualification.needs_playoff:
-        tournament.stage = PLAYOFFS
+        tournament.stage = Stage.PLAYOFFS
         message = "The rounds are over. Teams tied for a place in the championship play Border-Up playoff games (K4)."
     else:
-        tournament.stage = CHAMPIONSHIP
+        tournament.stage = Stage.CHAMPIONSHIP
         first, second = qualification.advanced
         message = f"The rounds are over: {board.name(first)} and {board.name(second)} play the championship."
     db.session.commit()
@@ -745,9 +751,9 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
     ).scalar_one_or_none()
     if match is None:
         abort(404)
-    if tournament.stage == FINISHED:
+    if tournament.stage == Stage.FINISHED:
         return _over(tournament)
-    if tournament.stage != ROUNDS_STAGE or match.round != tournament.round:
+    if tournament.stage != Stage.ROUNDS or match.round != tournament.round:
         return _refuse(
             tournament, f"Round {match.round} is over: its results can no longer change."
         )
@@ -755,7 +761,7 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
         return _refuse(tournament, "A bye has no result to enter: it counts as a win (K3).")
     board = Board(tournament)
     if match.entered_at is not None:
-        how = " when the match was finished in the app" if match.entered_by == BY_APP else ""
+        how = " when the match was finished in the app" if match.entered_by == EnteredBy.APP else ""
         return _refuse(
             tournament,
             f"That result was already entered{how} ({board.describe_match(match)}). Nothing was changed.",
@@ -782,7 +788,7 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
             tied_games=form.tied_games.data,
             winner_id=winner,
             entered_at=utcnow(),
-            entered_by=BY_TEACHER,
+            entered_by=EnteredBy.TEACHER,
         )
         .execution_options(synchronize_session=False)
     )
@@ -796,13 +802,13 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
     return _page(tournament)
 
 
-def _enter_game(tournament_id: int, stage: str) -> Response | tuple[str, int]:
+def _enter_game(tournament_id: int, stage: Stage) -> Response | tuple[str, int]:
     """A playoff game (P-K1) or a championship game (K4, P-K3): the one the core says is due."""
     tournament = _own_tournament(tournament_id)
-    if tournament.stage == FINISHED:
+    if tournament.stage == Stage.FINISHED:
         return _over(tournament)
     if tournament.stage != stage:
-        what = "playoff" if stage == PLAYOFFS else "championship"
+        what = "playoff" if stage == Stage.PLAYOFFS else "championship"
         return _refuse(tournament, f"This is not the time for a {what} game: nothing was changed.")
     board = Board(tournament)
     due = board.due
@@ -846,13 +852,13 @@ def _enter_game(tournament_id: int, stage: str) -> Response | tuple[str, int]:
     except IntegrityError:
         return _refuse(tournament, stale)
     board = Board(tournament)
-    message = f"Saved: {board.describe_game(board.playoff_games[-1] if stage == PLAYOFFS else board.championship_games[-1])}."
-    if stage == PLAYOFFS and board.finals is not None:
-        tournament.stage = CHAMPIONSHIP
+    message = f"Saved: {board.describe_game(board.playoff_games[-1] if stage == Stage.PLAYOFFS else board.championship_games[-1])}."
+    if stage == Stage.PLAYOFFS and board.finals is not None:
+        tournament.stage = Stage.CHAMPIONSHIP
         first, second = board.finals
         message += f" {board.name(first)} and {board.name(second)} play the championship."
-    elif stage == CHAMPIONSHIP and board.champion_id is not None:
-        tournament.stage = FINISHED
+    elif stage == Stage.CHAMPIONSHIP and board.champion_id is not None:
+        tournament.stage = Stage.FINISHED
         tournament.finished_at = now
         message += f" {board.name(board.champion_id)} is the champion!"
     db.session.commit()
@@ -864,14 +870,14 @@ def _enter_game(tournament_id: int, stage: str) -> Response | tuple[str, int]:
 @teacher_required
 def tournament_playoff(tournament_id: int) -> Response | tuple[str, int]:
     """The result of the Border-Up playoff game due (K4, P-K1); a tied game is played again."""
-    return _enter_game(tournament_id, PLAYOFFS)
+    return _enter_game(tournament_id, Stage.PLAYOFFS)
 
 
 @bp.post("/tournaments/<int:tournament_id>/championship")
 @teacher_required
 def tournament_championship(tournament_id: int) -> Response | tuple[str, int]:
     """The result of the championship game due; the match ends as soon as it is settled (K4)."""
-    return _enter_game(tournament_id, CHAMPIONSHIP)
+    return _enter_game(tournament_id, Stage.CHAMPIONSHIP)
 
 
 @bp.post("/tournaments/<int:tournament_id>/undo")
@@ -881,7 +887,7 @@ def tournament_undo(tournament_id: int) -> Response:
     championship game. Earlier rounds, and a finished tournament, stay as they are."""
     tournament = _own_tournament(tournament_id)
     form = TournamentStepForm(prefix="undo")
-    if tournament.stage == FINISHED:
+    if tournament.stage == Stage.FINISHED:
         return _over(tournament)
     if not claim(tournament):
         return _refuse(tournament, "The tournament moved on: nothing was undone.")
@@ -923,8 +929,8 @@ def tournament_undo(tournament_id: int) -> Response:
             )
             .execution_options(synchronize_session=False)
         )
-        if kind == PLAYOFF_GAME:
-            tournament.stage = PLAYOFFS
+        if kind == GameStage.PLAYOFF:
+            tournament.stage = Stage.PLAYOFFS
     db.session.commit()
     flash(f"Taken back: {description}. Enter it again.", "success")
     return _page(tournament)

@@ -32,6 +32,7 @@ from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
 from trainer.games.combo import ComboGame, Side
+from trainer.games.tournament import EnteredBy, GameStage, Stage
 
 from ..extensions import changed_rows, db
 from ..guards import nothing_changed
@@ -46,7 +47,7 @@ from ..models import (
     utcnow,
 )
 from ..security import login_required, student_required
-from ..teach.tournaments import FINISHED, ROUNDS_STAGE, Board, claim
+from ..teach.tournaments import Board, claim
 from .forms import (
     BACK_TO_ROUND,
     CONFIRM,
@@ -60,7 +61,7 @@ from .forms import (
     answer_form,
     confirm_form,
 )
-from .scoring import BY_APP, MATCH_STAGE, MAX_GAMES, MatchPlay, Recorded, pick_draw
+from .scoring import MAX_GAMES, MatchPlay, Recorded, pick_draw
 
 bp = Blueprint("tournament_play", __name__, url_prefix="/tournaments")
 
@@ -140,7 +141,7 @@ def _games(match: TournamentMatch) -> list[TournamentGame]:
     return list(
         db.session.execute(
             select(TournamentGame)
-            .where(TournamentGame.match_id == match.id, TournamentGame.stage == MATCH_STAGE)
+            .where(TournamentGame.match_id == match.id, TournamentGame.stage == GameStage.MATCH)
             .order_by(TournamentGame.number)
         ).scalars()
     )
@@ -200,13 +201,15 @@ def _blocked(play: MatchPlay, names: dict[Side, str]) -> str | None:
 
 def _closed(tournament: Tournament, match: TournamentMatch) -> str | None:
     """Why nothing about the match can change any more, or None while it is open."""
-    if tournament.stage == FINISHED:
+    if tournament.stage == Stage.FINISHED:
         return "The tournament is over: nothing can change now."
-    if tournament.stage != ROUNDS_STAGE or match.round != tournament.round:
+    if tournament.stage != Stage.ROUNDS or match.round != tournament.round:
         return f"Round {match.round} is over: its matches can no longer change."
     if match.entered_at is not None:
         board = Board(tournament)
-        who = "finished in the app" if match.entered_by == BY_APP else "entered by the teacher"
+        who = (
+            "finished in the app" if match.entered_by == EnteredBy.APP else "entered by the teacher"
+        )
         return f"This match's result is already in ({board.describe_match(match)}; {who}). Nothing was changed."
     return None
 
@@ -294,7 +297,7 @@ def my_tournaments(student: User) -> list[MyTournament]:
             if team_id not in (match.a_team_id, match.b_team_id):
                 continue
             opponent = match.b_team_id if match.a_team_id == team_id else match.a_team_id
-            current = tournament.stage == ROUNDS_STAGE and match.round == tournament.round
+            current = tournament.stage == Stage.ROUNDS and match.round == tournament.round
             url = None
             if match.b_team_id is not None:
                 url = url_for(
@@ -538,7 +541,7 @@ def match_game(tournament_id: int, match_id: int) -> Response:
     db.session.add(
         TournamentGame(
             tournament_id=tournament.id,
-            stage=MATCH_STAGE,
+            stage=GameStage.MATCH,
             match_id=match.id,
             number=upcoming.number,
             game=upcoming.game.value,
@@ -866,7 +869,7 @@ def _write_result(
         .values(
             **play.finish_columns(),
             entered_at=utcnow(),
-            entered_by=BY_APP,
+            entered_by=EnteredBy.APP,
             finish_confirmed_by_id=viewer.user.id,
         )
         .execution_options(synchronize_session=False)

@@ -46,12 +46,8 @@ from trainer.games.tournament import round_format
 from .. import get_deck
 from ..models import Tournament, TournamentGame, TournamentMatch
 
-#: ``TournamentGame.stage`` of a game of a round's match.
-MATCH_STAGE = "match"
 #: The most games one match records: as many as the teacher's form takes (teach.forms.MAX_MATCH_GAMES).
 MAX_GAMES = 20
-#: ``TournamentMatch.entered_by``: typed by the teacher, or finished in the app.
-BY_TEACHER, BY_APP = "teacher", "app"
 
 #: What the first player of a game does (the game before that decides it: combo.STARTER_FROM, P-K2).
 _VERB = {ComboGame.STATE_IQ: "guesses first", ComboGame.PLAY_THE_RANKS: "leads the first trick"}
