@@ -3,7 +3,8 @@
 # Debian's Chromium for the browser tests (installed with apt-get when missing), then pytest.
 # PostgreSQL tests run too when TEST_DATABASE_URL is set, e.g.
 #   TEST_DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:5432/test scripts/test.sh
-# Extra arguments go to pytest (scripts/test.sh tests/cards -q).
+# Extra arguments go to pytest (scripts/test.sh tests/cards -q). The suite runs on every core
+# (pytest-xdist); PYTEST_WORKERS=0 runs it in one process, PYTEST_WORKERS=4 on four workers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,4 +18,4 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-exec .venv/bin/python -m pytest "$@"
+exec .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-auto}" "$@"

@@ -3,6 +3,7 @@ migration ships in the wheel (issue 20), so `pip install .` serves the app from 
 
 from __future__ import annotations
 
+import fcntl
 import subprocess
 import sys
 import tomllib
@@ -12,6 +13,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+#: Held while a wheel is built: pip builds in the checkout itself, so two pytest-xdist workers
+#: building at once would share (and break) its build/ folder.
+BUILD_LOCK = ROOT / "build" / ".wheel-test.lock"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 
@@ -31,16 +36,34 @@ def test_every_package_is_listed() -> None:
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
+def build(tmp_path_factory: pytest.TempPathFactory) -> tuple[zipfile.ZipFile, str]:
+    """The wheel, and what building it printed (verbose: pip shows the build backend's output)."""
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps"]
-        + ["--wheel-dir", str(out), str(ROOT)],
-        check=True,
-        capture_output=True,
-    )
+    BUILD_LOCK.parent.mkdir(exist_ok=True)
+    with BUILD_LOCK.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps"]
+            + ["--wheel-dir", str(out), str(ROOT)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
     (built,) = out.glob("*.whl")
-    return zipfile.ZipFile(built)
+    return zipfile.ZipFile(built), done.stdout + done.stderr
+
+
+@pytest.fixture(scope="module")
+def wheel(build: tuple[zipfile.ZipFile, str]) -> zipfile.ZipFile:
+    return build[0]
+
+
+def test_the_build_is_quiet(build: tuple[zipfile.ZipFile, str]) -> None:
+    """No setuptools warning: templates/ and static/ are data of trainer.web, named in
+    [tool.setuptools.package-data], not packages missing from the list."""
+    output = build[1]
+    assert "Package would be ignored" not in output
+    assert "is absent from the `packages` configuration" not in output
 
 
 def _tracked(folder: str) -> list[Path]:
