@@ -155,6 +155,21 @@ def _finite(value: object) -> bool:
     return True
 
 
+class Stale(Exception):
+    """Raised by a service function (a mode's ``play_*``) when its form was sent twice or from an
+    out-of-date page: nothing may change. The view answers it with ``nothing_changed(str(error),
+    page, error.category)``, so the words are the service's and the page is the view's."""
+
+    def __init__(self, message: str, category: str = "info") -> None:
+        super().__init__(message)
+        self.category = category
+
+
+class Refused(Exception):
+    """Raised by a service function when the move or call itself is not allowed (an illegal move, a
+    call that cannot be read): nothing changes, and the view shows the message with the form."""
+
+
 def nothing_changed(message: str, to: str, category: str = "info") -> Response:
     """The answer to a form sent twice or from an out-of-date page: nothing is kept, and the
     page as it is now is shown again with ``message`` (the one stale-page guard, issue 20).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
+from collections.abc import Sequence
 
 from flask import redirect, render_template, request, url_for
 from sqlalchemy import update
@@ -31,8 +32,8 @@ from trainer.quiz.weakest import POOL
 from trainer.results import Result
 
 from .. import get_deck
-from ..extensions import db
-from ..guards import nothing_changed
+from ..extensions import changed_rows, db
+from ..guards import Refused, Stale, nothing_changed
 from ..memory import queue
 from ..models import BorderUpRound, User, utcnow
 from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register, scope_filters
@@ -200,13 +201,20 @@ def border_up_ready(token: str) -> Response:
     """ "Ready, Set, GeoPlunge!": the cards turn over and the clock starts (once)."""
     row = own_or_404(BorderUpRound, token)
     if BorderUpForm().validate():
-        db.session.execute(
-            update(BorderUpRound)
-            .where(BorderUpRound.id == row.id, BorderUpRound.revealed_at.is_(None))
-            .values(revealed_at=utcnow(), result=Result.PLAYING)
-        )
-        db.session.commit()
+        play_border_up_ready(row, utcnow())
     return redirect(url_for("play.border_up_round", token=token))
+
+
+def play_border_up_ready(row: BorderUpRound, now: dt.datetime) -> bool:
+    """Turn the student's cards over and start the clock at ``now``, once: True if they were face
+    down until now, False (nothing changes) if they were turned over before."""
+    turned = changed_rows(
+        update(BorderUpRound)
+        .where(BorderUpRound.id == row.id, BorderUpRound.revealed_at.is_(None))
+        .values(revealed_at=now, result=Result.PLAYING)
+    )
+    db.session.commit()
+    return turned == 1
 
 
 @bp.post("/border-up/<token>/hint")
@@ -214,10 +222,19 @@ def border_up_ready(token: str) -> Response:
 def border_up_hint(token: str) -> Response:
     """Highlight one card of a solution; the round counts as helped."""
     row = own_or_404(BorderUpRound, token)
-    if BorderUpForm().validate() and row.result == Result.PLAYING and row.hint is None:
-        row.hint = hint(row.hand, get_deck())
-        db.session.commit()
+    if BorderUpForm().validate():
+        play_border_up_hint(row)
     return redirect(url_for("play.border_up_round", token=token))
+
+
+def play_border_up_hint(row: BorderUpRound) -> str | None:
+    """Highlight one card of a solution (the round counts as helped) while the race is on and no
+    card is highlighted yet; the card highlighted now, or None when nothing changes."""
+    if row.result != Result.PLAYING or row.hint is not None:
+        return None
+    row.hint = hint(row.hand, get_deck())
+    db.session.commit()
+    return row.hint
 
 
 @bp.post("/border-up/<token>")
@@ -226,29 +243,61 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
     """The student calls GeoPlunge! with two groups: judged once, recorded once, the race decided."""
     row = own_or_404(BorderUpRound, token)
     here = url_for("play.border_up_round", token=token)
-    form = BorderUpForm()
-    if row.call is not None:
-        return nothing_changed(ALREADY_CALLED, here)
-    if row.revealed_at is None:
-        return nothing_changed("Turn your cards over first: press Ready, Set, GeoPlunge!", here)
-    if row.result != Result.PLAYING or _elapsed(row) > _computer(row).call_at + SAME_MOMENT:
-        return nothing_changed(COMPUTER_CALLED_FIRST, here)
-    if not form.validate():
-        return _render_round(row, form), 400
-    chosen = {"1": [], "2": []}  # type: dict[str, list[str]]
-    for key, value in request.form.items():
-        if key.startswith("group-") and value in chosen:
-            chosen[value].append(key.removeprefix("group-").upper())
-    try:
-        results = judge_call(row.hand, [chosen["1"], chosen["2"]], get_deck())
-    except BadCall as refused:
-        return _render_round(row, form, str(refused)), 400
     now = utcnow()
+    form = BorderUpForm()
+    try:
+        # Before the form: a second call is "already called", whatever it sends.
+        check_border_up_open(row, now)
+        if not form.validate():
+            return _render_round(row, form), 400
+        play_border_up_call(row, form.groups(), current_student(), now)
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        return _render_round(row, form, str(refused)), 400
+    return redirect(here)
+
+
+#: A call sent before the cards were turned over.
+NOT_TURNED_OVER = "Turn your cards over first: press Ready, Set, GeoPlunge!"
+
+
+def check_border_up_open(row: BorderUpRound, now: dt.datetime) -> None:
+    """Check that the round still takes the student's call at ``now``.
+
+    Raises:
+        Stale: the round has its call already, its cards are still face down, or the computer
+            called first (B2).
+    """
+    if row.call is not None:
+        raise Stale(ALREADY_CALLED)
+    if row.revealed_at is None:
+        raise Stale(NOT_TURNED_OVER)
+    seconds = (now - row.revealed_at).total_seconds()
+    if row.result != Result.PLAYING or seconds > _computer(row).call_at + SAME_MOMENT:
+        raise Stale(COMPUTER_CALLED_FIRST)
+
+
+def play_border_up_call(
+    row: BorderUpRound, groups: Sequence[Sequence[str]], student: User, now: dt.datetime
+) -> None:
+    """Play the student's call of two ``groups`` at ``now``: judge it, decide the race, and keep
+    the call with every review it causes as one unit (``save_call``).
+
+    Raises:
+        Stale: the round has its call already (also when another request saved one first), its
+            cards are still face down, or the computer called first.
+        Refused: the call is not two groups of three different cards of the hand; nothing changes.
+    """
+    check_border_up_open(row, now)
+    try:
+        results = judge_call(row.hand, groups, get_deck())
+    except BadCall as refused:
+        raise Refused(str(refused)) from refused
+    assert row.revealed_at is not None  # checked above
     seconds = (now - row.revealed_at).total_seconds()
     success = call_succeeds(results)
     result = round_result(seconds, success, _computer(row))
-    round_id = row.id
-    student = current_student()
     outcomes = [
         srs.Outcome(
             fact_key=review.fact.key,
@@ -261,16 +310,14 @@ def border_up_call(token: str) -> str | Response | tuple[str, int]:
         )
         for review in reviews(results, helped=row.hint is not None)
     ]
-
     call = {
-        "call": [sorted(chosen["1"]), sorted(chosen["2"])],
+        "call": [sorted(group) for group in groups],
         "called_at": now,
         "result": result,
         "seconds": seconds if success else None,
     }
-    if not save_call(BorderUpRound, round_id, call, student, outcomes, now):
-        return nothing_changed(ALREADY_CALLED, here)
-    return redirect(here)
+    if not save_call(BorderUpRound, row.id, call, student, outcomes, now):
+        raise Stale(ALREADY_CALLED)
 
 
 def _deal_for_assignment(student: User, mode: Mode, scope: Scope, level: str) -> Dealt:

@@ -47,7 +47,7 @@ from trainer.results import Result
 
 from .. import get_deck
 from ..extensions import db
-from ..guards import nothing_changed
+from ..guards import Refused, Stale, nothing_changed
 from ..models import (
     BorderUpRound,
     CardGame,
@@ -55,6 +55,7 @@ from ..models import (
     ComboMatchGame,
     DashingRound,
     StateIqGame,
+    User,
     utcnow,
 )
 from ..modes import Access, NavLink, Records, Rounds, WebMode, register
@@ -67,6 +68,19 @@ from .routes import after_deal, bp, new_state_iq
 
 #: Matches listed on the Combo 1 page.
 HISTORY = 20
+
+#: A pick sent to a morning match, or once both games are picked.
+ALREADY_PICKED = "The games of this match are already picked; nothing changed."
+#: A deal sent twice, or from a page shown before the last deal.
+DEALT_OR_OUT_OF_DATE = "That game was already dealt (or the page was out of date); nothing changed."
+#: A deal that lost the race to another one (the position's unique key refused it).
+ALREADY_DEALT = "That game was already dealt; nothing changed."
+#: A deal or a stop sent once the bell has rung.
+BELL_RUNG = "The bell has rung: this match is over."
+ALREADY_OVER = "This match is already over; nothing changed."
+#: A deal or a stop whose form does not read (no CSRF token, say).
+OUT_OF_DATE = "The page was out of date; nothing changed. Try again."
+PICK_FIRST = "Pick the games first."
 
 #: Each game's row and page.
 _ROWS: dict[ComboGame, Any] = {
@@ -95,13 +109,20 @@ class PlayedGame:
 
     number: int
     game: ComboGame
-    url: str
+    #: The game's own row (its page's token).
+    token: str
     #: Who started and why ("You won Border-Up, so you guess first."), or None for a race.
     start: str | None
     #: The result once the game is over (None while it is being played).
     result: GameResult | None
     #: Whether it counts: finished by the bell (K2).
     counts: bool
+
+    @property
+    def url(self) -> str:
+        """The game's page (built when a page asks for it, so a service may compute a match's
+        view without a request)."""
+        return url_for(_PAGES[self.game], token=self.token)
 
     @property
     def clock(self) -> str:
@@ -213,7 +234,7 @@ def view(match: ComboMatch, now: dt.datetime | None = None) -> MatchView:
         item = PlayedGame(
             entry.position + 1,
             game,
-            url_for(_PAGES[game], token=entry.token),
+            entry.token,
             _start_sentence(game, entry.first_side),
             result,
             counts,
@@ -335,9 +356,9 @@ def _render_match(state: MatchView, pick_form: ComboPickForm | None = None) -> s
     deck = get_deck()
     match = state.match
     picks = _picks(match)
-    taken = [ComboGame(g) for g in match.picks or []]
+    taken = _taken(match)
     pick_form = pick_form or ComboPickForm()
-    pick_form.game.choices = [(g.value, g.label) for g in ComboGame if g not in taken]
+    pick_form.offer(taken)
     return render_template(
         "play/combo.html",
         view=state,
@@ -355,54 +376,85 @@ def _render_match(state: MatchView, pick_form: ComboPickForm | None = None) -> s
     )
 
 
+def _taken(match: ComboMatch) -> list[ComboGame]:
+    """The games picked so far (the computer's, when it won the draw of an afternoon round)."""
+    return [ComboGame(g) for g in match.picks or []]
+
+
+def _check_pickable(match: ComboMatch) -> None:
+    """Raises Stale unless the match is an afternoon round still waiting for the student's pick."""
+    if match.format != MatchFormat.AFTERNOON.value or _picks(match) is not None:
+        raise Stale(ALREADY_PICKED)
+
+
+def play_combo_pick(match: ComboMatch, game: ComboGame, student: User, now: dt.datetime) -> None:
+    """Keep the student's pick in an afternoon round, and the computer's second pick when the
+    student picked first (K2). The match is the student's own (the view loaded it); ``student``
+    and ``now`` are taken as every ``play_*`` takes them, though a pick depends on neither.
+
+    Raises:
+        Stale: a morning match, or both games already picked (a pick sent twice).
+        Refused: the computer picked ``game`` already (the form's choices leave it out).
+    """
+    _check_pickable(match)
+    taken = _taken(match)
+    if game in taken:
+        raise Refused("Not a valid choice.")
+    if taken:  # the computer won the draw and picked first
+        picks = [taken[0].value, game.value]
+    else:
+        picks = [game.value, computer_pick(match.seed, (game,)).value]
+    match.picks = picks
+    db.session.commit()
+
+
 @bp.post("/combo/<token>/pick")
 @student_required
 def combo_pick(token: str) -> str | Response | tuple[str, int]:
     """The student's pick in an afternoon round: first if they won the draw, else second (K2)."""
     match = own_or_404(ComboMatch, token)
     here = url_for("play.combo_match", token=token)
-    if match.format != MatchFormat.AFTERNOON.value or _picks(match) is not None:
-        return nothing_changed("The games of this match are already picked; nothing changed.", here)
     form = ComboPickForm()
-    taken = [ComboGame(g) for g in match.picks or []]
-    form.game.choices = [(g.value, g.label) for g in ComboGame if g not in taken]
-    if not form.validate():
+    try:
+        _check_pickable(match)  # before the form: a second pick changes nothing, whatever it says
+        form.offer(_taken(match))
+        if not form.validate():
+            return _render_match(view(match), form), 400
+        play_combo_pick(match, form.pick(), current_student(), utcnow())
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        form.game.errors = [str(refused)]
         return _render_match(view(match), form), 400
-    pick = ComboGame(form.game.data)
-    if taken:  # the computer won the draw and picked first
-        picks = [taken[0].value, pick.value]
-    else:
-        picks = [pick.value, computer_pick(match.seed, (pick,)).value]
-    match.picks = picks
-    db.session.commit()
     return redirect(here)
 
 
-@bp.post("/combo/<token>/next")
-@student_required
-def combo_next(token: str) -> Response:
-    """Deal the next game (the first one starts the clock) and go to its page."""
-    match = own_or_404(ComboMatch, token)
-    here = url_for("play.combo_match", token=token)
-    form = ComboStepForm()
-    state = view(match)
-    if not form.validate() or form.position_number() != len(state.games):
-        return nothing_changed(
-            "That game was already dealt (or the page was out of date); nothing changed.", here
-        )
+def deal_next_game(
+    match: ComboMatch, position: int | None, student: User, now: dt.datetime
+) -> ComboMatchGame:
+    """Deal the match's next game as a round of its own mode, at ``position`` (the number of games
+    the page was shown with), starting the clock with the first one; return the match's entry.
+
+    Who starts follows the game before (P-K2) or the statehood draw (R2). The deal and its entry
+    are one commit; a State IQ game then lets the computer guess first.
+
+    Raises:
+        Stale: ``position`` is not the number of games dealt (a deal sent twice, an old page),
+            another deal got there first, or the bell has rung.
+        Refused: no game may be dealt now (one is being played, or the games are not picked).
+    """
+    state = view(match, now)
+    if position is None or position != len(state.games):
+        raise Stale(DEALT_OR_OUT_OF_DATE)
     if state.upcoming is None:
         if state.over:
-            flash("The bell has rung: this match is over.", "info")
-        elif state.current is not None:
-            flash(f"Finish game {state.current.number} ({state.current.game.label}) first.", "info")
-        else:
-            flash("Pick the games first.", "info")
-        return redirect(here)
+            raise Stale(BELL_RUNG)
+        if state.current is not None:
+            raise Refused(f"Finish game {state.current.number} ({state.current.game.label}) first.")
+        raise Refused(PICK_FIRST)
     game = state.upcoming
     finished = [g.result for g in state.games if g.result is not None]
     first = None if needs_draw(game, finished) else first_player(game, finished)
-    student = current_student()
-    now = utcnow()
     if match.started_at is None:
         match.started_at = now
         match.bell_at = now + dt.timedelta(seconds=ROUND_SECONDS[_format(match)])
@@ -419,23 +471,57 @@ def combo_next(token: str) -> Response:
         leader = None if first is None else (0 if first is Side.A else 1)
         row = new_card_game(student.id, game.value, 2, 1, match.level, True, first_leader=leader)
     db.session.flush()
-    db.session.add(
-        ComboMatchGame(
-            match_id=match.id,
-            position=len(state.games),
-            game=game.value,
-            token=row.token,
-            first_side=None if first is None else first.value,
-            created_at=now,
-        )
+    entry = ComboMatchGame(
+        match_id=match.id,
+        position=len(state.games),
+        game=game.value,
+        token=row.token,
+        first_side=None if first is None else first.value,
+        created_at=now,
     )
+    db.session.add(entry)
     try:
         db.session.commit()
     except IntegrityError:
-        return nothing_changed("That game was already dealt; nothing changed.", here)
+        db.session.rollback()
+        raise Stale(ALREADY_DEALT) from None
     if game is ComboGame.STATE_IQ:
         after_deal(row)  # the computer may guess first
-    return redirect(url_for(_PAGES[game], token=row.token))
+    return entry
+
+
+@bp.post("/combo/<token>/next")
+@student_required
+def combo_next(token: str) -> Response:
+    """Deal the next game (the first one starts the clock) and go to its page."""
+    match = own_or_404(ComboMatch, token)
+    here = url_for("play.combo_match", token=token)
+    form = ComboStepForm()
+    position = form.position_number() if form.validate() else None
+    try:
+        entry = deal_next_game(match, position, current_student(), utcnow())
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        flash(str(refused), "info")
+        return redirect(here)
+    return redirect(url_for(_PAGES[ComboGame(entry.game)], token=entry.token))
+
+
+def stop_match(match: ComboMatch, now: dt.datetime) -> None:
+    """Ring the bell at ``now``: the games finished so far decide the match, and its result is
+    stored (K1, K2).
+
+    Raises:
+        Stale: the match is over already (stopped before, or the bell has rung).
+    """
+    if match.result != Result.PLAYING or (match.bell_at is not None and now >= match.bell_at):
+        raise Stale(ALREADY_OVER)
+    if match.started_at is None:
+        match.started_at = now
+    match.bell_at = now
+    db.session.commit()
+    view(match, now)
 
 
 @bp.post("/combo/<token>/stop")
@@ -445,15 +531,11 @@ def combo_stop(token: str) -> Response:
     match = own_or_404(ComboMatch, token)
     here = url_for("play.combo_match", token=token)
     if not ComboStepForm().validate():
-        return nothing_changed("The page was out of date; nothing changed. Try again.", here)
-    now = utcnow()
-    if match.result != Result.PLAYING or (match.bell_at is not None and now >= match.bell_at):
-        return nothing_changed("This match is already over; nothing changed.", here)
-    if match.started_at is None:
-        match.started_at = now
-    match.bell_at = now
-    db.session.commit()
-    view(match, now)
+        return nothing_changed(OUT_OF_DATE, here)
+    try:
+        stop_match(match, utcnow())
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
     flash("You stopped the match: the games finished so far decide it.", "info")
     return redirect(here)
 

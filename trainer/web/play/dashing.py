@@ -14,7 +14,6 @@ from trainer.assignments import Scope
 from trainer.facts import Facet, Fact, Form, UnreadableAnswer
 from trainer.modes import Mode
 from trainer.quiz.dashing_states import (
-    CARDS,
     BadCall,
     Call,
     CallResult,
@@ -30,7 +29,7 @@ from trainer.results import Result
 
 from .. import get_deck
 from ..extensions import db
-from ..guards import nothing_changed
+from ..guards import Refused, Stale, nothing_changed
 from ..memory import queue
 from ..models import DashingRound, User, utcnow
 from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register, scope_filters
@@ -205,54 +204,67 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
     """The student calls "GeoPlunge!": judged once, recorded once, and the race decided."""
     row = own_or_404(DashingRound, token)
     here = url_for("play.dashing_round", token=token)
-    if row.call is not None:
-        return nothing_changed(ALREADY_CALLED, here)
-    computer = _computer(row)
-    if row.result != Result.PLAYING or (
-        computer is not None and _elapsed(row) > computer.call_at + SAME_MOMENT
-    ):
-        return nothing_changed(COMPUTER_CALLED_FIRST, here)
-    form = DashingForm()
-    if not form.validate():
-        return _render_round(row, form), 400
-    places = [request.form.get(f"place-{i}", "") for i in range(CARDS)]
-    names = {i: request.form.get(f"name-{i}", "")[:60] for i in range(CARDS)}
-    capitals = {i: request.form.get(f"capital-{i}", "")[:60] for i in range(CARDS)}
-    problem = None
-    aside = [i for i, place in enumerate(places) if place == "aside"]
-    ordered = sorted(
-        (int(place), i) for i, place in enumerate(places) if place in ("1", "2", "3", "4")
-    )
-    if len(aside) != 1 or [p for p, _ in ordered] != [1, 2, 3, 4]:
-        problem = "Give each card its own place: 1st, 2nd, 3rd, 4th, and set one card aside."
-    call = Call(aside[0] if aside else -1, tuple(i for _, i in ordered), names, capitals)
-    judged: CallResult | None = None
-    if problem is None:
-        try:
-            judged = judge_call(row.cards, call, get_deck())
-        except (BadCall, UnreadableAnswer) as refused:
-            problem = str(refused)
-    if judged is None:
-        return _render_round(row, form, problem or "Check your call."), 400
     now = utcnow()
+    form = DashingForm()
+    try:
+        # Before the form: a second call is "already called", whatever it sends.
+        check_dashing_open(row, now)
+        if not form.validate():
+            return _render_round(row, form), 400
+        play_dashing_call(row, form.call(), current_student(), now)
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        return _render_round(row, form, str(refused)), 400
+    return redirect(here)
+
+
+def check_dashing_open(row: DashingRound, now: dt.datetime) -> None:
+    """Check that the round still takes the student's call at ``now``.
+
+    Raises:
+        Stale: the round has its call already, or the computer called first (D1).
+    """
+    if row.call is not None:
+        raise Stale(ALREADY_CALLED)
+    computer = _computer(row)
     seconds = (now - row.created_at).total_seconds()
-    result = round_result(seconds, judged.success, computer)
+    if row.result != Result.PLAYING or (
+        computer is not None and seconds > computer.call_at + SAME_MOMENT
+    ):
+        raise Stale(COMPUTER_CALLED_FIRST)
+
+
+def play_dashing_call(row: DashingRound, call: Call, student: User, now: dt.datetime) -> None:
+    """Play the student's call at ``now``: judge it, decide the race, and keep the call with every
+    review it causes as one unit (``save_call``).
+
+    Raises:
+        Stale: the round has its call already (also when another request saved one first), or
+            the computer called first.
+        Refused: the call cannot be judged (a card missing or used twice, an answer left empty);
+            nothing changes.
+    """
+    check_dashing_open(row, now)
+    try:
+        judged = judge_call(row.cards, call, get_deck())
+    except (BadCall, UnreadableAnswer) as refused:
+        raise Refused(str(refused)) from refused
+    seconds = (now - row.created_at).total_seconds()
+    result = round_result(seconds, judged.success, _computer(row))
     stored = {
         "set_aside": call.set_aside,
         "order": list(call.order),
-        "names": {str(k): v for k, v in names.items()},
-        "capitals": {str(k): v for k, v in capitals.items()},
+        "names": {str(k): v for k, v in call.names.items()},
+        "capitals": {str(k): v for k, v in call.capitals.items()},
     }
-    round_id, round_token = row.id, row.token
-    best = seconds if judged.success else None
-    student = current_student()
     outcomes = [
         srs.Outcome(
             fact_key=fact.key,
             verdict=judgement.verdict,
             mode=MODE,
             form=Form.TYPED,
-            round_token=f"{MODE}:{round_token}",
+            round_token=f"{MODE}:{row.token}",
             item=fact.key,
             answer=judgement.given,
             duration_ms=ms,
@@ -260,11 +272,10 @@ def dashing_call(token: str) -> str | Response | tuple[str, int]:
         )
         for fact, judgement, ms in reviews(judged, seconds)
     ]
-
+    best = seconds if judged.success else None
     values = {"call": stored, "called_at": now, "result": result, "seconds": best}
-    if not save_call(DashingRound, round_id, values, student, outcomes, now):
-        return nothing_changed(ALREADY_CALLED, here)
-    return redirect(here)
+    if not save_call(DashingRound, row.id, values, student, outcomes, now):
+        raise Stale(ALREADY_CALLED)
 
 
 def _deal_for_assignment(student: User, mode: Mode, scope: Scope, level: str) -> Dealt:

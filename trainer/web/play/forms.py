@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -14,10 +16,14 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length
 
+from trainer.cards import Deck
 from trainer.games import REGISTRY
-from trainer.quiz.state_iq import Level
+from trainer.games.combo import ComboGame
+from trainer.games.drill import DrillQuestion
+from trainer.quiz.dashing_states import CARDS, Call
+from trainer.quiz.state_iq import Level, guess_from_text
 
-from ..guards import whole_number
+from ..guards import Refused, whole_number
 
 LEVEL_LABELS = {
     Level.EASY: "Easy: the computer forgets things and gives helpful clues",
@@ -48,8 +54,20 @@ class MoveForm(FlaskForm):
     )
     submit = SubmitField("Go")
 
+    #: The answer's field error when it names no state.
+    NO_STATE = "Type the name of one of the 50 states."
+
     def turn_number(self) -> int | None:
+        """The number of moves the page was shown after; None unless ASCII digits."""
         return whole_number(self.turn.data)
+
+    def postal(self, deck: Deck) -> str | None:
+        """The state the answer names (by name or postal code, as ``guess_from_text`` reads it),
+        or None with the answer field's error set."""
+        postal = guess_from_text(self.answer.data or "", deck)
+        if postal is None:
+            self.answer.errors = [self.NO_STATE]
+        return postal
 
 
 class NewDashingForm(FlaskForm):
@@ -69,8 +87,45 @@ class NewDashingForm(FlaskForm):
     submit = SubmitField("Deal the Map cards")
 
 
-class DashingForm(FlaskForm):
-    """The call: its fields (a place, a name and a capital per card) are read by the view."""
+class CardFieldsForm(FlaskForm):
+    """A form whose fields the page names after its cards ("place-0", "group-TX") instead of
+    declaring them: it keeps the data sent, for its own method to parse."""
+
+    def process(self, formdata=None, obj=None, data=None, extra_filters=None, **kwargs):
+        formdata = self.meta.wrap_formdata(self, formdata)
+        self.sent = formdata if formdata is not None else {}
+        super().process(formdata, obj, data, extra_filters, **kwargs)
+
+
+#: The longest name or capital a Dashing States call keeps (the inputs' maxlength).
+DASHING_ANSWER_MAX = 60
+#: A Dashing States call whose places are not 1st to 4th and one card set aside.
+DASHING_PLACES = "Give each card its own place: 1st, 2nd, 3rd, 4th, and set one card aside."
+
+
+class DashingForm(CardFieldsForm):
+    """The call: for each of the five cards (0-4), ``place-i`` ("1" to "4" or "aside"), and the
+    ``name-i`` and ``capital-i`` typed for it."""
+
+    def call(self) -> Call:
+        """The call as the core reads it; the names and capitals cut to 60 characters.
+
+        Raises:
+            Refused: the places are not 1st, 2nd, 3rd, 4th and one card set aside.
+        """
+        places = [self.sent.get(f"place-{i}", "") for i in range(CARDS)]
+        aside = [i for i, place in enumerate(places) if place == "aside"]
+        ordered = sorted(
+            (int(place), i) for i, place in enumerate(places) if place in ("1", "2", "3", "4")
+        )
+        if len(aside) != 1 or [p for p, _ in ordered] != [1, 2, 3, 4]:
+            raise Refused(DASHING_PLACES)
+        return Call(
+            aside[0],
+            tuple(i for _, i in ordered),
+            {i: self.sent.get(f"name-{i}", "")[:DASHING_ANSWER_MAX] for i in range(CARDS)},
+            {i: self.sent.get(f"capital-{i}", "")[:DASHING_ANSWER_MAX] for i in range(CARDS)},
+        )
 
 
 class NewBorderUpForm(FlaskForm):
@@ -89,8 +144,18 @@ class NewBorderUpForm(FlaskForm):
     submit = SubmitField("Deal the cards")
 
 
-class BorderUpForm(FlaskForm):
-    """A Border-Up action (turn the cards over, a hint, the call): its card fields are read by the view."""
+class BorderUpForm(CardFieldsForm):
+    """A Border-Up action (turn the cards over, a hint, the call). The call has a ``group-XX``
+    field per card in the hand, "1" or "2" for the group it is put in (anything else: neither)."""
+
+    def groups(self) -> tuple[list[str], list[str]]:
+        """The two groups called, as postal codes in the order sent (not checked against the hand:
+        the core's ``judge_call`` refuses what is not two groups of three of the hand's cards)."""
+        chosen: dict[str, list[str]] = {"1": [], "2": []}
+        for key, value in self.sent.items():
+            if key.startswith("group-") and value in chosen:
+                chosen[value].append(key.removeprefix("group-").upper())
+        return chosen["1"], chosen["2"]
 
 
 #: Every registered card game, in the games page's order, described by itself.
@@ -142,6 +207,27 @@ class NewCardGameForm(FlaskForm):
 MAX_MOVE_NUMBER = 999_999
 
 
+@dataclass(frozen=True)
+class TableMove:
+    """A move at a card game's table, as its form sent it (each number None unless ASCII digits).
+
+    ``ply`` is the version of the game the move was made on; ``battles`` asks Geography War for
+    that many battles at once; ``action`` is the move itself; ``number`` and ``call`` are what the
+    student said with a drill move.
+    """
+
+    ply: int | None
+    action: int | None
+    battles: int | None = None
+    number: str = ""
+    call: str = ""
+
+    def answer(self, question: DrillQuestion) -> str:
+        """The drill answers' source: a rank is typed in the number box; a call is one of the
+        call buttons."""
+        return self.call if question.choices else self.number
+
+
 class CardGameMoveForm(FlaskForm):
     """One move at the table. ``ply`` names the version of the game the move was made on."""
 
@@ -157,6 +243,16 @@ class CardGameMoveForm(FlaskForm):
     def integer(field: HiddenField | StringField) -> int | None:
         """A ply, an action or a number of battles; None unless ASCII digits (``guards.whole_number``)."""
         return whole_number(field.data, hi=MAX_MOVE_NUMBER)
+
+    def move(self) -> TableMove:
+        """The move the form sent (validate first)."""
+        return TableMove(
+            ply=self.integer(self.ply),
+            action=self.integer(self.action),
+            battles=self.integer(self.battles),
+            number=self.number.data or "",
+            call=self.call.data or "",
+        )
 
 
 class NewComboForm(FlaskForm):
@@ -196,6 +292,7 @@ class ComboStepForm(FlaskForm):
     position = HiddenField()
 
     def position_number(self) -> int | None:
+        """The number of games the page was shown with; None unless ASCII digits (``guards.whole_number``)."""
         return whole_number(self.position.data)
 
 
@@ -213,3 +310,11 @@ class ComboPickForm(FlaskForm):
         validators=[DataRequired(message="Pick a game.")],
     )
     submit = SubmitField("Pick this game")
+
+    def offer(self, taken: list[ComboGame]) -> None:
+        """Offer every game but those already picked (the computer's pick, when it picked first)."""
+        self.game.choices = [(g.value, g.label) for g in ComboGame if g not in taken]
+
+    def pick(self) -> ComboGame:
+        """The game picked (call after ``validate``: the choice is then one offered)."""
+        return ComboGame(self.game.data)

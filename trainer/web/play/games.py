@@ -11,9 +11,11 @@ supplies is a review in the memory model (see :mod:`trainer.games.drill`).
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
@@ -35,19 +37,19 @@ from trainer.games import (
     play_computer_turns,
     replay,
 )
-from trainer.games.drill import DrillAnswer, DrillQuestion, RefusedPlay, UnreadableAnswer
+from trainer.games.drill import DrillAnswer, RefusedPlay, UnreadableAnswer
 from trainer.modes import Mode
 from trainer.results import Result, card_game_result
 
 from .. import get_deck
 from ..extensions import changed_rows, db
-from ..guards import nothing_changed, whole_number
+from ..guards import Refused, Stale, nothing_changed, whole_number
 from ..memory import atomically, record
 from ..models import CardGame, User, utcnow
 from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register
 from ..security import student_required
 from .common import GAME_OVER, TABLE_MOVE_MADE, current_student, own_or_404
-from .forms import CardGameMoveForm, NewCardGameForm
+from .forms import CardGameMoveForm, NewCardGameForm, TableMove
 from .routes import bp
 
 #: The ``mode`` each game's drill answers carry in the review log.
@@ -203,26 +205,71 @@ def game_move(token: str) -> Response:
     row = own_or_404(CardGame, token)
     here = url_for("play.game_table", token=token)
     form = CardGameMoveForm()
-    if row.result != Result.PLAYING:
-        return nothing_changed(GAME_OVER, here)
+    try:
+        check_card_game_open(row)
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
     if not form.validate():
         flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(here)
-    if form.integer(form.ply) != row.ply:
-        return nothing_changed(TABLE_MOVE_MADE, here)
+    try:
+        played = play_card_game_move(row, form.move(), current_student(), utcnow())
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        flash(str(refused), "error")
+        return redirect(here)
+    _remember(row.token, played.state)
+    _feedback(played.answers)
+    return redirect(url_for("play.game_table", token=token, since=played.ply))
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move that was kept: the game after it (the computer seats played), the drill answers it
+    carried, and the ply it was made on (the table shows what happened since)."""
+
+    state: State
+    answers: list[DrillAnswer]
+    ply: int
+
+
+def check_card_game_open(row: CardGame) -> None:
+    """Refuse a move sent to a finished game.
+
+    Raises:
+        Stale: with ``GAME_OVER``.
+    """
+    if row.result != Result.PLAYING:
+        raise Stale(GAME_OVER)
+
+
+def play_card_game_move(row: CardGame, move: TableMove, student: User, now: dt.datetime) -> Played:
+    """Play the student's ``move`` on the game ``row``: judge its drill answers, play it, let the
+    computer seats play up to the student's next turn, and save the actions, the result and the
+    drill answers in one unit.
+
+    Raises:
+        Stale: the game is over (``GAME_OVER``), or the move was made already or the page was
+            out of date (``TABLE_MOVE_MADE``); nothing changed.
+        Refused: the move is not allowed; nothing changed, except that a drill answer that
+            refuses its play (a wrong number in GeoPlunge 51, a broken Zone) is recorded first,
+            in a unit of its own, as it counts.
+    """
+    check_card_game_open(row)
+    if move.ply != row.ply:
+        raise Stale(TABLE_MOVE_MADE)
     state = _load(row)
     before = row.ply
     try:
-        answers = _play(row, state, form)
-    except _RecordedRefusal as wrong:
-        _record(row, before, wrong.answers)
-        flash(str(wrong), "error")
-        return redirect(here)
+        answers = _play(row, state, move)
+    except RefusedPlay as wrong:
+        _record(row, before, wrong.answers, student, now)
+        raise Refused(str(wrong)) from None
     except IllegalAction as refused:
-        flash(f"{refused} Nothing changed.", "error")
-        return redirect(here)
+        raise Refused(f"{refused} Nothing changed.") from None
     _computer_turns(row, state)
-    game_id, values = row.id, _stored(state)
+    game_id, values = row.id, _stored(state, now)
 
     def save_move() -> bool:
         """The move, the computer's turns and the drill answers, all or nothing; False if the
@@ -232,60 +279,47 @@ def game_move(token: str) -> Response:
         )
         if saved != 1:
             return False
-        _record(row, before, answers)
+        _record(row, before, answers, student, now)
         return True
 
     if not atomically(save_move):
-        return nothing_changed(TABLE_MOVE_MADE, here)
-    _remember(row.token, state)
-    _feedback(answers)
-    return redirect(url_for("play.game_table", token=token, since=before))
+        raise Stale(TABLE_MOVE_MADE)
+    return Played(state, answers, before)
 
 
-#: A drill answer that refuses the play but is recorded (a wrong number in GeoPlunge 51, a broken Zone).
-_RecordedRefusal = RefusedPlay
-
-
-def _play(row: CardGame, state: State, form: CardGameMoveForm) -> list[DrillAnswer]:
+def _play(row: CardGame, state: State, move: TableMove) -> list[DrillAnswer]:
     """Apply the student's move to ``state`` and return the drill answers it carried.
 
     Nothing is written here: the caller saves the move and its answers in one unit of work.
 
     Raises:
-        _RecordedRefusal: the play is refused but its judged drill answers count (the caller
+        RefusedPlay: the play is refused but its judged drill answers count (the caller
             records them); ``state`` is unchanged.
         IllegalAction: the move is refused; ``state`` is unchanged.
     """
     if state.current_player() != 0:
         raise IllegalAction("It is not your turn.")
-    battles = form.integer(form.battles)
-    if not row.drill and battles and state.play_batch(battles):
+    if not row.drill and move.battles and state.play_batch(move.battles):
         return []
-    action = form.integer(form.action)
+    action = move.action
     if action is None:
         raise IllegalAction("Choose a move.")
     state.decode(action)  # a number that is no move at all is refused as such
     answers: list[DrillAnswer] = []
     if row.drill:
-        answers = _drill_answers(state, action, form)
+        answers = _drill_answers(state, action, move)
     state.apply_action(action)
     return answers
 
 
-def _drill_answers(state: State, action: int, form: CardGameMoveForm) -> list[DrillAnswer]:
+def _drill_answers(state: State, action: int, move: TableMove) -> list[DrillAnswer]:
     """Judge what the student said with a drill move (the game asks its own questions); an
     unreadable answer refuses the move (nothing recorded)."""
     card = state.decode(action).card_played()
     if card is not None and card not in state.observation(0).get("hand", [card]):
         raise IllegalAction("That card is not in your hand.")
-
-    def from_form(question: DrillQuestion) -> str:
-        """A rank is typed in the number box; a call is one of the call buttons."""
-        field = form.call if question.choices else form.number
-        return field.data or ""
-
     try:
-        return state.drill_answers(action, from_form)
+        return state.drill_answers(action, move.answer)
     except UnreadableAnswer as unreadable:
         raise IllegalAction(str(unreadable)) from None
 
@@ -295,9 +329,9 @@ def _computer_turns(row: CardGame, state: State) -> None:
     play_computer_turns(state, {seat: level for seat in range(1, row.players)}, row.seed)
 
 
-def _stored(state: State) -> dict[str, Any]:
+def _stored(state: State, now: dt.datetime | None = None) -> dict[str, Any]:
     """The columns that record ``state``: its actions, version and, at the end, the result."""
-    now = utcnow()
+    now = now or utcnow()
     values: dict[str, Any] = {
         "actions": list(state.history),
         "ply": len(state.history),
@@ -310,12 +344,13 @@ def _stored(state: State) -> dict[str, Any]:
     return values
 
 
-def _record(row: CardGame, ply: int, answers: list[DrillAnswer]) -> None:
+def _record(
+    row: CardGame, ply: int, answers: list[DrillAnswer], student: User, now: dt.datetime
+) -> None:
     """Record drill answers in the memory model and the game's tally: only the first answer per
     fact and move counts. One unit of work: the move's, or one of its own for a refused play."""
     if not answers:
         return
-    student = current_student()
     game_id = row.id
     outcomes = [
         srs.Outcome(
@@ -332,7 +367,7 @@ def _record(row: CardGame, ply: int, answers: list[DrillAnswer]) -> None:
 
     def save_answers() -> None:
         for answer, outcome in zip(answers, outcomes):
-            if record(student, outcome).created:
+            if record(student, outcome, now).created:
                 db.session.execute(
                     update(CardGame)
                     .where(CardGame.id == game_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import secrets
 from typing import Any
@@ -25,7 +26,6 @@ from trainer.quiz.state_iq import (
     consistent,
     deal_cards,
     first_guesser_by_draw,
-    guess_from_text,
     student_answers,
 )
 from trainer.quiz.weakest import POOL
@@ -33,7 +33,7 @@ from trainer.results import Result
 
 from .. import get_deck
 from ..extensions import changed_rows, db
-from ..guards import nothing_changed
+from ..guards import Refused, Stale, nothing_changed
 from ..memory import atomically, queue, record
 from ..models import StateIqGame, User, utcnow
 from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register, scope_filters
@@ -82,8 +82,9 @@ def state_iq_new() -> str | Response | tuple[str, int]:
         return _render_index(form), 400
 
     def deal() -> str:
-        row = new_state_iq(current_student(), form.level.data, form.show_aid.data)
-        after_deal(row)
+        student = current_student()
+        row = new_state_iq(student, form.level.data, form.show_aid.data)
+        after_deal(row, student)
         return row.token
 
     return redirect(url_for("play.state_iq_game", token=atomically(deal)))
@@ -130,9 +131,12 @@ def new_state_iq(
     return row
 
 
-def after_deal(row: StateIqGame) -> None:
-    """After the deal (in its unit of work, or in one of its own once it is saved): the computer may guess first."""
-    _after_move(row, _rebuild(row))
+def after_deal(row: StateIqGame, student: User | None = None) -> None:
+    """After the deal (in its unit of work, or in one of its own once it is saved): the computer
+    may guess first. ``student`` is the game's (looked up from the row when not given)."""
+    owner = student if student is not None else db.session.get(User, row.student_id)
+    assert owner is not None, "a dealt game has its student"
+    _after_move(row, _rebuild(row), owner)
 
 
 def _weakest_states(
@@ -261,16 +265,64 @@ def state_iq_move(token: str) -> str | Response | tuple[str, int]:
     here = url_for("play.state_iq_game", token=token)
     form = MoveForm()
     game = _rebuild(row)
-    if game.is_over:
-        return nothing_changed(GAME_OVER, here)
-    if form.turn_number() != row.move_count:
-        return nothing_changed(MOVE_MADE, here)
+    turn = form.turn_number()
+    try:
+        check_state_iq_open(row, game, turn)
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
     if not form.validate():
         return _render_game(row, game, form), 400
-    postal = guess_from_text(form.answer.data or "", get_deck())
+    postal = form.postal(get_deck())
     if postal is None:
-        form.answer.errors = ["Type the name of one of the 50 states."]
         return _render_game(row, game, form), 400
+    try:
+        mistake = play_state_iq_move(row, game, postal, current_student(), utcnow(), turn)
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        form.answer.errors = [str(refused)]
+        return _render_game(row, game, form), 400
+    if mistake is not None:
+        flash(mistake, "error")
+    return redirect(here)
+
+
+def check_state_iq_open(row: StateIqGame, game: StateIQ, turn: int | None) -> None:
+    """Refuse a move sent to a finished game, or from a page shown after ``turn`` moves that are
+    no longer all the moves (a move sent twice, or from an out-of-date page).
+
+    Raises:
+        Stale: with ``GAME_OVER`` or ``MOVE_MADE``.
+    """
+    if game.is_over:
+        raise Stale(GAME_OVER)
+    if turn != row.move_count:
+        raise Stale(MOVE_MADE)
+
+
+def play_state_iq_move(
+    row: StateIqGame,
+    game: StateIQ,
+    postal: str,
+    student: User,
+    now: dt.datetime,
+    turn: int | None,
+) -> str | None:
+    """Play the student's move ``postal`` on ``game`` (rebuilt from ``row``) on the page shown
+    after ``turn`` moves: a guess when the student is to guess, else a border state as a clue.
+    The computer plays its turns, and the move, what it showed of the student's memory and the
+    result are saved in one unit.
+
+    Returns:
+        The refusal of a border clue that does not border: it is kept as a mistake (and saved
+        with the move), so the student is told; None for any other move.
+
+    Raises:
+        Stale: the game is over (``GAME_OVER``), or the move was made already or the page was
+            out of date (``MOVE_MADE``); nothing changed.
+        Refused: the move is not allowed (a state guessed before, say); nothing changed.
+    """
+    check_state_iq_open(row, game, turn)
     kind = "guess" if game.waiting_for() == "student_guess" else "clue"
     mistakes_before = len(game.half.border_mistakes)
     mistake = None
@@ -278,8 +330,7 @@ def state_iq_move(token: str) -> str | Response | tuple[str, int]:
         game.guess(postal) if kind == "guess" else game.give_border(postal)
     except Move as refused:
         if len(game.half.border_mistakes) == mistakes_before:
-            form.answer.errors = [str(refused)]
-            return _render_game(row, game, form), 400
+            raise Refused(str(refused)) from None
         mistake = str(refused)  # a state that does not border: refused, and kept as a mistake
     _computer_plays(game)
     game_id, before, moves = row.id, row.move_count, [*row.moves, [kind, postal]]
@@ -294,24 +345,23 @@ def state_iq_move(token: str) -> str | Response | tuple[str, int]:
         )
         if saved != 1:
             return False
-        _after_move(row, game)
+        _after_move(row, game, student, now)
         return True
 
     if not atomically(save_move):
-        return nothing_changed(MOVE_MADE, here)
-    if mistake is not None:
-        flash(mistake, "error")
-    return redirect(here)
+        raise Stale(MOVE_MADE)
+    return mistake
 
 
-def _after_move(row: StateIqGame, game: StateIQ) -> None:
+def _after_move(
+    row: StateIqGame, game: StateIQ, student: User, now: dt.datetime | None = None
+) -> None:
     """Record what the student's play has shown so far, once each, and the result at the end
     (in the move's unit of work, or in one of its own)."""
-    atomically(lambda: _save_progress(row, game))
+    atomically(lambda: _save_progress(row, game, student, now or utcnow()))
 
 
-def _save_progress(row: StateIqGame, game: StateIQ) -> None:
-    student = current_student()
+def _save_progress(row: StateIqGame, game: StateIQ, student: User, now: dt.datetime) -> None:
     done = set(row.recorded)
     for answer in student_answers(game):
         if answer.item in done:
@@ -329,6 +379,7 @@ def _save_progress(row: StateIqGame, game: StateIQ) -> None:
                 help=srs.Help.RETRY if answer.late else srs.Help.NONE,
                 answered_postal=answer.answered_postal,
             ),
+            now,
         )
         done.add(answer.item)
     row.recorded = sorted(done)
@@ -336,7 +387,7 @@ def _save_progress(row: StateIqGame, game: StateIQ) -> None:
         row.result = game.result()
         student_half = next(h for h in game.halves if h.guesser is Side.STUDENT)
         row.student_guesses = student_half.guesses_needed
-        row.finished_at = utcnow()
+        row.finished_at = now
 
 
 def _deal_for_assignment(student: User, mode: Mode, scope: Scope, level: str) -> Dealt:
@@ -346,7 +397,7 @@ def _deal_for_assignment(student: User, mode: Mode, scope: Scope, level: str) ->
     return Dealt(
         f"state_iq:{row.token}",
         url_for("play.state_iq_game", token=row.token),
-        lambda: after_deal(row),
+        lambda: after_deal(row, student),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from flask import current_app
 from flask_wtf import FlaskForm
@@ -122,6 +123,18 @@ def served_ms_ago(
     return round(1000 * (time.time() if now is None else now)) - served_at_ms
 
 
+@dataclass(frozen=True)
+class GivenAnswer:
+    """An answer as the question's page sent it, read for :func:`~trainer.web.study.routes.answer_study_item`."""
+
+    #: The typed text, the chosen option or the clicked spot; None for "I don't know".
+    text: str | None
+    #: How long the student took, as the page measured it (None unless plausible digits).
+    page_ms: int | None
+    #: Milliseconds since the server sent this very question (None: no valid stamp for it).
+    served_ms: int | None
+
+
 class AnswerForm(FlaskForm):
     """One answer. ``answer`` carries typed text, the chosen option or the clicked spot.
 
@@ -141,6 +154,15 @@ class AnswerForm(FlaskForm):
         """How long the student took, as the page says it measured; None unless 1 to 9 ASCII digits
         within :data:`MAX_DURATION_MS`."""
         return whole_number(self.elapsed_ms.data, 1, MAX_DURATION_MS)
+
+    def given(self, round_token: str, index: int) -> GivenAnswer:
+        """The answer to item ``index`` of the round ``round_token`` (validate first): the text,
+        or None when "I don't know" was pressed, and the page's and the server's times."""
+        return GivenAnswer(
+            text=None if self.dont_know.data else self.answer.data or "",
+            page_ms=self.page_ms(),
+            served_ms=served_ms_ago(self.served.data, round_token, index),
+        )
 
 
 #: What a daily amount may be, in words a student reads (P-D1).

@@ -31,7 +31,9 @@ from trainer.review import ROUND_SIZE, Item, bounded_duration, deal, pick_map, q
 
 from .. import get_deck
 from ..extensions import db
+from ..guards import Refused, Stale, nothing_changed
 from ..memory import (
+    Recorded,
     RecordError,
     StudySummary,
     all_memories,
@@ -48,7 +50,14 @@ from ..models import ReviewLog, StudyRound, User, utcnow
 from ..modes import Access, Dealt, NavLink, Rounds, WebMode, register, scope_filters
 from ..progress import finished_study_rounds, my_assignments
 from ..security import student_required
-from .forms import AnswerForm, SettingsForm, StartForm, served_ms_ago, served_stamp
+from .forms import (
+    AnswerForm,
+    GivenAnswer,
+    SettingsForm,
+    StartForm,
+    served_ms_ago,
+    served_stamp,
+)
 
 bp = Blueprint("study", __name__, url_prefix="/study")
 
@@ -302,23 +311,53 @@ def _answer(
     student: User, round_: Row[Any], index: int, asked: Question, form: AnswerForm
 ) -> Response | tuple[str, int]:
     """Judge and record one answer, then show its result (POST, redirect, GET)."""
-    deck = get_deck()
     here = url_for("study.item", token=round_.token, index=index)
-    judgement = None
-    if form.validate():
-        try:
-            judgement = (
-                dont_know(asked.fact, deck)
-                if form.dont_know.data
-                else _judge(round_, index, asked, form.answer.data or "")
-            )
-        except UnreadableAnswer as problem:
-            form.answer.errors = [str(problem)]
-    if judgement is None:
+    if not form.validate():
         if _answered(round_, index):  # a repeat of an answered item (another tab, a back button)
-            flash(ALREADY_SAVED, "info")
-            return redirect(here)
+            return nothing_changed(ALREADY_SAVED, here)
         return _render_question(round_, index, asked, form), 400
+    try:
+        answer_study_item(student, round_, index, asked, form.given(round_.token, index), utcnow())
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        form.answer.errors = [str(refused)]
+        return _render_question(round_, index, asked, form), 400
+    except RecordError:
+        abort(404)
+    return redirect(here)
+
+
+def answer_study_item(
+    student: User,
+    round_: Row[Any],
+    index: int,
+    asked: Question,
+    given: GivenAnswer,
+    now: dt.datetime,
+) -> Recorded:
+    """Judge the answer to item ``index`` of the student's round and record it as one review.
+
+    ``asked`` is the item's question; the caller has checked that the item is the round's and
+    that the items before it are answered (P-H3).
+
+    Raises:
+        Stale: the item was answered already (a form sent twice, another tab): nothing changed.
+        Refused: the answer cannot be read (nothing typed, an option not offered, a spot not on
+            this map); nothing changed, and the message says what to do.
+        RecordError: the round's token was recorded for another student.
+    """
+    deck = get_deck()
+    try:
+        judgement = (
+            dont_know(asked.fact, deck)
+            if given.text is None
+            else _judge(round_, index, asked, given.text)
+        )
+    except UnreadableAnswer as problem:
+        if _answered(round_, index):  # a repeat of an answered item (another tab, a back button)
+            raise Stale(ALREADY_SAVED) from None
+        raise Refused(str(problem)) from None
     outcome = srs.Outcome(
         fact_key=asked.fact.key,
         verdict=judgement.verdict,
@@ -327,18 +366,13 @@ def _answer(
         round_token=_token(round_),
         item=str(index),
         answer=judgement.given,
-        duration_ms=bounded_duration(
-            form.page_ms(), served_ms_ago(form.served.data, round_.token, index)
-        ),
+        duration_ms=bounded_duration(given.page_ms, given.served_ms),
         answered_postal=judgement.answered[0] if len(judgement.answered) == 1 else None,
     )
-    try:
-        recorded = record(student, outcome)
-    except RecordError:
-        abort(404)
+    recorded = record(student, outcome, now)
     if not recorded.created:
-        flash(ALREADY_SAVED, "info")
-    return redirect(here)
+        raise Stale(ALREADY_SAVED)
+    return recorded
 
 
 def _judge(round_: Row[Any], index: int, asked: Question, answer: str) -> Judgement:

@@ -3,6 +3,8 @@ the picks so far...), so a form sent twice or from an old page changes nothing."
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from flask_wtf import FlaskForm
@@ -10,7 +12,9 @@ from wtforms import HiddenField, RadioField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
 
-from trainer.games.combo import ComboGame
+from trainer.games.combo import ComboGame, Side
+
+from ..guards import Refused, whole_number
 
 if TYPE_CHECKING:
     from .scoring import MatchPlay
@@ -27,6 +31,52 @@ DECLINE = "decline"
 #: ``back`` of a form sent from the teacher's round page: the answer returns there.
 BACK_TO_ROUND = "round"
 
+#: What a pick form's game says when it is missing (the service refuses a pick it could not read).
+PICK_A_GAME = "Pick a game."
+
+
+def _winner(sent: str | None) -> Side | None:
+    """The side a result button names ("a", "b"); None for "tie"."""
+    return None if sent == "tie" else Side(sent)
+
+
+class Verdict(Enum):
+    """The answer to a game one team recorded (P-K6): the other team confirms or disputes it, the
+    teacher confirms it or corrects it to a result (team A won, team B won, a tie)."""
+
+    CONFIRM = "confirm"
+    DISPUTE = "dispute"
+    A = "a"
+    B = "b"
+    TIE = "tie"
+
+    @property
+    def corrects(self) -> bool:
+        """A result the teacher sets (a correction, or the same result again)."""
+        return self.value in WINNERS
+
+    @property
+    def winner(self) -> Side | None:
+        """The side the corrected result names (None: a tie); only for :attr:`corrects`."""
+        return _winner(self.value)
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """The result of a game as the form named it: its number, which game, and who won (None: a tie)."""
+
+    number: int
+    game: ComboGame
+    winner: Side | None
+
+
+@dataclass(frozen=True)
+class GameAnswer:
+    """An answer to the match's pending game: the entry it was shown (its token) and the verdict."""
+
+    expected: str | None
+    verdict: Verdict
+
 
 class MatchStepForm(FlaskForm):
     """A button of the match page (draw the cards, finish the match, take back the last game) with
@@ -34,6 +84,11 @@ class MatchStepForm(FlaskForm):
 
     expected = HiddenField()
     back = HiddenField()
+
+    def expected_number(self) -> int | None:
+        """The number the button was pressed with (a game's number, a count of games), or None
+        when it names none."""
+        return whole_number(self.expected.data)
 
 
 class MatchAnswerForm(FlaskForm):
@@ -44,6 +99,36 @@ class MatchAnswerForm(FlaskForm):
     expected = HiddenField()
     answer = StringField()
     back = HiddenField()
+
+    def game_answer(self) -> GameAnswer:
+        """The answer to the pending game.
+
+        Raises:
+            Refused: no button of the confirmation form sent it.
+        """
+        try:
+            verdict = Verdict(self.answer.data)
+        except ValueError:
+            raise Refused(
+                "Press one of the buttons: confirm the result, or dispute it. Nothing was changed."
+            ) from None
+        return GameAnswer(self.expected.data, verdict)
+
+    def finish_answer(self) -> bool:
+        """Whether the answer to a team's "Finish the match" is yes (False: not yet).
+
+        Raises:
+            Refused: no button of the answer form sent it.
+        """
+        if self.answer.data not in (CONFIRM, DECLINE):
+            raise Refused(
+                "Press one of the buttons: finish the match, or not yet. Nothing was changed."
+            )
+        return self.answer.data == CONFIRM
+
+    def expected_number(self) -> int | None:
+        """The number of games the finish was answered on, or None when it names none."""
+        return whole_number(self.expected.data)
 
 
 class MatchPickForm(FlaskForm):
@@ -57,6 +142,14 @@ class MatchPickForm(FlaskForm):
     )
     submit = SubmitField("Pick this game")
 
+    def expected_number(self) -> int | None:
+        """The number of games already picked when the page was shown, or None."""
+        return whole_number(self.expected.data)
+
+    def pick(self) -> ComboGame | None:
+        """The game picked, or None with the form's errors (none chosen, or not a game)."""
+        return ComboGame(self.game.data) if self.validate() else None
+
 
 class MatchGameForm(FlaskForm):
     """The result of the game due: which game (its number and slug, as the page showed it) and who
@@ -66,12 +159,17 @@ class MatchGameForm(FlaskForm):
     game = HiddenField()
     winner = StringField()
 
-    def names(self, number: int, game: ComboGame) -> bool:
-        """Whether the form was sent for game ``number``, ``game``, with a result."""
-        return (self.number.data, self.game.data) == (
-            str(number),
-            game.value,
-        ) and self.winner.data in WINNERS
+    def entry(self) -> GameEntry | None:
+        """The game and result the form names, or None when it names no game or no result (an
+        odd form: the service takes it for a page out of date)."""
+        number = whole_number(self.number.data)
+        if number is None or self.winner.data not in WINNERS:
+            return None
+        try:
+            game = ComboGame(self.game.data)
+        except ValueError:
+            return None
+        return GameEntry(number, game, _winner(self.winner.data))
 
 
 def confirm_form(play: MatchPlay, back: str = "") -> MatchAnswerForm | None:

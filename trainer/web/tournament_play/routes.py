@@ -21,6 +21,7 @@ or from an old page, changes nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +36,7 @@ from trainer.games.combo import ComboGame, Side
 from trainer.games.tournament import EnteredBy, GameStage, Stage
 
 from ..extensions import changed_rows, db
-from ..guards import nothing_changed
+from ..guards import Refused, Stale, nothing_changed
 from ..models import (
     ClassMembership,
     SchoolClass,
@@ -50,14 +51,14 @@ from ..security import login_required, student_required
 from ..teach.tournaments import Board, claim
 from .forms import (
     BACK_TO_ROUND,
-    CONFIRM,
-    DECLINE,
-    DISPUTE,
-    WINNERS,
+    PICK_A_GAME,
+    GameAnswer,
+    GameEntry,
     MatchAnswerForm,
     MatchGameForm,
     MatchPickForm,
     MatchStepForm,
+    Verdict,
     answer_form,
     confirm_form,
 )
@@ -147,8 +148,10 @@ def _games(match: TournamentMatch) -> list[TournamentGame]:
     )
 
 
-def _play(tournament: Tournament, match: TournamentMatch) -> MatchPlay:
-    return MatchPlay(tournament, match, _games(match), utcnow())
+def _play(
+    tournament: Tournament, match: TournamentMatch, now: dt.datetime | None = None
+) -> MatchPlay:
+    return MatchPlay(tournament, match, _games(match), utcnow() if now is None else now)
 
 
 def _names(board: Board, match: TournamentMatch) -> dict[Side, str]:
@@ -171,11 +174,9 @@ def _back(
     return _here(tournament, match)
 
 
-def _refuse(
-    tournament: Tournament, match: TournamentMatch, message: str, to: str | None = None
-) -> Response:
-    """Nothing changed, and why: back to ``to`` (by default the match) with ``message``."""
-    return nothing_changed(message, to or _here(tournament, match), "error")
+def _stale(message: str) -> Stale:
+    """A form sent twice or from an out-of-date page: at a match, flashed as an error."""
+    return Stale(message, "error")
 
 
 def _blocked(play: MatchPlay, names: dict[Side, str]) -> str | None:
@@ -214,16 +215,23 @@ def _closed(tournament: Tournament, match: TournamentMatch) -> str | None:
     return None
 
 
-def _claimed(tournament: Tournament, match: TournamentMatch) -> str | None:
-    """Claim the tournament's row and read the match again: why it is closed now, or None (claimed)."""
+def _claim(tournament: Tournament, match: TournamentMatch) -> None:
+    """Claim the tournament's row (``teach.tournaments.claim``) and read the tournament and the
+    match again, so every check after this one sees what is stored and nothing else can change it.
+
+    Raises:
+        Stale: the match is closed (before or after the claim), or the tournament moved on.
+    """
     reason = _closed(tournament, match)
     if reason is not None:
-        return reason
+        raise _stale(reason)
     if not claim(tournament):
-        return "The tournament moved on while this page was open: nothing was changed."
+        raise _stale("The tournament moved on while this page was open: nothing was changed.")
     db.session.refresh(tournament)
     db.session.refresh(match)
-    return _closed(tournament, match)
+    reason = _closed(tournament, match)
+    if reason is not None:
+        raise _stale(reason)
 
 
 # --- Pages ---------------------------------------------------------------------------------------
@@ -409,6 +417,13 @@ def _step(prefix: str, expected: object) -> MatchStepForm:
 
 
 # --- Changes -------------------------------------------------------------------------------------
+#
+# Each POST view loads the match and who is at it (``_load``), lets its form parse what was sent,
+# and hands it to one service function below (``draw_for_match`` ... ``answer_finish``). A service
+# function claims the tournament's row (``_claim``), checks the form against the match as it is
+# now, saves the change in one commit and returns the words of the flash; it raises ``Stale`` for a
+# form sent twice or from an out-of-date page and ``Refused`` for what the rules or the match's
+# teams do not allow. Either way nothing changes, and the view says why, flashed as "error".
 
 
 @bp.post("/<int:tournament_id>/matches/<int:match_id>/draw")
@@ -417,18 +432,28 @@ def match_draw(tournament_id: int, match_id: int) -> Response:
     """The afternoon draw: each team's card, seeded by the match; the better statehood rank picks
     the first game (K2)."""
     tournament, match, _viewer = _load(tournament_id, match_id)
-    play = _play(tournament, match)
+    here = _here(tournament, match)
+    try:
+        message = draw_for_match(tournament, match, utcnow())
+    except (Stale, Refused) as refusal:
+        return nothing_changed(str(refusal), here, "error")
+    flash(message, "success")
+    return redirect(here)
+
+
+def draw_for_match(tournament: Tournament, match: TournamentMatch, now: dt.datetime) -> str:
+    """Draw the afternoon match's cards (K2), seeded by the match, and say who picks first.
+
+    Raises:
+        Refused: a morning match (it has no draw).
+        Stale: the cards were already drawn, or the match is closed.
+    """
+    play = _play(tournament, match, now)
     if not play.afternoon:
-        return _refuse(
-            tournament, match, "A morning match has no draw: its games are played in order (K2)."
-        )
+        raise Refused("A morning match has no draw: its games are played in order (K2).")
     if match.draw is not None:
-        return _refuse(
-            tournament, match, "The cards were already drawn for this match. Nothing was changed."
-        )
-    reason = _claimed(tournament, match)
-    if reason is not None:
-        return _refuse(tournament, match, reason)
+        raise _stale("The cards were already drawn for this match. Nothing was changed.")
+    _claim(tournament, match)
     draw = pick_draw(tournament, match)
     changed = changed_rows(
         update(TournamentMatch)
@@ -441,13 +466,10 @@ def match_draw(tournament_id: int, match_id: int) -> Response:
         .execution_options(synchronize_session=False)
     )
     if changed != 1:
-        return _refuse(
-            tournament, match, "The cards were already drawn for this match. Nothing was changed."
-        )
+        raise _stale("The cards were already drawn for this match. Nothing was changed.")
     db.session.commit()
     names = _names(Board(tournament), match)
-    flash(f"{draw.describe(names)}: {names[draw.winner]} picks the first game.", "success")
-    return redirect(_here(tournament, match))
+    return f"{draw.describe(names)}: {names[draw.winner]} picks the first game."
 
 
 @bp.post("/<int:tournament_id>/matches/<int:match_id>/pick")
@@ -455,52 +477,63 @@ def match_draw(tournament_id: int, match_id: int) -> Response:
 def match_pick(tournament_id: int, match_id: int) -> Response | tuple[str, int]:
     """An afternoon pick: the draw winner's team first, then the other team a different game (K2)."""
     tournament, match, viewer = _load(tournament_id, match_id)
-    play = _play(tournament, match)
+    here = _here(tournament, match)
+    form = MatchPickForm(prefix="pick")
+    try:
+        message = pick_game(tournament, match, form.expected_number(), form.pick(), utcnow())
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        # A form that named no game keeps its own words ("Pick a game.", "Not a valid choice.").
+        if not form.game.errors:
+            form.game.errors = [str(refused)]
+        return _render(tournament, match, viewer, form, 400)
+    flash(message, "success")
+    return redirect(here)
+
+
+def pick_game(
+    tournament: Tournament,
+    match: TournamentMatch,
+    expected: int | None,
+    game: ComboGame | None,
+    now: dt.datetime,
+) -> str:
+    """The afternoon pick of ``game`` (K2), made on a page that showed ``expected`` games picked:
+    the draw winner's team picks first, then the other team a different game.
+
+    Args:
+        game: the game picked, or None when the form named none (its errors say why).
+
+    Raises:
+        Refused: no game read (:data:`PICK_A_GAME`), or the game picked first picked again (the
+            view shows the form again with the words, 400).
+        Stale: a morning match, no draw yet, both games picked, the pick already made, or the
+            match closed.
+    """
+    play = _play(tournament, match, now)
+    # The page shows no pick form before the draw, nor in a morning match.
     if not play.afternoon:
-        return _refuse(
-            tournament, match, "A morning match has no picks: its games are played in order (K2)."
-        )
+        raise _stale("A morning match has no picks: its games are played in order (K2).")
     if play.draw is None:
-        return _refuse(
-            tournament,
-            match,
-            "Draw the cards first: the better statehood rank picks the first game (K2).",
-        )
+        raise _stale("Draw the cards first: the better statehood rank picks the first game (K2).")
     if play.picks is not None:
         done = " then ".join(g.label for g in play.picks)
-        return _refuse(
-            tournament, match, f"Both games are already picked ({done}). Nothing was changed."
-        )
-    form = MatchPickForm(prefix="pick")
-    if form.expected.data != str(len(play.picked)):
-        return _refuse(
-            tournament,
-            match,
-            "That pick was already made (the page was out of date). Nothing was changed.",
-        )
-    if not form.validate():
-        return _render(tournament, match, viewer, form, 400)
-    pick = ComboGame(form.game.data)
-    if pick in play.picked:
-        form.game.errors = [
-            f"{pick.label} was picked first: the other team picks a different game (K2)."
-        ]
-        return _render(tournament, match, viewer, form, 400)
-    reason = _claimed(tournament, match)
-    if reason is not None:
-        return _refuse(tournament, match, reason)
-    if [g.value for g in _play(tournament, match).picked] != [g.value for g in play.picked]:
-        return _refuse(
-            tournament,
-            match,
-            "That pick was already made (the page was out of date). Nothing was changed.",
-        )
-    match.picks = [*(g.value for g in play.picked), pick.value]
+        raise _stale(f"Both games are already picked ({done}). Nothing was changed.")
+    if expected != len(play.picked):
+        raise _stale("That pick was already made (the page was out of date). Nothing was changed.")
+    if game is None:
+        raise Refused(PICK_A_GAME)
+    if game in play.picked:
+        raise Refused(f"{game.label} was picked first: the other team picks a different game (K2).")
+    _claim(tournament, match)
+    if [g.value for g in _play(tournament, match, now).picked] != [g.value for g in play.picked]:
+        raise _stale("That pick was already made (the page was out of date). Nothing was changed.")
+    match.picks = [*(g.value for g in play.picked), game.value]
     db.session.commit()
     names = _names(Board(tournament), match)
     picker = play.draw.winner if not play.picked else play.draw.winner.other
-    flash(f"{names[picker]} picked {pick.label}.", "success")
-    return redirect(_here(tournament, match))
+    return f"{names[picker]} picked {game.label}."
 
 
 @bp.post("/<int:tournament_id>/matches/<int:match_id>/games")
@@ -510,34 +543,65 @@ def match_game(tournament_id: int, match_id: int) -> Response:
     recorded after the bell, it does not count (K2, P-K6). Entered by a student, it waits for the
     other team's confirmation; entered by the teacher, it stands (P-K6)."""
     tournament, match, viewer = _load(tournament_id, match_id)
+    here = _here(tournament, match)
     form = MatchGameForm(prefix="game")
+    try:
+        message = record_game(tournament, match, viewer, form.entry(), utcnow())
+    except (Stale, Refused) as refusal:
+        return nothing_changed(str(refusal), here, "error")
+    flash(message, "success")
+    return redirect(here)
+
+
+def record_game(
+    tournament: Tournament,
+    match: TournamentMatch,
+    viewer: Viewer,
+    entry: GameEntry | None,
+    now: dt.datetime,
+) -> str:
+    """Record ``entry``, the result of the game due, at ``now``: it counts if that is by the bell
+    (K2, P-K6). A student's entry waits for the other team; the teacher's stands (P-K6).
+
+    Args:
+        entry: the game and result the form named; None when it named none (taken as a page out
+            of date).
+
+    Raises:
+        Refused: the picks are not made yet, or the match has its most games.
+        Stale: the match is closed, a game or a finish waits for an answer, or ``entry`` is not
+            the game due (recorded already, or never shown).
+    """
     stale = "That game was already recorded, or it is not the game due now (the page was out of date). Nothing was changed."
     reason = _closed(tournament, match)
     if reason is not None:
-        return _refuse(tournament, match, reason)
-    play = _play(tournament, match)
+        raise _stale(reason)
+    play = _play(tournament, match, now)
     names = _names(Board(tournament), match)
     if play.picks_due:
-        return _refuse(tournament, match, "Draw the cards and pick the two games first (K2).")
+        raise Refused("Draw the cards and pick the two games first (K2).")
     if len(play.games) >= MAX_GAMES:
-        return _refuse(
-            tournament, match, f"A match records at most {MAX_GAMES} games. Finish the match."
-        )
+        raise Refused(f"A match records at most {MAX_GAMES} games. Finish the match.")
     waiting = _blocked(play, names)
     if waiting is not None:
-        return _refuse(tournament, match, waiting)
+        raise _stale(waiting)
     upcoming = play.upcoming
-    if upcoming is None or not form.names(upcoming.number, upcoming.game):
-        return _refuse(tournament, match, stale)
-    reason = _claimed(tournament, match)
-    if reason is not None:
-        return _refuse(tournament, match, reason)
-    play = _play(tournament, match)
+    if (
+        upcoming is None
+        or entry is None
+        or (entry.number, entry.game)
+        != (
+            upcoming.number,
+            upcoming.game,
+        )
+    ):
+        raise _stale(stale)
+    _claim(tournament, match)
+    play = _play(tournament, match, now)
     due = play.upcoming
     if due is None or (due.number, due.game) != (upcoming.number, upcoming.game):
-        return _refuse(tournament, match, _blocked(play, names) or stale)
-    winner = {"a": match.a_team_id, "b": match.b_team_id, "tie": None}[form.winner.data]
-    now = utcnow()
+        raise _stale(_blocked(play, names) or stale)
+    winner = _team_id(match, entry.winner)
     db.session.add(
         TournamentGame(
             tournament_id=tournament.id,
@@ -559,20 +623,22 @@ def match_game(tournament_id: int, match_id: int) -> Response:
     try:
         db.session.flush()
     except IntegrityError:
-        return _refuse(tournament, match, stale)
+        raise _stale(stale) from None
     db.session.commit()
-    what = (
-        "a tie"
-        if winner is None
-        else f"{names[Side.A if winner == match.a_team_id else Side.B]} won"
-    )
+    what = "a tie" if entry.winner is None else f"{names[entry.winner]} won"
     message = f"Game {upcoming.number}, {upcoming.game.label}: {what}."
     if play.bell is not None and now > play.bell:
         message += " It was recorded after the bell, so it does not count (K2)."
     if viewer.side is not None:
         message += f" It stands once {names[viewer.side.other]} confirms it (or your teacher does)."
-    flash(message, "success")
-    return redirect(_here(tournament, match))
+    return message
+
+
+def _team_id(match: TournamentMatch, side: Side | None) -> int | None:
+    """The team playing ``side`` in the match; None for None (a tie)."""
+    if side is None:
+        return None
+    return match.a_team_id if side is Side.A else match.b_team_id
 
 
 def _describe(game: Recorded, names: dict[Side, str]) -> str:
@@ -591,70 +657,62 @@ def match_confirm(tournament_id: int, match_id: int) -> Response:
     tournament, match, viewer = _load(tournament_id, match_id)
     form = MatchAnswerForm(prefix="confirm")
     to = _back(tournament, match, viewer, form)
-    answer = form.answer.data
-    if answer not in (CONFIRM, DISPUTE, *WINNERS):
-        return _refuse(
-            tournament,
-            match,
-            "Press one of the buttons: confirm the result, or dispute it. Nothing was changed.",
-            to,
+    try:
+        message = confirm_game(tournament, match, viewer, form.game_answer(), utcnow())
+    except (Stale, Refused) as refusal:
+        return nothing_changed(str(refusal), to, "error")
+    flash(message, "success")
+    return redirect(to)
+
+
+def confirm_game(
+    tournament: Tournament,
+    match: TournamentMatch,
+    viewer: Viewer,
+    answer: GameAnswer,
+    now: dt.datetime,
+) -> str:
+    """Answer the match's pending game (P-K6): a student of the other team confirms or disputes it;
+    the teacher confirms it or corrects its result. It keeps the time it was entered (K2).
+
+    Raises:
+        Refused: a student correcting a result, the teacher disputing, or a student answering
+            their own team's game.
+        Stale: the game answered is not the one waiting (taken back, changed, already confirmed
+            or disputed), or the match is closed.
+    """
+    verdict = answer.verdict
+    if verdict.corrects and not viewer.is_teacher:
+        raise Refused(
+            "Only your teacher can change a result: confirm it, or dispute it. Nothing was changed."
         )
-    if answer in WINNERS and not viewer.is_teacher:
-        return _refuse(
-            tournament,
-            match,
-            "Only your teacher can change a result: confirm it, or dispute it. Nothing was changed.",
-            to,
-        )
-    if answer == DISPUTE and viewer.is_teacher:
-        return _refuse(
-            tournament,
-            match,
-            "As the teacher, confirm the result or correct it. Nothing was changed.",
-            to,
-        )
-    reason = _claimed(tournament, match)
-    if reason is not None:
-        return _refuse(tournament, match, reason, to)
-    play = _play(tournament, match)
+    if verdict is Verdict.DISPUTE and viewer.is_teacher:
+        raise Refused("As the teacher, confirm the result or correct it. Nothing was changed.")
+    _claim(tournament, match)
+    play = _play(tournament, match, now)
     names = _names(Board(tournament), match)
     game = play.pending
-    if game is None or form.expected.data != game.token:
-        shown = next((g for g in play.games if g.token == form.expected.data), None)
+    if game is None or answer.expected != game.token:
+        shown = next((g for g in play.games if g.token == answer.expected), None)
         if shown is not None and shown.stands:
-            return _refuse(
-                tournament,
-                match,
-                f"Game {shown.number} was already confirmed. Nothing was changed.",
-                to,
-            )
-        return _refuse(
-            tournament,
-            match,
-            "That game was taken back or changed since the page was shown. Nothing was changed.",
-            to,
+            raise _stale(f"Game {shown.number} was already confirmed. Nothing was changed.")
+        raise _stale(
+            "That game was taken back or changed since the page was shown. Nothing was changed."
         )
     if viewer.side is not None and viewer.side is game.entered_side:
         other = names[viewer.side.other]
-        return _refuse(
-            tournament,
-            match,
-            f"Your team entered game {game.number}: {other} confirms it (or your teacher). Nothing was changed.",
-            to,
+        raise Refused(
+            f"Your team entered game {game.number}: {other} confirms it (or your teacher). Nothing was changed."
         )
-    now = utcnow()
     values: dict[str, object] = {"confirmed_at": now, "confirmed_by_id": viewer.user.id}
-    if answer == DISPUTE:
+    if verdict is Verdict.DISPUTE:
         if game.disputed:
-            return _refuse(
-                tournament,
-                match,
-                f"Game {game.number} is already disputed: your teacher decides. Nothing was changed.",
-                to,
+            raise _stale(
+                f"Game {game.number} is already disputed: your teacher decides. Nothing was changed."
             )
         values = {"disputed_at": now, "disputed_by_id": viewer.user.id}
-    elif answer in WINNERS:
-        values["winner_id"] = {"a": match.a_team_id, "b": match.b_team_id, "tie": None}[answer]
+    elif verdict.corrects:
+        values["winner_id"] = _team_id(match, verdict.winner)
     changed = changed_rows(
         update(TournamentGame)
         .where(
@@ -666,26 +724,16 @@ def match_confirm(tournament_id: int, match_id: int) -> Response:
         .execution_options(synchronize_session=False)
     )
     if changed != 1:
-        return _refuse(
-            tournament, match, f"Game {game.number} was already confirmed. Nothing was changed.", to
-        )
+        raise _stale(f"Game {game.number} was already confirmed. Nothing was changed.")
     db.session.commit()
     described = _describe(game, names)
-    if answer == DISPUTE:
+    if verdict is Verdict.DISPUTE:
         entered = names[game.entered_side] if game.entered_side else "The team that entered it"
-        message = f"You disputed {described}. {entered} may take it back and record it again, or your teacher decides."
-    elif answer in WINNERS and values["winner_id"] != _winner_id(game, match):
-        now_what = "a tie" if answer == "tie" else f"{names[Side(answer)]} won"
-        message = f"Corrected {described}: {now_what}. It stands, at the time it was entered."
-    else:
-        message = f"Confirmed: {described}. It stands."
-    flash(message, "success")
-    return redirect(to)
-
-
-def _winner_id(game: Recorded, match: TournamentMatch) -> int | None:
-    winner = game.result.winner
-    return None if winner is None else (match.a_team_id if winner is Side.A else match.b_team_id)
+        return f"You disputed {described}. {entered} may take it back and record it again, or your teacher decides."
+    if verdict.corrects and values["winner_id"] != _team_id(match, game.result.winner):
+        now_what = "a tie" if verdict.winner is None else f"{names[verdict.winner]} won"
+        return f"Corrected {described}: {now_what}. It stands, at the time it was entered."
+    return f"Confirmed: {described}. It stands."
 
 
 @bp.post("/<int:tournament_id>/matches/<int:match_id>/undo")
@@ -694,33 +742,49 @@ def match_undo(tournament_id: int, match_id: int) -> Response:
     """Take back the last game recorded (a wrong button), while the match has no result: a team's
     own game while it waits (or is disputed); the teacher's, any last game (P-K6)."""
     tournament, match, viewer = _load(tournament_id, match_id)
+    here = _here(tournament, match)
     form = MatchStepForm(prefix="undo")
-    reason = _claimed(tournament, match)
-    if reason is not None:
-        return _refuse(tournament, match, reason)
-    play = _play(tournament, match)
+    try:
+        message = undo_game(tournament, match, viewer, form.expected_number(), utcnow())
+    except (Stale, Refused) as refusal:
+        return nothing_changed(str(refusal), here, "error")
+    flash(message, "success")
+    return redirect(here)
+
+
+def undo_game(
+    tournament: Tournament,
+    match: TournamentMatch,
+    viewer: Viewer,
+    expected: int | None,
+    now: dt.datetime,
+) -> str:
+    """Take back game ``expected``, the last recorded (P-K6): a team its own game while it waits
+    or is disputed, the teacher any last game.
+
+    Raises:
+        Refused: a student taking back a game that stands, or the other team's game.
+        Stale: game ``expected`` is not the last (taken back, or another recorded since), a finish
+            waits for an answer, or the match is closed.
+    """
+    _claim(tournament, match)
+    play = _play(tournament, match, now)
     names = _names(Board(tournament), match)
-    if not play.games or form.expected.data != str(play.games[-1].number):
-        return _refuse(
-            tournament,
-            match,
-            "That game was already taken back, or another was recorded since. Nothing was taken back.",
+    if not play.games or expected != play.games[-1].number:
+        raise _stale(
+            "That game was already taken back, or another was recorded since. Nothing was taken back."
         )
     last = play.games[-1]
     if play.finish_asked is not None:
-        return _refuse(tournament, match, _blocked(play, names) or "")
+        raise _stale(_blocked(play, names) or "")
     if viewer.side is not None:
         if last.stands:
-            return _refuse(
-                tournament,
-                match,
-                f"Game {last.number} stands: both teams agreed on it. Only your teacher can take it back now.",
+            raise Refused(
+                f"Game {last.number} stands: both teams agreed on it. Only your teacher can take it back now."
             )
         if last.entered_side is not None and last.entered_side is not viewer.side:
-            return _refuse(
-                tournament,
-                match,
-                f"{names[last.entered_side]} entered game {last.number}: they may take it back. If it is wrong, dispute it. Nothing was taken back.",
+            raise Refused(
+                f"{names[last.entered_side]} entered game {last.number}: they may take it back. If it is wrong, dispute it. Nothing was taken back."
             )
     db.session.execute(
         delete(TournamentGame)
@@ -728,8 +792,7 @@ def match_undo(tournament_id: int, match_id: int) -> Response:
         .execution_options(synchronize_session=False)
     )
     db.session.commit()
-    flash(f"Taken back: game {last.number}, {last.result.game.label}. Record it again.", "success")
-    return redirect(_here(tournament, match))
+    return f"Taken back: game {last.number}, {last.result.game.label}. Record it again."
 
 
 @bp.post("/<int:tournament_id>/matches/<int:match_id>/finish")
@@ -741,34 +804,49 @@ def match_finish(tournament_id: int, match_id: int) -> Response:
     tournament, match, viewer = _load(tournament_id, match_id)
     form = MatchStepForm(prefix="finish")
     to = _back(tournament, match, viewer, form)
-    reason = _claimed(tournament, match)
-    if reason is not None:
-        return _refuse(tournament, match, reason, to)
-    play = _play(tournament, match)
+    try:
+        message = finish_match(tournament, match, viewer, form.expected_number(), utcnow())
+    except (Stale, Refused) as refusal:
+        return nothing_changed(str(refusal), to, "error")
+    flash(message, "success")
+    return redirect(to)
+
+
+def finish_match(
+    tournament: Tournament,
+    match: TournamentMatch,
+    viewer: Viewer,
+    expected: int | None,
+    now: dt.datetime,
+) -> str:
+    """ "Finish the match" pressed on a page that showed ``expected`` games: the teacher's finish
+    writes the result (K1, K2); a team's asks the other team (P-K6).
+
+    Raises:
+        Refused: no game is recorded yet.
+        Stale: the games changed since the page was shown, a game or a finish waits for an answer,
+            the result is already in, or the match is closed.
+    """
+    _claim(tournament, match)
+    play = _play(tournament, match, now)
     names = _names(Board(tournament), match)
     if not play.games:
-        return _refuse(
-            tournament,
-            match,
-            "No game has been recorded yet: record each game as it ends, then finish the match.",
-            to,
+        raise Refused(
+            "No game has been recorded yet: record each game as it ends, then finish the match."
         )
-    if form.expected.data != str(len(play.games)):
-        return _refuse(
-            tournament,
-            match,
-            "A game was recorded or taken back since that page was shown: check the games, then finish again.",
-            to,
+    if expected != len(play.games):
+        raise _stale(
+            "A game was recorded or taken back since that page was shown: check the games, then finish again."
         )
     if viewer.is_teacher:
         # The teacher's finish is the teacher's word, also on a finish a team asked; only a game
         # still waiting must be confirmed or corrected first.
         if play.pending is not None:
-            return _refuse(tournament, match, _blocked(play, names) or "", to)
-        return _write_result(tournament, match, play, viewer, to)
+            raise _stale(_blocked(play, names) or "")
+        return _write_result(tournament, match, play, viewer, now)
     waiting = _blocked(play, names)
     if waiting is not None:
-        return _refuse(tournament, match, waiting, to)
+        raise _stale(waiting)
     changed = changed_rows(
         update(TournamentMatch)
         .where(
@@ -777,23 +855,17 @@ def match_finish(tournament_id: int, match_id: int) -> Response:
             TournamentMatch.finish_asked_at.is_(None),
         )
         .values(
-            finish_asked_at=utcnow(),
+            finish_asked_at=now,
             finish_asked_by_id=viewer.user.id,
             finish_asked_team_id=viewer.team_id(match),
         )
         .execution_options(synchronize_session=False)
     )
     if changed != 1:
-        return _refuse(
-            tournament, match, "Finishing the match was already asked. Nothing was changed.", to
-        )
+        raise _stale("Finishing the match was already asked. Nothing was changed.")
     db.session.commit()
     other = names[viewer.side.other] if viewer.side else "the other team"
-    flash(
-        f"You asked to finish the match at {_score(play, names)}. It is over when {other} confirms it (or your teacher does).",
-        "success",
-    )
-    return redirect(to)
+    return f"You asked to finish the match at {_score(play, names)}. It is over when {other} confirms it (or your teacher does)."
 
 
 @bp.post("/<int:tournament_id>/matches/<int:match_id>/finish/answer")
@@ -804,39 +876,47 @@ def match_finish_answer(tournament_id: int, match_id: int) -> Response:
     tournament, match, viewer = _load(tournament_id, match_id)
     form = MatchAnswerForm(prefix="answer")
     to = _back(tournament, match, viewer, form)
-    if form.answer.data not in (CONFIRM, DECLINE):
-        return _refuse(
-            tournament,
-            match,
-            "Press one of the buttons: finish the match, or not yet. Nothing was changed.",
-            to,
-        )
-    reason = _claimed(tournament, match)
-    if reason is not None:
-        return _refuse(tournament, match, reason, to)
-    play = _play(tournament, match)
+    try:
+        yes = form.finish_answer()
+        message = answer_finish(tournament, match, viewer, form.expected_number(), yes, utcnow())
+    except (Stale, Refused) as refusal:
+        return nothing_changed(str(refusal), to, "error")
+    flash(message, "success")
+    return redirect(to)
+
+
+def answer_finish(
+    tournament: Tournament,
+    match: TournamentMatch,
+    viewer: Viewer,
+    expected: int | None,
+    yes: bool,
+    now: dt.datetime,
+) -> str:
+    """Answer a team's "Finish the match", asked on ``expected`` games (P-K6): yes writes the result
+    (K1, K2), no lets the match go on.
+
+    Raises:
+        Refused: a student of the team that asked answering it.
+        Stale: nobody is asking now, the games changed since the page was shown, the result is
+            already in, or the match is closed.
+    """
+    _claim(tournament, match)
+    play = _play(tournament, match, now)
     names = _names(Board(tournament), match)
     asker = play.finish_asked
     if not play.finish_waits or asker is None:
-        return _refuse(
-            tournament, match, "Nobody is asking to finish this match now. Nothing was changed.", to
-        )
-    if form.expected.data != str(len(play.games)):
-        return _refuse(
-            tournament,
-            match,
-            "The games changed since that page was shown: check them, then answer again. Nothing was changed.",
-            to,
+        raise _stale("Nobody is asking to finish this match now. Nothing was changed.")
+    if expected != len(play.games):
+        raise _stale(
+            "The games changed since that page was shown: check them, then answer again. Nothing was changed."
         )
     if viewer.side is asker:
-        return _refuse(
-            tournament,
-            match,
-            f"Your team asked to finish the match: {names[asker.other]} answers (or your teacher). Nothing was changed.",
-            to,
+        raise Refused(
+            f"Your team asked to finish the match: {names[asker.other]} answers (or your teacher). Nothing was changed."
         )
-    if form.answer.data == CONFIRM:
-        return _write_result(tournament, match, play, viewer, to)
+    if yes:
+        return _write_result(tournament, match, play, viewer, now)
     db.session.execute(
         update(TournamentMatch)
         .where(TournamentMatch.id == match.id, TournamentMatch.entered_at.is_(None))
@@ -844,8 +924,7 @@ def match_finish_answer(tournament_id: int, match_id: int) -> Response:
         .execution_options(synchronize_session=False)
     )
     db.session.commit()
-    flash(f"Not finished: the match goes on. {names[asker]} may ask again later.", "success")
-    return redirect(to)
+    return f"Not finished: the match goes on. {names[asker]} may ask again later."
 
 
 def _score(play: MatchPlay, names: dict[Side, str]) -> str:
@@ -855,10 +934,18 @@ def _score(play: MatchPlay, names: dict[Side, str]) -> str:
 
 
 def _write_result(
-    tournament: Tournament, match: TournamentMatch, play: MatchPlay, viewer: Viewer, to: str
-) -> Response:
+    tournament: Tournament,
+    match: TournamentMatch,
+    play: MatchPlay,
+    viewer: Viewer,
+    now: dt.datetime,
+) -> str:
     """The match result from the games that stand and were recorded by the bell (K1, K2), written
-    once, as the teacher's typed result is, unless that came first (P-K6)."""
+    once, as the teacher's typed result is, unless that came first (P-K6).
+
+    Raises:
+        Stale: the result is already in.
+    """
     changed = changed_rows(
         update(TournamentMatch)
         .where(
@@ -868,16 +955,14 @@ def _write_result(
         )
         .values(
             **play.finish_columns(),
-            entered_at=utcnow(),
+            entered_at=now,
             entered_by=EnteredBy.APP,
             finish_confirmed_by_id=viewer.user.id,
         )
         .execution_options(synchronize_session=False)
     )
     if changed != 1:
-        return _refuse(
-            tournament, match, "This match's result is already in. Nothing was changed.", to
-        )
+        raise _stale("This match's result is already in. Nothing was changed.")
     db.session.commit()
     db.session.refresh(match)
     board = Board(tournament)
@@ -886,8 +971,4 @@ def _write_result(
         if play.late
         else ""
     )
-    flash(
-        f"Match over: {board.describe_match(match)}{late}. The result is on the teacher's page.",
-        "success",
-    )
-    return redirect(to)
+    return f"Match over: {board.describe_match(match)}{late}. The result is on the teacher's page."
