@@ -19,22 +19,13 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
-from dataclasses import dataclass
-from functools import cached_property
 
 from flask import abort, flash, redirect, render_template, url_for
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
-from trainer.games.combo import (
-    ROUND_SECONDS,
-    ComboGame,
-    GameResult,
-    MatchFormat,
-    Side,
-    next_game,
-)
+from trainer.games.combo import ComboGame, GameResult, Side
 from trainer.games.tournament import (
     MIN_STUDENTS,
     ROUNDS,
@@ -44,16 +35,22 @@ from trainer.games.tournament import (
     PlayoffResult,
     Qualification,
     Stage,
-    Standing,
-    champion,
-    championship_teams,
-    finalists,
-    next_playoff_game,
     pair_round,
     random_teams,
-    round_format,
-    standings,
     team_sizes,
+)
+from trainer.games.tournament_board import (
+    CHAMPIONSHIP_GAMES,
+    DueGame,
+    RoundMatch,
+    StageGame,
+    StandingsRow,
+    Team,
+    TournamentBoard,
+    TournamentState,
+    is_morning,
+    round_minutes,
+    round_seconds_left,
 )
 
 from ..extensions import changed_rows, db
@@ -79,45 +76,49 @@ from .forms import (
 )
 from .routes import _user, bp, own_class, students_of
 
-#: The games of a championship before its Border-Up tie-breakers (K4).
-CHAMPIONSHIP_GAMES = 4
 TIE = "tie"
 
 
 # --- The tournament as it stands -------------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Team:
-    id: int
-    number: int
-    name: str
-    members: tuple[str, ...]
+#: A line of the standings (the core's :class:`~trainer.games.tournament_board.StandingsRow`).
+Row = StandingsRow
 
 
-@dataclass(frozen=True)
-class DueGame:
-    """The playoff or championship game to play next."""
+def _match_record(match: TournamentMatch) -> RoundMatch:
+    """A round's match row as the core's record."""
+    return RoundMatch(
+        id=match.id,
+        round=match.round,
+        a=match.a_team_id,
+        b=match.b_team_id,
+        winner=match.winner_id,
+        entered_at=match.entered_at,
+        a_games=match.a_games,
+        b_games=match.b_games,
+        tied_games=match.tied_games,
+    )
 
-    stage: GameStage
-    number: int
-    a: int
-    b: int
-    game: ComboGame
-    title: str
 
-
-@dataclass(frozen=True)
-class Row:
-    """A line of the standings: the place (equal wins share it) and the record."""
-
-    rank: int
-    team: Team
-    standing: Standing
+def _game_record(game: TournamentGame) -> StageGame:
+    """A playoff or championship game row as the core's record."""
+    return StageGame(
+        stage=GameStage(game.stage),
+        number=game.number,
+        game=ComboGame(game.game),
+        a=game.a_team_id,
+        b=game.b_team_id,
+        winner=game.winner_id,
+    )
 
 
 class Board:
-    """A tournament and everything stored about it, read fresh from the database."""
+    """A tournament and everything stored about it, read fresh from the database.
+
+    The rows are loaded here; what follows from them (standings, the game due, the champion, what
+    may be undone, the sentences) is the core's :class:`TournamentBoard`, built from copies of
+    the rows when the board is read. Matches and games are handed back as rows.
+    """
 
     def __init__(self, tournament: Tournament):
         self.tournament = tournament
@@ -143,8 +144,6 @@ class Board:
         ):
             members[team_id].append(username)
             self.usernames[user_id] = username
-        self.teams = [Team(t.id, t.number, t.name, tuple(members[t.id])) for t in teams]
-        self.team = {team.id: team for team in self.teams}
         self.matches = list(
             db.session.execute(
                 select(TournamentMatch)
@@ -168,15 +167,33 @@ class Board:
         for g in games:
             if g.stage == GameStage.MATCH and g.match_id is not None:
                 self.match_games.setdefault(g.match_id, []).append(g)
+        #: The stage logic, over copies of the rows.
+        self.core = TournamentBoard(
+            TournamentState(
+                Stage(tournament.stage),
+                tournament.round,
+                tournament.seed,
+                tournament.clock_started_at,
+            ),
+            [Team(t.id, t.number, t.name, tuple(members[t.id])) for t in teams],
+            [_match_record(m) for m in self.matches],
+            [_game_record(g) for g in self.playoff_games + self.championship_games],
+        )
+        self.teams = self.core.teams
+        self.team = self.core.team
+        self._match_rows = {m.id: m for m in self.matches}
 
-    # The rounds.
+    def _rows(self, matches: list[RoundMatch]) -> list[TournamentMatch]:
+        return [self._match_rows[m.id] for m in matches]
+
+    # The teams.
 
     @property
     def team_ids(self) -> list[int]:
-        return [team.id for team in self.teams]
+        return self.core.team_ids
 
     def name(self, team_id: int | None) -> str:
-        return "" if team_id is None else self.team[team_id].name
+        return self.core.name(team_id)
 
     def side_names(self, match: TournamentMatch) -> dict[Side, str]:
         """The names of a match's two teams, by side."""
@@ -193,226 +210,102 @@ class Board:
 
     def names(self, team_ids: tuple[int, ...] | list[int]) -> str:
         """ "Team 1", "Team 1 and Team 2", "Team 1, Team 2 and Team 3"."""
-        names = [self.name(t) for t in team_ids]
-        return "".join(names) if len(names) < 2 else ", ".join(names[:-1]) + " and " + names[-1]
+        return self.core.names(team_ids)
 
     def wins_of(self, team_id: int) -> int:
-        return next(row.standing.wins for row in self.standings() if row.team.id == team_id)
+        return self.core.wins_of(team_id)
+
+    # The rounds.
 
     def round_matches(self, number: int) -> list[TournamentMatch]:
-        return [m for m in self.matches if m.round == number]
+        return self._rows(self.core.round_matches(number))
 
     @property
     def current(self) -> list[TournamentMatch]:
         """The matches of the round under way (or last paired)."""
-        return self.round_matches(self.tournament.round)
+        return self._rows(self.core.current)
 
     def complete(self, number: int) -> bool:
-        matches = self.round_matches(number)
-        return bool(matches) and all(m.entered_at is not None for m in matches)
+        return self.core.complete(number)
 
     @property
     def missing(self) -> list[TournamentMatch]:
         """The current round's matches still without a result."""
-        return [m for m in self.current if m.entered_at is None]
+        return self._rows(self.core.missing)
 
     @property
     def last_complete_round(self) -> int:
-        number = self.tournament.round
-        return number if self.complete(number) else number - 1
+        return self.core.last_complete_round
 
     @property
     def rounds_done(self) -> bool:
-        return self.tournament.round == ROUNDS and self.complete(ROUNDS)
+        return self.core.rounds_done
 
     def outcomes(self, through: int | None = None) -> list[MatchOutcome]:
         """The entered results (byes included) of rounds 1 to ``through`` (default: all)."""
-        last = self.tournament.round if through is None else through
-        return [
-            MatchOutcome(
-                m.round,
-                m.a_team_id,
-                m.b_team_id,
-                m.a_team_id if m.b_team_id is None else m.winner_id,
-            )
-            for m in self.matches
-            if m.entered_at is not None and m.round <= last
-        ]
+        return self.core.outcomes(through)
 
     def standings(self) -> list[Row]:
         """The standings after the last complete round: match wins first, byes counted (K3)."""
-        table = standings(self.team_ids, self.outcomes(self.last_complete_round))
-        rows, rank, wins = [], 0, None
-        for place, standing in enumerate(table, start=1):
-            if standing.wins != wins:
-                rank, wins = place, standing.wins
-            rows.append(Row(rank, self.team[standing.team], standing))
-        return rows
+        return self.core.standings()
 
     def play(self, match: TournamentMatch) -> MatchPlay:
         """The match as scored in the app (P-K6): its recorded games and the score of those that count."""
         return MatchPlay(self.tournament, match, self.match_games.get(match.id, []), utcnow())
 
     def describe_match(self, match: TournamentMatch) -> str:
-        a, b = self.name(match.a_team_id), self.name(match.b_team_id)
-        if match.b_team_id is None:
-            return f"{a} has a bye (counts as a win)"
-        if match.entered_at is None:
-            return f"{a} vs {b}: no result yet"
-        tied = f", {match.tied_games} tied" if match.tied_games else ""
-        verdict = (
-            "a tied match" if match.winner_id is None else f"{self.name(match.winner_id)} wins"
-        )
-        return f"{a} {match.a_games}–{match.b_games} {b}{tied}: {verdict}"
+        """The match's sentence, from the row as it is now (it may have changed since the board
+        was read)."""
+        return self.core.describe_match(_match_record(match))
 
     # The playoffs and the championship.
 
-    @cached_property
+    @property
     def qualification(self) -> Qualification | None:
         """Who is through and who plays off (K4), once every round's result is in."""
-        return finalists(self.team_ids, self.outcomes()) if self.rounds_done else None
+        return self.core.qualification
 
     @property
     def playoff_results(self) -> list[PlayoffResult]:
-        return [(g.a_team_id, g.b_team_id, g.winner_id) for g in self.playoff_games]
+        return self.core.playoff_results
 
-    @cached_property
+    @property
     def finals(self) -> tuple[int, int] | None:
         """The two finalists, side A first, once the playoffs (if any) are over (K4, P-K1)."""
-        if not self.rounds_done:
-            return None
-        return championship_teams(
-            self.team_ids, self.outcomes(), self.playoff_results, self.tournament.seed
-        )
+        return self.core.finals
 
     @property
     def championship_results(self) -> list[GameResult]:
-        finals = self.finals
-        if finals is None:
-            return []
-        return [
-            GameResult(
-                ComboGame(g.game),
-                None if g.winner_id is None else (Side.A if g.winner_id == finals[0] else Side.B),
-            )
-            for g in self.championship_games
-        ]
+        return self.core.championship_results
 
     @property
     def champion_id(self) -> int | None:
-        finals = self.finals
-        return None if finals is None else champion(finals, self.championship_results)
+        return self.core.champion_id
 
     @property
     def score(self) -> tuple[int, int, int]:
         """Championship games won by side A, by side B, and tied."""
-        finals = self.finals
-        games = self.championship_games
-        if finals is None:
-            return 0, 0, 0
-        return (
-            sum(1 for g in games if g.winner_id == finals[0]),
-            sum(1 for g in games if g.winner_id == finals[1]),
-            sum(1 for g in games if g.winner_id is None),
-        )
+        return self.core.score
 
-    @cached_property
+    @property
     def due(self) -> DueGame | None:
         """The playoff or championship game to play next, if the stage has one."""
-        stage = self.tournament.stage
-        if stage == Stage.PLAYOFFS and self.rounds_done:
-            teams = next_playoff_game(
-                self.team_ids, self.outcomes(), self.playoff_results, self.tournament.seed
-            )
-            if teams is None:
-                return None
-            number = len(self.playoff_games) + 1
-            return DueGame(
-                GameStage.PLAYOFF,
-                number,
-                teams[0],
-                teams[1],
-                ComboGame.BORDER_UP,
-                f"Playoff game {number}",
-            )
-        if stage == Stage.CHAMPIONSHIP and self.finals is not None:
-            game = next_game(MatchFormat.CHAMPIONSHIP, self.championship_results)
-            if game is None:
-                return None
-            number = len(self.championship_games) + 1
-            return DueGame(
-                GameStage.CHAMPIONSHIP,
-                number,
-                self.finals[0],
-                self.finals[1],
-                game,
-                game_title(number),
-            )
-        return None
+        return self.core.due
 
     def describe_game(self, game: TournamentGame) -> str:
-        label = ComboGame(game.game).label
-        title = (
-            f"Playoff game {game.number}"
-            if game.stage == GameStage.PLAYOFF
-            else game_title(game.number)
-        )
-        teams = f"{self.name(game.a_team_id)} vs {self.name(game.b_team_id)}"
-        if game.winner_id is None:
-            replayed = (
-                " (replayed)"
-                if game.stage == GameStage.PLAYOFF or game.number > CHAMPIONSHIP_GAMES
-                else ""
-            )
-            return f"{title}, {label}: {teams}, a tie{replayed}"
-        return f"{title}, {label}: {teams}, {self.name(game.winner_id)} won"
+        return self.core.describe_game(_game_record(game))
 
     @property
     def undoable(self) -> tuple[str, str] | None:
         """The last result entered that may still be taken back: its key and what it was."""
-        stage = self.tournament.stage
-        if stage == Stage.ROUNDS:
-            entered = [
-                m for m in self.current if m.entered_at is not None and m.b_team_id is not None
-            ]
-            if not entered:
-                return None
-            last = max(entered, key=lambda m: (m.entered_at, m.id))
-            return f"match-{last.id}", f"round {last.round}, {self.describe_match(last)}"
-        if stage == Stage.CHAMPIONSHIP and self.championship_games:
-            last_game = self.championship_games[-1]
-        elif stage in (Stage.PLAYOFFS, Stage.CHAMPIONSHIP) and self.playoff_games:
-            last_game = self.playoff_games[-1]
-        else:
-            return None
-        return f"{last_game.stage}-{last_game.number}", self.describe_game(last_game)
-
-
-def game_title(number: int) -> str:
-    """A championship game's place: "Game 2 of 4", then "Tie-breaker 1" (K4)."""
-    if number <= CHAMPIONSHIP_GAMES:
-        return f"Game {number} of {CHAMPIONSHIP_GAMES}"
-    return f"Tie-breaker {number - CHAMPIONSHIP_GAMES}"
+        return self.core.undoable
 
 
 def seconds_left(tournament: Tournament, now: dt.datetime) -> float | None:
     """Seconds left on the round clock (may be 0 or less), or None before it starts (K2)."""
-    if (
-        tournament.stage != Stage.ROUNDS
-        or tournament.round == 0
-        or tournament.clock_started_at is None
-    ):
-        return None
-    length = ROUND_SECONDS[round_format(tournament.round)]
-    return length - (now - tournament.clock_started_at).total_seconds()
-
-
-def round_minutes(number: int) -> int:
-    return ROUND_SECONDS[round_format(number)] // 60
-
-
-def is_morning(number: int) -> bool:
-    return round_format(number) is MatchFormat.MORNING
+    return round_seconds_left(
+        Stage(tournament.stage), tournament.round, tournament.clock_started_at, now
+    )
 
 
 # --- Loading and claiming ----------------------------------------------------------------------------
