@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from functools import cache
 from typing import Any
@@ -24,7 +25,7 @@ from trainer.games.combo import (
 from trainer.levels import Level
 from trainer.modes import MODES
 from trainer.quiz import border_up, dashing_states
-from trainer.simulate import History, simulate, simulate_round
+from trainer.simulate import History, make_learner, simulate, simulate_round
 from trainer.web.models import ComboMatch, ComboMatchGame
 
 AT = dt.datetime(2025, 3, 14, 15, 0, tzinfo=dt.UTC)
@@ -125,3 +126,16 @@ def test_no_match_in_a_learners_own_sessions() -> None:
     end = dt.datetime(2025, 3, 14, 23, 30, tzinfo=dt.UTC)
     history = simulate(_deck(), 2, seed=7, days=20, end=end)
     assert history.rows("combo_matches") == [] and history.rows("combo_match_games") == []
+
+
+def test_an_extra_share_of_sessions_plays_matches() -> None:
+    """The demo school adds Combo 1 to its learners' own sessions (``extra_mix``): the learner is
+    the same otherwise (its weight is drawn last), and their free sessions include matches."""
+    extra = (("combo", 0.5),)
+    plain, with_combo = make_learner(7, 2, 20), make_learner(7, 2, 20, extra_mix=extra)
+    assert dataclasses.replace(with_combo, mix=plain.mix) == plain
+    assert with_combo.mix[: len(plain.mix)] == plain.mix and with_combo.mix[-1][0] == "combo"
+    end = dt.datetime(2025, 3, 14, 23, 30, tzinfo=dt.UTC)
+    history = simulate(_deck(), 2, seed=7, days=20, end=end, extra_mix=extra)
+    matches, games = history.rows("combo_matches"), history.rows("combo_match_games")
+    assert matches and {g["match_token"] for g in games} == {m["token"] for m in matches}

@@ -18,6 +18,8 @@ from trainer.web.models import (
     BorderUpRound,
     CardGame,
     ClassMembership,
+    ComboMatch,
+    ComboMatchGame,
     DashingRound,
     MemoryCard,
     ReviewLog,
@@ -27,6 +29,7 @@ from trainer.web.models import (
     StudyRound,
     User,
 )
+from trainer.web.modes import adapter
 
 MODELS = (
     User,
@@ -41,6 +44,8 @@ MODELS = (
     DashingRound,
     BorderUpRound,
     CardGame,
+    ComboMatch,
+    ComboMatchGame,
 )
 
 
@@ -246,3 +251,50 @@ def test_a_failure_half_way_leaves_no_partial_school(
     result = cli.invoke(args=["seed-demo", "--students", "4", "--days", "10"])
     assert result.exit_code != 0 and isinstance(result.exception, RuntimeError)
     assert all(count == 0 for count in _counts(app).values())
+
+
+def test_the_demo_students_play_combo_1_matches(
+    app: Flask, cli, client, auth: AuthActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each match's games point at the match (by its id, which only the database knows) and at
+    a round of their own mode, all the same student's; the student's Combo 1 pages show them."""
+    monkeypatch.setattr(demo, "COMBO_SESSIONS", 5.0)  # most of their own sessions: surely some
+    result = _seed(cli, "--students", "3")
+    assert "Combo 1 matches" in result.output
+    password = re.search(r"all with the same password: (\S+)", result.output).group(1)
+    with app.app_context():
+        matches = {m.id: m for m in db.session.execute(select(ComboMatch)).scalars()}
+        games = db.session.execute(select(ComboMatchGame)).scalars().all()
+        assert matches and games
+        assert f"{len(matches):,} Combo 1 matches" in result.output
+        positions: dict[int, list[int]] = {}
+        for game in games:
+            match = matches[game.match_id]  # a real match
+            model = adapter(game.game).rounds.model  # type: ignore[union-attr]
+            row = db.session.execute(select(model).where(model.token == game.token)).scalar_one()
+            assert row.student_id == match.student_id  # a real round of its mode, theirs
+            assert match.started_at <= game.created_at < match.bell_at
+            positions.setdefault(match.id, []).append(game.position)
+        assert all(sorted(p) == list(range(len(p))) for p in positions.values())
+        assert set(positions) == set(matches)  # every match has its games
+        assert all(m.result in {"won", "lost", "tied"} for m in matches.values())
+        student_id, username = db.session.execute(
+            select(User.id, User.username)
+            .join(ComboMatch, ComboMatch.student_id == User.id)
+            .group_by(User.id, User.username)
+            .order_by(func.count().desc(), User.id)
+        ).first()
+        theirs = sorted(
+            (m for m in matches.values() if m.student_id == student_id),
+            key=lambda m: (m.created_at, m.id),
+            reverse=True,
+        )
+    auth.login(username, password)
+    index = client.get("/play/combo/")
+    assert index.status_code == 200
+    text = index.get_data(as_text=True)
+    listed = [m for m in theirs if f"/play/combo/{m.token}" in text]
+    assert listed == theirs[:20]  # the page lists the last 20
+    for match in theirs:
+        page = client.get(f"/play/combo/{match.token}")
+        assert page.status_code == 200, match.token

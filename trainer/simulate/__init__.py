@@ -52,6 +52,7 @@ from trainer.simulate.learner import (
 )
 from trainer.simulate.modes.border_up import BORDER_UP
 from trainer.simulate.modes.card_games import DRILL_GAMES, GAME_MODES, WAR
+from trainer.simulate.modes.combo import COMBO, COMBO_MATCH_GAMES, COMBO_MATCHES
 from trainer.simulate.modes.dashing import DASHING, DASHING_FACETS
 from trainer.simulate.modes.state_iq import STATE_IQ, STATE_IQ_FACETS
 
@@ -60,6 +61,9 @@ __all__ = [
     "BORDER_UP",
     "CARD_GAME",
     "CARD_GAME_SESSIONS",
+    "COMBO",
+    "COMBO_MATCHES",
+    "COMBO_MATCH_GAMES",
     "DASHING",
     "DASHING_FACETS",
     "DRILL_GAMES",

@@ -119,16 +119,19 @@ def simulate(
     time_zone: str = "America/Chicago",
     namespace: str = "",
     tasks: tuple[Task, ...] = (),
+    extra_mix: tuple[tuple[str, float], ...] = (),
 ) -> History:
     """The history of learner ``index`` over the ``days`` study days that end with the one holding ``end``.
 
     Nothing happens at or after ``end`` (UTC). ``namespace`` only changes the round tokens (and
     with them the seeded fuzz of the schedules), so two demo schools never share a token.
-    ``tasks`` are the assignments the learner's teacher set.
+    ``tasks`` are the assignments the learner's teacher set. ``extra_mix`` adds activities to the
+    learner's own sessions (:func:`~trainer.simulate.learner.make_learner`; the demo school adds
+    Combo 1 matches); without it, the history is the same as ever.
     """
     if end.tzinfo is None or end.utcoffset() != dt.timedelta(0):
         raise ValueError("end must be timezone-aware UTC")
-    learner = make_learner(seed, index, days, time_zone)
+    learner = make_learner(seed, index, days, time_zone, extra_mix)
     return Simulation(deck, learner, seed, days, end, namespace, tasks).run()
 
 
@@ -441,7 +444,8 @@ class Simulation:
 
     def _free_round(self, activity: str, at: dt.datetime) -> dt.datetime:
         """A round of ``activity`` (an :data:`ACTIVITY_MIX` name: a mode's review log mode, or
-        :data:`CARD_GAME`) of the learner's own choice, by its mode's player (:data:`PLAYS`).
+        :data:`CARD_GAME`; or, from a learner's ``extra_mix``, the slug of a mode that logs no
+        answers of its own) of the learner's own choice, by its mode's player (:data:`PLAYS`).
 
         Raises:
             ValueError: the simulator cannot play ``activity``.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -60,8 +61,19 @@ class Learner:
     diligence: float
 
 
-def make_learner(seed: int, index: int, days: int, time_zone: str = "America/Chicago") -> Learner:
-    """The learner ``index`` of a school seeded ``seed``, for a period of ``days`` days."""
+def make_learner(
+    seed: int,
+    index: int,
+    days: int,
+    time_zone: str = "America/Chicago",
+    extra_mix: tuple[tuple[str, float], ...] = (),
+) -> Learner:
+    """The learner ``index`` of a school seeded ``seed``, for a period of ``days`` days.
+
+    ``extra_mix`` adds (activity, usual share) pairs to :data:`ACTIVITY_MIX` for this learner (an
+    activity may also be the slug of a mode that logs no answers of its own, such as Combo 1).
+    Their weights are drawn last, so every other trait is the learner's without them.
+    """
     rng = random.Random(f"learner:{seed}:{index}")
     roll = rng.random()
     kind, rate = KINDS[-1][0], KINDS[-1][2]
@@ -86,7 +98,7 @@ def make_learner(seed: int, index: int, days: int, time_zone: str = "America/Chi
         if rng.random() < 0.15
         else ("hard" if strong > 1.3 else "medium" if strong > 0.5 else "easy")
     )
-    return Learner(
+    learner = Learner(
         index=index,
         kind=kind,
         ability=ability,
@@ -105,3 +117,7 @@ def make_learner(seed: int, index: int, days: int, time_zone: str = "America/Chi
         iq_level=rng.choice(("easy", "easy", "medium", "medium", "hard")),
         diligence=min(0.95, max(0.05, rng.gauss(0.55, 0.25) + (0.2 if kind == "keen" else 0.0))),
     )
+    if not extra_mix:
+        return learner
+    extra = tuple((activity, weight * rng.uniform(0.5, 1.6)) for activity, weight in extra_mix)
+    return dataclasses.replace(learner, mix=mix + extra)

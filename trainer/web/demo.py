@@ -21,13 +21,22 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import click
 from flask import current_app
 from flask.cli import with_appcontext
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, delete, insert, select, update
 from werkzeug.security import generate_password_hash
 
 from trainer import srs
 from trainer.assignments import Amount, Scope, window
 from trainer.facts import Facet
-from trainer.simulate import History, Task, make_learner, simulate, simulate_task
+from trainer.simulate import (
+    COMBO,
+    COMBO_MATCH_GAMES,
+    COMBO_MATCHES,
+    History,
+    Task,
+    make_learner,
+    simulate,
+    simulate_task,
+)
 
 from . import get_deck
 from .auth.forms import USERNAME_PATTERN
@@ -39,6 +48,8 @@ from .models import (
     Assignment,
     AssignmentRound,
     ClassMembership,
+    ComboMatch,
+    ComboMatchGame,
     MemoryCard,
     ReviewLog,
     Role,
@@ -55,8 +66,14 @@ CLASS_SIZE = 30
 BATCH_REVIEWS = 20_000
 #: Below this many student-days the histories are simulated in this process (no start-up cost).
 IN_PROCESS_BELOW = 2_000
+#: The usual share of Combo 1 matches among a demo student's own sessions, beside the other
+#: activities' (:data:`trainer.simulate.ACTIVITY_MIX`: flashcard review 0.72, State IQ 0.08, ...).
+#: Only the demo school plays them: other simulated histories stay as they were.
+COMBO_SESSIONS = 0.03
 
 _USER = cast(Table, User.__table__)
+_COMBO_MATCH = cast(Table, ComboMatch.__table__)
+_COMBO_MATCH_GAME = cast(Table, ComboMatchGame.__table__)
 
 
 def _tables() -> dict[str, Table]:
@@ -418,6 +435,7 @@ def _histories(
         "time_zone": time_zone,
         "namespace": namespace,
         "tasks": tasks,
+        "extra_mix": ((COMBO, COMBO_SESSIONS),),
     }
     if workers is None:
         workers = 0 if count * days < IN_PROCESS_BELOW else min(8, os.cpu_count() or 1)
@@ -452,6 +470,8 @@ def _write_histories(
     student_ids: list[int] = school["student_ids"]
     tables = _tables()
     buffers: dict[str, list[dict[str, Any]]] = {name: [] for name in tables}
+    # Each Combo 1 match's games name it by its token: its id is known once it is inserted.
+    combo_games: list[dict[str, Any]] = []
     totals = dict.fromkeys(tables, 0)
     last_active: list[dict[str, Any]] = []
     writing = 0.0
@@ -468,6 +488,9 @@ def _write_histories(
                     connection.execute(insert(tables[name]), rows)
                     totals[name] += len(rows)
                     rows.clear()
+            if combo_games:
+                _write_combo_games(connection, combo_games)
+                combo_games.clear()
         writing += time.perf_counter() - began
 
     histories = _histories(
@@ -491,6 +514,7 @@ def _write_histories(
                 continue
             rows = history.cards.values() if name == "cards" else getattr(history, name)
             buffers[name].extend({**row, "student_id": student_id} for row in rows)
+        combo_games.extend(history.rows(COMBO_MATCH_GAMES))
         last_active.append({"user_id": student_id, "seen": history.last_active})
         if len(buffers["reviews"]) >= BATCH_REVIEWS:
             flush()
@@ -506,6 +530,30 @@ def _write_histories(
         )
     writing += time.perf_counter() - began
     return totals, writing
+
+
+def _write_combo_games(connection: Connection, games: list[dict[str, Any]]) -> None:
+    """Write the games of Combo 1 matches written in this transaction, each with its match's id
+    for the ``match_token`` the simulator gives it."""
+    tokens = sorted({game["match_token"] for game in games})
+    ids: dict[str, int] = {}
+    for i in range(0, len(tokens), 500):
+        found = connection.execute(
+            select(_COMBO_MATCH.c.token, _COMBO_MATCH.c.id).where(
+                _COMBO_MATCH.c.token.in_(tokens[i : i + 500])
+            )
+        )
+        ids.update((token, match_id) for token, match_id in found)
+    connection.execute(
+        insert(_COMBO_MATCH_GAME),
+        [
+            {
+                **{key: value for key, value in game.items() if key != "match_token"},
+                "match_id": ids[game["match_token"]],
+            }
+            for game in games
+        ],
+    )
 
 
 def _report(
@@ -532,7 +580,8 @@ def _report(
         f"Histories over {days} days: {totals['reviews']:,} reviews, {totals['cards']:,} memory cards, "
         f"{totals['study_rounds']:,} review rounds, {totals['state_iq_games']:,} State IQ games, "
         f"{totals['dashing_rounds']:,} Dashing States rounds, {totals['border_up_rounds']:,} Border-Up rounds, "
-        f"{totals['card_games']:,} card games, {totals['assignment_rounds']:,} rounds started from assignments."
+        f"{totals['card_games']:,} card games, {totals.get(COMBO_MATCHES, 0):,} Combo 1 matches, "
+        f"{totals['assignment_rounds']:,} rounds started from assignments."
     )
     click.echo(
         f"Time: school {school_seconds:.1f} s, histories {elapsed - school_seconds:.1f} s "

@@ -26,16 +26,11 @@ from sqlalchemy import ColumnElement, select
 from trainer.assignments import Scope
 from trainer.modes import MODES, Mode
 
-from . import get_deck
+from . import BLUEPRINTS, get_deck
 from .extensions import db
 
 if TYPE_CHECKING:
     from .models import User
-
-#: The web modules that register adapters (imported on first use, so the registry is whole even
-#: when no app has registered the blueprints yet). ``trainer.web.play`` imports every module of
-#: its package, so a new mode's module there needs no entry here.
-ADAPTER_MODULES = ("trainer.web.play", "trainer.web.study")
 
 
 @dataclass(frozen=True)
@@ -212,8 +207,12 @@ def unregister(slug: str) -> None:
 
 
 def _load() -> None:
-    for name in ADAPTER_MODULES:
-        importlib.import_module(name)
+    """Import the blueprint modules (:data:`trainer.web.BLUEPRINTS`, the list the app mounts), which
+    register the adapters: the registry is whole even when no app has registered the blueprints
+    yet. ``trainer.web.play`` imports every module of its package, so a new mode's module there
+    needs no entry anywhere."""
+    for name in BLUEPRINTS:
+        importlib.import_module(f"{__package__}.{name}")
 
 
 def adapter(slug: str) -> WebMode | None:
