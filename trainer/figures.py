@@ -146,7 +146,13 @@ TEMPLATE = go.layout.Template(
         "plot_bgcolor": "white",
         "xaxis": _AXIS,
         "yaxis": _AXIS,
-        "hoverlabel": {"font": {"family": FONT, "size": 14}},
+        # Dark text on white: on a trace's own colour plotly's white or #444 text is under 4.5:1
+        # for most of the palette (white on green 3.4:1, #444 on grey 3.4:1).
+        "hoverlabel": {
+            "bgcolor": "white",
+            "bordercolor": "#222222",
+            "font": {"family": FONT, "size": 14, "color": "#222222"},
+        },
     }
 )
 #: The layout every chart starts from (plotly.js does not take the legend or margins from a template).

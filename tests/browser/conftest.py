@@ -146,3 +146,11 @@ def sign_up_teacher(page, username: str, password: str = "maps are fun") -> None
     page.get_by_label("Type the password again").fill(password)
     page.get_by_role("button", name="Sign up").click()
     expect(page).to_have_url(re.compile(r"/teach/$"))
+
+
+def open_menu(page) -> None:
+    """On a phone, open the header's menu (the links and Log out sit behind it); on a wide screen
+    the links are always shown and this does nothing."""
+    menu = page.get_by_role("button", name="Menu")
+    if menu.is_visible() and menu.get_attribute("aria-expanded") != "true":
+        menu.click()

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import sign_up_student, sign_up_teacher
+from tests.browser.conftest import open_menu, sign_up_student, sign_up_teacher
 from tests.browser.test_study import answer_with_keyboard
 from tests.browser.test_teach import log_out
 
@@ -17,6 +17,8 @@ def log_in(page, username: str, password: str = "maps are fun") -> None:
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out", include_hidden=True)).to_be_attached()
+    open_menu(page)  # on a phone, Log out sits in the header's menu
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 

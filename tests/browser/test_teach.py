@@ -6,11 +6,14 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import sign_up_student
+from tests.browser.conftest import open_menu, sign_up_student
 
 
 def log_out(page) -> None:
+    open_menu(page)  # on a phone, Log out and Log in sit in the header's menu
     page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("link", name="Log in", include_hidden=True)).to_be_attached()
+    open_menu(page)
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
 
 
@@ -119,11 +122,14 @@ def test_a_teacher_creates_a_class_makes_accounts_and_a_student_joins(page, brow
         phone.get_by_role("link", name="Room 12").click()
         expect(phone.get_by_role("heading", level=1)).to_have_text("Room 12")
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+        open_menu(phone)
         phone.get_by_role("button", name="Log out").click()
         phone.goto("/auth/login")
         phone.get_by_label("Username").fill("river_otter")
         phone.get_by_label("Password").fill("maps are fun")
         phone.get_by_role("button", name="Log in").click()
+        expect(phone.get_by_role("button", name="Log out", include_hidden=True)).to_be_attached()
+        open_menu(phone)
         phone.get_by_role("navigation", name="Main").get_by_role(
             "link", name="Join a class"
         ).click()

@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import sign_up_teacher
+from tests.browser.conftest import open_menu, sign_up_teacher
 
 
 def enter_results(page) -> None:
@@ -42,6 +42,8 @@ def student_tab(browser, live_server: str, username: str, password: str, errors:
     tab.get_by_label("Username").fill(username)
     tab.get_by_label("Password").fill(password)
     tab.get_by_role("button", name="Log in").click()
+    expect(tab.get_by_role("button", name="Log out", include_hidden=True)).to_be_attached()
+    open_menu(tab)  # at 390 px, Log out sits in the header's menu
     expect(tab.get_by_role("button", name="Log out")).to_be_visible()
     return tab
 

@@ -206,3 +206,21 @@ def test_the_computers_hand_and_the_solutions_stay_on_the_server(player, app):
         for postal in row.computer_hand:
             assert deck[postal].name not in html and not re.search(rf"\b{postal}\b", html)
         assert "winning calls" not in html.lower() and " + " not in html
+
+
+def test_the_result_map_marks_the_centres_without_a_zone_colour(player, app):
+    """#21: red is the Eastern zone, so a group's centre is striped and outlined in black, and the
+    map's key says so (and names the colour of each zone in the hand)."""
+    url = deal(player, "hard")
+    html = player.get(url).get_data(as_text=True)
+    assert "Eastern zone: red" in html or "Eastern" not in html
+    assert "map-state--centre" not in html and "the centre of each" not in html
+    first, second = a_solution(app, url)
+    call(player, url, first, second)
+    html = player.get(url).get_data(as_text=True)
+    assert html.count('<path class="map-state--centre"') == 2
+    assert "map-state--red" not in html and "In red" not in html
+    assert 'id="bu-centre-stripes"' in html
+    assert "Black stripes and outline: the state at the centre of each of your groups" in html
+    assert "Dashed outline: the states it borders" in html
+    assert_strict_page(html)

@@ -219,7 +219,9 @@ def _public_drawing(client, postal: str) -> list[str]:
         r'<rect class="map-callout" (x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*")', html
     )
     parts += re.findall(r'<line class="map-callout__leader" (x1="[^"]*" y1="[^"]*")', html)
-    parts += re.findall(r'viewBox="([^"]+)"', html)[1:]  # the first is the whole map's
+    # The map drawings' views (not an icon's, such as the phone menu's); the first is the whole map's.
+    svgs = [tag for tag in re.findall(r"<svg\b[^>]*>", html) if "__icon" not in tag]
+    parts += [box for tag in svgs for box in re.findall(r'viewBox="([^"]+)"', tag)][1:]
     assert parts
     return parts
 

@@ -152,3 +152,16 @@ def test_public_pages_for_every_role(app, client, auth, role, path):
         assert response.status_code == 302 and response.headers["Location"] == "/"
     else:
         assert response.status_code == 200
+
+
+def test_a_second_time_zone_is_said_on_the_card_not_only_in_a_tooltip(client):
+    """#21: the "+" after a card's zone is explained in visible text on the card itself."""
+    html = client.get("/deck/?zone=central").get_data(as_text=True)
+    texas = html[html.index('id="card-TX-name"') :]
+    texas = texas[: texas.index("</article>")]
+    assert "Part of the state uses Mountain time." in texas
+    assert '<span class="gp-card__zone-more" aria-hidden="true"> +</span>' in html
+    assert "title=" not in html.split('class="gp-card__zone-more"')[1].split(">")[0]
+    # A card in one zone only has neither the "+" nor the sentence.
+    iowa = html[html.index('id="card-IA-name"') :]
+    assert "Part of the state uses" not in iowa[: iowa.index("</article>")]

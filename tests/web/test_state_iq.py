@@ -386,3 +386,12 @@ def test_a_half_stopped_early_shows_no_waiting_step(player, app, student):
             html = player.get(url).get_data(as_text=True)
             assert "Waiting for your clue" not in html
             assert "Your guess" not in html
+
+
+def test_a_wrong_guess_says_which_state_it_is_not(player, app, student):
+    """#21: during play a wrong guess says "No, it is not Ohio.", not just "No" (and not the state)."""
+    url = make_game(app, student.id, first="student", computer_card="UT")
+    assert move(player, url, "Ohio").status_code == 302
+    html = player.get(url).get_data(as_text=True)
+    assert '<span class="result result--wrong">No, it is not Ohio.</span>' in html
+    assert "is not Utah" not in html and "Salt Lake City" not in html

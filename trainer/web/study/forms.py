@@ -28,7 +28,8 @@ from trainer.facts import Facet
 from trainer.review import MAX_DURATION_MS
 
 from ..guards import FiniteNumber, whole_number
-from ..memory import ANSWER_MAX, known_time_zones
+from ..memory import ANSWER_MAX
+from ..zones import zone_choices
 
 #: Keeps the "question served" stamps of the study pages apart from anything else the key signs.
 SERVED_SALT = "study.question-served"
@@ -204,22 +205,6 @@ def amount_problem(amount: int | None, unit: str | None) -> str | None:
     return None
 
 
-def _zone_choices() -> list[SelectChoice]:
-    us = [
-        "America/New_York",
-        "America/Chicago",
-        "America/Denver",
-        "America/Phoenix",
-        "America/Los_Angeles",
-        "America/Anchorage",
-        "Pacific/Honolulu",
-    ]
-    rest = sorted(known_time_zones() - set(us))
-    return [SelectChoice("", "My browser’s time zone")] + [
-        SelectChoice(z, z.replace("_", " ")) for z in us + rest
-    ]
-
-
 class SettingsForm(FlaskForm):
     """A student's study settings."""
 
@@ -252,7 +237,7 @@ class SettingsForm(FlaskForm):
         render_kw={"inputmode": "numeric", "min": 0, "max": srs.MAX_NEW_PER_DAY},
     )
     time_zone = SelectField(
-        "Time zone", choices=_zone_choices, validators=[Optional()], validate_choice=True
+        "Time zone", choices=zone_choices, validators=[Optional()], validate_choice=True
     )
     multiple_choice = BooleanField("Offer multiple choice for facts I am still learning")
     daily_amount = WholeNumberField(
