@@ -22,6 +22,7 @@ or from an old page, changes nothing.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,6 +178,18 @@ def _back(
 def _stale(message: str) -> Stale:
     """A form sent twice or from an out-of-date page: at a match, flashed as an error."""
     return Stale(message, "error")
+
+
+def _answered(to: str, play: Callable[[], str]) -> Response:
+    """Run a match's service function and answer as every match form is answered: its message
+    flashed as a success, or its refusal (Stale or Refused) flashed as an error with nothing
+    changed (``nothing_changed``); either way back to ``to``."""
+    try:
+        message = play()
+    except (Stale, Refused) as refusal:
+        return nothing_changed(str(refusal), to, "error")
+    flash(message, "success")
+    return redirect(to)
 
 
 def _blocked(play: MatchPlay, names: dict[Side, str]) -> str | None:
@@ -433,12 +446,7 @@ def match_draw(tournament_id: int, match_id: int) -> Response:
     the first game (K2)."""
     tournament, match, _viewer = _load(tournament_id, match_id)
     here = _here(tournament, match)
-    try:
-        message = draw_for_match(tournament, match, utcnow())
-    except (Stale, Refused) as refusal:
-        return nothing_changed(str(refusal), here, "error")
-    flash(message, "success")
-    return redirect(here)
+    return _answered(here, lambda: draw_for_match(tournament, match, utcnow()))
 
 
 def draw_for_match(tournament: Tournament, match: TournamentMatch, now: dt.datetime) -> str:
@@ -545,12 +553,7 @@ def match_game(tournament_id: int, match_id: int) -> Response:
     tournament, match, viewer = _load(tournament_id, match_id)
     here = _here(tournament, match)
     form = MatchGameForm(prefix="game")
-    try:
-        message = record_game(tournament, match, viewer, form.entry(), utcnow())
-    except (Stale, Refused) as refusal:
-        return nothing_changed(str(refusal), here, "error")
-    flash(message, "success")
-    return redirect(here)
+    return _answered(here, lambda: record_game(tournament, match, viewer, form.entry(), utcnow()))
 
 
 def record_game(
@@ -657,12 +660,9 @@ def match_confirm(tournament_id: int, match_id: int) -> Response:
     tournament, match, viewer = _load(tournament_id, match_id)
     form = MatchAnswerForm(prefix="confirm")
     to = _back(tournament, match, viewer, form)
-    try:
-        message = confirm_game(tournament, match, viewer, form.game_answer(), utcnow())
-    except (Stale, Refused) as refusal:
-        return nothing_changed(str(refusal), to, "error")
-    flash(message, "success")
-    return redirect(to)
+    return _answered(
+        to, lambda: confirm_game(tournament, match, viewer, form.game_answer(), utcnow())
+    )
 
 
 def confirm_game(
@@ -744,12 +744,9 @@ def match_undo(tournament_id: int, match_id: int) -> Response:
     tournament, match, viewer = _load(tournament_id, match_id)
     here = _here(tournament, match)
     form = MatchStepForm(prefix="undo")
-    try:
-        message = undo_game(tournament, match, viewer, form.expected_number(), utcnow())
-    except (Stale, Refused) as refusal:
-        return nothing_changed(str(refusal), here, "error")
-    flash(message, "success")
-    return redirect(here)
+    return _answered(
+        here, lambda: undo_game(tournament, match, viewer, form.expected_number(), utcnow())
+    )
 
 
 def undo_game(
@@ -804,12 +801,9 @@ def match_finish(tournament_id: int, match_id: int) -> Response:
     tournament, match, viewer = _load(tournament_id, match_id)
     form = MatchStepForm(prefix="finish")
     to = _back(tournament, match, viewer, form)
-    try:
-        message = finish_match(tournament, match, viewer, form.expected_number(), utcnow())
-    except (Stale, Refused) as refusal:
-        return nothing_changed(str(refusal), to, "error")
-    flash(message, "success")
-    return redirect(to)
+    return _answered(
+        to, lambda: finish_match(tournament, match, viewer, form.expected_number(), utcnow())
+    )
 
 
 def finish_match(
@@ -876,13 +870,12 @@ def match_finish_answer(tournament_id: int, match_id: int) -> Response:
     tournament, match, viewer = _load(tournament_id, match_id)
     form = MatchAnswerForm(prefix="answer")
     to = _back(tournament, match, viewer, form)
-    try:
-        yes = form.finish_answer()
-        message = answer_finish(tournament, match, viewer, form.expected_number(), yes, utcnow())
-    except (Stale, Refused) as refusal:
-        return nothing_changed(str(refusal), to, "error")
-    flash(message, "success")
-    return redirect(to)
+    return _answered(
+        to,
+        lambda: answer_finish(
+            tournament, match, viewer, form.expected_number(), form.finish_answer(), utcnow()
+        ),
+    )
 
 
 def answer_finish(
