@@ -472,12 +472,14 @@ _CARD_GAMES_ACCESS = (
     ("play.game_table", Access.STUDENT_OWN),
     ("play.game_move", Access.STUDENT_OWN),
 )
-for _slug, _game in REGISTRY.games.items():
+# Not ``_game``: that name is the helper that makes a row's game (a loop variable of that name
+# replaced it, and every table rebuilt from the database, as after a restart, was a 500).
+for _slug, _registered in REGISTRY.games.items():
     register(
         WebMode(
             _slug,
             _CARD_GAMES_LINK,
-            log_name=_game.title,
+            log_name=_registered.title,
             rounds=Rounds(
                 CardGame,
                 CardGame.finished_at,
@@ -486,7 +488,7 @@ for _slug, _game in REGISTRY.games.items():
                 (CardGame.game == _slug, CardGame.drill.is_(True)),
             ),
             deal=_deal_for_assignment,
-            records=Records(CardGame, _game.title, Result.DRAWN, by_game=True),
+            records=Records(CardGame, _registered.title, Result.DRAWN, by_game=True),
             access=_CARD_GAMES_ACCESS,
         )
     )
