@@ -111,7 +111,9 @@ def page(browser, live_server: str) -> Iterator[object]:
             errors.append(message.text)
 
     def on_response(response) -> None:
-        if response.request.resource_type != "document" and response.status >= 400:
+        # An answer sent with fetch is refused as its page would be (a 400, or a 409 when sent twice).
+        refusal = response.request.resource_type == "fetch" and response.status in (400, 409)
+        if response.request.resource_type != "document" and response.status >= 400 and not refusal:
             errors.append(f"{response.status} {response.url}")
 
     tab.on("console", on_console)
@@ -154,3 +156,50 @@ def open_menu(page) -> None:
     menu = page.get_by_role("button", name="Menu")
     if menu.is_visible() and menu.get_attribute("aria-expanded") != "true":
         menu.click()
+
+
+#: axe-core, vendored for the tests only (see vendor/README.md); the app never serves it.
+AXE_SOURCE = Path(__file__).with_name("vendor").joinpath("axe.min.js")
+#: The WCAG 2.0 A and AA and WCAG 2.1 AA rules; a serious or critical violation fails the test.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21aa"]
+AXE_FAILING_IMPACTS = {"serious", "critical"}
+
+
+def axe_violations(page) -> list[dict]:
+    """Run axe-core on ``page`` as it is now; returns its violations (id, impact, help, targets).
+
+    axe is run through ``page.evaluate``, which the app's strict CSP does not block (an injected
+    ``<script>`` would be), so the page is checked under its real CSP. Animations that end (a
+    feedback fading in) are let finish first, so colours are read as the student sees them.
+    """
+    page.evaluate(
+        """() => Promise.all(document.getAnimations()
+            .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+            .map((a) => a.finished.catch(() => null))).then(() => true)"""
+    )
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE_SOURCE.read_text(encoding="utf-8"))
+    return page.evaluate(
+        """async (tags) => {
+            const results = await axe.run(document, {
+                runOnly: {type: "tag", values: tags},
+                resultTypes: ["violations"],
+            });
+            return results.violations.map((v) => ({
+                id: v.id,
+                impact: v.impact,
+                help: v.help,
+                targets: v.nodes.map((n) => n.target.join(" ")),
+            }));
+        }""",
+        AXE_TAGS,
+    )
+
+
+def check_axe(page, where: str = "") -> None:
+    """Fail on any serious or critical axe-core violation on ``page``, listing each one."""
+    bad = [v for v in axe_violations(page) if v["impact"] in AXE_FAILING_IMPACTS]
+    listed = "\n".join(
+        f"  {v['id']} ({v['impact']}): {v['help']} at {', '.join(v['targets'][:8])}" for v in bad
+    )
+    assert not bad, f"axe-core on {where or page.url}:\n{listed}"

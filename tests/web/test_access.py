@@ -191,6 +191,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "assign.start": STUDENT_OWN,
     "dashboard.plotly_js": PUBLIC,  # a static asset: plotly.js from the plotly package
     "dashboard.student": STUDENTS,  # always the signed-in student's own progress
+    "dashboard.album": STUDENTS,  # always the signed-in student's own card album
     "dashboard.class_dashboard": TEACHER_OWN,
     "teach.tournament_new": TEACHER_OWN,
     "teach.tournament_page": TEACHER_OWN,

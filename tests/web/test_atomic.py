@@ -26,6 +26,7 @@ from tests.web import test_border_up as border_up
 from tests.web import test_card_games as card_games
 from tests.web import test_dashing as dashing
 from tests.web import test_state_iq as state_iq
+from tests.web.test_card_games_drill import meet
 from trainer import srs
 from trainer.cards import Category
 from trainer.facts import Form, Verdict
@@ -418,8 +419,9 @@ def known_seed(monkeypatch):
 
 @pytest.mark.parametrize("which", WHICH)
 def test_a_war_drill_call_its_reviews_and_tally_are_kept_together_or_not_at_all(
-    player, app, known_seed, monkeypatch, which
+    player, app, student, known_seed, monkeypatch, which
 ):
+    meet(app, student.id)  # D-H1: only met rankings are asked
     url = card_games.new_game(player, game="geography-war", players="2", drill=True)
     token = f"game:{url.rsplit('/', 1)[1]}"
     assert card_games.move(player, url, action=TURN).status_code == 302
@@ -453,9 +455,10 @@ def test_a_war_drill_call_its_reviews_and_tally_are_kept_together_or_not_at_all(
 
 
 def test_a_refused_51_number_is_recorded_with_its_tally_or_not_at_all(
-    player, app, known_seed, monkeypatch
+    player, app, student, known_seed, monkeypatch
 ):
     """D-F1's wrong number: refused as a play, recorded as an answer, in a unit of its own."""
+    meet(app, student.id)  # D-H1: only met rankings are asked
     url = card_games.new_game(player, drill=True)
     state = card_games.state_of(app, url)
     action = state.legal_actions()[0]

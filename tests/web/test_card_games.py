@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from tests.conftest import csrf_token, make_user
+from tests.web.test_card_games_drill import meet
 from tests.web.test_security import assert_strict_page
 from trainer.cards import Category
 from trainer.games import Level, Params, make_game, play_computer_turns, replay
@@ -27,6 +28,13 @@ def known_seeds(monkeypatch):
     """Deal the games from known seeds, so every test plays the same cards every run (G9)."""
     seeds = iter(range(7001, 7100))
     monkeypatch.setattr(games_views, "new_seed", lambda: next(seeds))
+
+
+@pytest.fixture(autouse=True)
+def rankings_met(app, student):
+    """The student has met every ranking and zone: drill hides them all (D-H1; see
+    tests/web/test_card_games_drill.py for a student who has met fewer)."""
+    meet(app, student.id)
 
 
 def new_game(client, game="geoplunge-51", players="3", team_size="1", level="medium", drill=False):

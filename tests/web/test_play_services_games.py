@@ -10,6 +10,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from tests.web import test_state_iq as state_iq
+from tests.web.test_card_games_drill import meet
 from trainer.cards import Category
 from trainer.web.extensions import db
 from trainer.web.guards import Refused, Stale
@@ -219,6 +220,7 @@ def test_an_illegal_card_game_move_is_refused_and_changes_nothing(app, student, 
 
 def test_a_refused_51_drill_number_is_recorded_then_refused(app, student):
     """D-F1: the play is refused (nothing played), but the wrong number counts as a review."""
+    meet(app, student.id)  # D-H1: only met rankings are asked
     with app.app_context():
         user = db.session.get(User, student.id)
         row = card_game(user, drill=True)

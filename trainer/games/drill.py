@@ -12,11 +12,14 @@ Every drill answer is judged here against the real rankings and becomes a review
   the Zone colours hidden, following the led Zone reviews the card's ``zone`` fact (D-T1).
 - GeoClash Down Back: leading, the rank of the card led in the category named; following,
   whether the card played is the worst so far (D-C1).
+
+Only what was taught is drilled (D-H1): :func:`taught_answers` asks a question only on a fact the
+student has met, and keeps only the answers that are the student's own on met facts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Container
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +29,7 @@ from ..facts.answers import Judgement, UnreadableAnswer, Verdict, judge_rank, or
 from .base import IllegalAction
 
 if TYPE_CHECKING:
+    from .base import State
     from .geography_war import WarState
     from .play_the_ranks import RanksState
 
@@ -43,6 +47,8 @@ __all__ = [
     "judge_toss_beats",
     "judge_toss_zone",
     "judge_war_call",
+    "ranking_facts",
+    "taught_answers",
     "war_result",
 ]
 
@@ -115,6 +121,71 @@ def read_choice(question: DrillQuestion, answer: Answerer, unreadable: str) -> s
 
 def _facet(category: Category) -> Facet:
     return Facet(category.slug)
+
+
+# --- only what was taught (D-H1, D-H2) -------------------------------------------------------
+
+
+def ranking_facts(postals: Collection[str], facets: Collection[Facet]) -> list[Fact]:
+    """The facts a drill could hide on the cards ``postals``: each card's ``facets`` (a game's
+    :attr:`~trainer.games.base.Game.reviews`), in card then facet order."""
+    order = [facet for facet in Facet if facet in facets]
+    return [Fact(postal, facet) for postal in postals for facet in order]
+
+
+def _other_answer(question: DrillQuestion) -> str:
+    """An answer to ``question`` that is readable and not the expected one."""
+    if question.choices:
+        return next(c for c in question.choices if c != question.expected)
+    return str(int(question.expected) % 50 + 1)
+
+
+def taught_answers(
+    state: State, action: int, answer: Answerer, met: Container[str]
+) -> list[DrillAnswer]:
+    """The drill answers of ``action``, asking only about facts the student has met (D-H1).
+
+    ``met`` holds the keys of the facts the student has met (``CO:size``). A question on a fact
+    not met is not put to ``answer``: its ranking is on the card, so the move is played as
+    without drill. The answers kept are the student's own on met facts (D-H2): an answer on a
+    fact not met is dropped, and so is one that a question not asked decided (a Geography War
+    call reviews both face-up cards); an answer the move itself gives (the GeoPower Toss zone of
+    the card played) is kept when its fact was met.
+
+    Raises:
+        UnreadableAnswer: an answer that cannot be read (nothing is recorded).
+        RefusedPlay: the play is refused; its ``answers`` are only those kept.
+        IllegalAction: the move is refused.
+    """
+    skipped = False
+
+    def ask(question: DrillQuestion) -> str:
+        nonlocal skipped
+        if question.fact.key in met:
+            return answer(question)
+        skipped = True
+        return question.expected
+
+    refused: RefusedPlay | None = None
+    try:
+        answers = state.drill_answers(action, ask)
+    except RefusedPlay as exc:
+        refused, answers = exc, exc.answers
+    kept = [a for a in answers if a.fact.key in met]
+    if skipped and kept:
+        # Which answers did the unasked question decide? Ask again with another answer there.
+        def other(question: DrillQuestion) -> str:
+            return answer(question) if question.fact.key in met else _other_answer(question)
+
+        try:
+            again = state.drill_answers(action, other)
+        except RefusedPlay as exc:
+            again = exc.answers
+        same = {(a.fact.key, a.judgement.verdict) for a in again}
+        kept = [a for a in kept if (a.fact.key, a.judgement.verdict) in same]
+    if refused is not None:
+        raise RefusedPlay(str(refused), kept) from None
+    return kept
 
 
 # --- GeoPlunge 51 --------------------------------------------------------------------------

@@ -638,6 +638,8 @@ class StudySummary:
     next_due: dt.datetime | None
     introduced: int
     leeches: list[str]
+    #: Facts not due now that come back before today's study day ends (a step due in minutes).
+    due_later_today: int
     #: Facts coming due tomorrow, and over the 7 days after today (their study days).
     due_tomorrow: int
     due_next_week: int
@@ -715,6 +717,16 @@ def summary(student: User, now: dt.datetime | None = None) -> StudySummary:
         next_due=next_due,
         introduced=introduced,
         leeches=leeches,
+        due_later_today=db.session.execute(
+            select(func.count())
+            .select_from(MemoryCard)
+            .where(
+                MemoryCard.student_id == student.id,
+                MemoryCard.state != int(srs.MemoryState.REVIEW),
+                MemoryCard.due > now,
+                MemoryCard.due < day.end,
+            )
+        ).scalar_one(),
         due_tomorrow=due_between(day.end, tomorrow.end),
         due_next_week=due_between(day.end, in_a_week.end),
         progress=daily.progress(settings.daily_amount, durations),

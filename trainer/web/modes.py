@@ -54,7 +54,9 @@ class NavLink:
 
 
 #: The student's Progress page sits among the modes' links (it is no mode).
-PROGRESS_LINK = NavLink("Progress", "dashboard.student", 20, blueprint="dashboard")
+PROGRESS_LINK = NavLink("Progress", "dashboard.student", 20, prefix="dashboard.student")
+#: The student's card album (#21), next to Progress.
+ALBUM_LINK = NavLink("Album", "dashboard.album", 21, prefix="dashboard.album")
 
 
 class Access(str, Enum):
@@ -232,6 +234,7 @@ def nav_links() -> list[NavLink]:
     that several modes share once."""
     links = {a.nav.endpoint: a.nav for a in adapters() if a.nav is not None}
     links.setdefault(PROGRESS_LINK.endpoint, PROGRESS_LINK)
+    links.setdefault(ALBUM_LINK.endpoint, ALBUM_LINK)
     return sorted(links.values(), key=lambda link: (link.order, link.label))
 
 

@@ -238,6 +238,8 @@ class CardGameMoveForm(FlaskForm):
     )
     call = HiddenField()
     battles = HiddenField()
+    #: Drill mode: the hidden ranking peeked at (a fact key, ``CO:size``; D-H3).
+    peek = HiddenField(validators=[Length(max=16, message="Choose a ranking to peek at.")])
 
     @staticmethod
     def integer(field: HiddenField | StringField) -> int | None:
@@ -253,6 +255,17 @@ class CardGameMoveForm(FlaskForm):
             number=self.number.data or "",
             call=self.call.data or "",
         )
+
+    def peeked(self) -> tuple[int | None, str]:
+        """The ply and the fact key of a peek (validate first).
+
+        Raises:
+            Refused: no ranking was named.
+        """
+        key = (self.peek.data or "").strip()
+        if not key:
+            raise Refused("Choose a ranking to peek at.")
+        return self.integer(self.ply), key
 
 
 class NewComboForm(FlaskForm):

@@ -5,8 +5,9 @@ rebuilds the state by replay, checks the student's move, plays the computer seat
 only what the student's seat may see (``observation(0)`` plus the public log). A move names the
 game's version (its number of actions): a stale, replayed or forged move changes nothing.
 
-In drill mode the rankings on the student's cards are hidden and every ranking the student
-supplies is a review in the memory model (see :mod:`trainer.games.drill`).
+In drill mode the rankings the student has met are hidden on their cards and every ranking the
+student supplies is a review in the memory model (see :mod:`trainer.games.drill`); a ranking not
+yet met is shown and not asked (D-H1), and a peek at a hidden one is a miss (D-H3).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from werkzeug.wrappers import Response
 
 from trainer import srs
 from trainer.assignments import Scope
+from trainer.facts import Fact, Form, dont_know
 from trainer.games import (
     REGISTRY,
     Game,
@@ -37,15 +39,21 @@ from trainer.games import (
     play_computer_turns,
     replay,
 )
-from trainer.games.drill import DrillAnswer, RefusedPlay, UnreadableAnswer
+from trainer.games.drill import (
+    DrillAnswer,
+    RefusedPlay,
+    UnreadableAnswer,
+    ranking_facts,
+    taught_answers,
+)
 from trainer.modes import Mode
 from trainer.results import Result, card_game_result
 
 from .. import get_deck
 from ..extensions import changed_rows, db
 from ..guards import Refused, Stale, nothing_changed, whole_number
-from ..memory import atomically, record
-from ..models import CardGame, User, utcnow
+from ..memory import atomically, introduced_keys, record
+from ..models import CardGame, ReviewLog, User, utcnow
 from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register
 from ..security import student_required
 from .common import GAME_OVER, TABLE_MOVE_MADE, current_student, own_or_404
@@ -56,6 +64,10 @@ from .routes import bp
 MODES = {slug: cls.log_mode for slug, cls in REGISTRY.games.items()}
 TITLES = {slug: cls.title for slug, cls in REGISTRY.games.items()}
 HISTORY = 20
+#: A peek at a ranking that is not hidden at the table (D-H3).
+NOTHING_TO_PEEK = "That ranking is not hidden at your table now, so there is nothing to peek at."
+#: A peek sent again (D-H3).
+ALREADY_PEEKED = "You have already seen that ranking on this move; nothing changed."
 #: Log lines shown at the table.
 LOG_SHOWN = 40
 
@@ -73,6 +85,13 @@ _CACHE_LOCK = threading.Lock()
 def games_index() -> str:
     """Pick a game, the players, teams and level; resume an unfinished game; see past results."""
     return _render_index(NewCardGameForm())
+
+
+def met_rankings(student: User) -> set[str]:
+    """The keys of the ranking facts (and Zones) the student has met: those their memory has a
+    card for (D-H1)."""
+    reviewed = {facet for cls in REGISTRY.games.values() for facet in cls.reviews}
+    return {key for key in introduced_keys(student) if Fact.from_key(key).facet in reviewed}
 
 
 def _render_index(form: NewCardGameForm) -> str:
@@ -114,6 +133,7 @@ def _render_index(form: NewCardGameForm) -> str:
         finished=finished,
         record=sorted(record_table.items()),
         titles=TITLES,
+        met_any=bool(met_rankings(current_student())),
     )
 
 
@@ -261,8 +281,9 @@ def play_card_game_move(row: CardGame, move: TableMove, student: User, now: dt.d
         raise Stale(TABLE_MOVE_MADE)
     state = _load(row)
     before = row.ply
+    asked = asked_rankings(row, student)
     try:
-        answers = _play(row, state, move)
+        answers = _play(row, state, move, asked)
     except RefusedPlay as wrong:
         _record(row, before, wrong.answers, student, now)
         raise Refused(str(wrong)) from None
@@ -287,10 +308,110 @@ def play_card_game_move(row: CardGame, move: TableMove, student: User, now: dt.d
     return Played(state, answers, before)
 
 
-def _play(row: CardGame, state: State, move: TableMove) -> list[DrillAnswer]:
+@bp.post("/games/<token>/peek")
+@student_required
+def game_peek(token: str) -> Response:
+    """A peek at one hidden ranking in drill mode: it is shown, and it counts as a miss (D-H3)."""
+    row = own_or_404(CardGame, token)
+    here = url_for("play.game_table", token=token)
+    form = CardGameMoveForm()
+    if not form.validate():
+        flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
+        return redirect(here)
+    try:
+        ply, fact_key = form.peeked()
+        peeked = play_card_game_peek(row, fact_key, ply, current_student(), utcnow())
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        flash(str(refused), "error")
+        return redirect(here)
+    card = get_deck()[peeked.fact.postal]
+    flash(
+        f"{card.name}: {peeked.fact.facet.value} {peeked.judgement.expected}. You peeked, so it "
+        "counts as one to practise; it comes back in your study soon.",
+        "info",
+    )
+    return redirect(here)
+
+
+def asked_rankings(row: CardGame, student: User) -> set[str]:
+    """The keys of the facts a drill move on the game ``row`` asks about now (D-H1, D-H3): the
+    rankings (and Zones) the student has met, less those peeked at on this move (a peek is
+    recorded with no answer given; a wrong answer is asked again, D-F1). Empty without drill."""
+    if not row.drill:
+        return set()
+    met = met_rankings(student)
+    if not met:
+        return set()
+    peeked = db.session.execute(
+        select(ReviewLog.fact_key).where(
+            ReviewLog.student_id == student.id,
+            ReviewLog.round_token == f"game:{row.token}",
+            ReviewLog.item.like(f"{row.ply}:%"),
+            ReviewLog.answer == "",
+        )
+    ).scalars()
+    return met - set(peeked)
+
+
+def hidden_rankings(row: CardGame, state: State, student: User) -> set[str]:
+    """The keys of the facts hidden at the student's table now: those of :func:`asked_rankings`
+    on the student's cards (and Geography War's face-up cards) that the game's drill reviews.
+    Empty without drill or once the game is over."""
+    if not row.drill or state.is_terminal():
+        return set()
+    obs = state.observation(0)
+    cards = [*obs.get("hand", []), *obs.get("face_up", [])]
+    facts = {f.key for f in ranking_facts(cards, type(state.game).reviews)}
+    return asked_rankings(row, student) & facts
+
+
+def play_card_game_peek(
+    row: CardGame, fact_key: str, ply: int | None, student: User, now: dt.datetime
+) -> DrillAnswer:
+    """Show the hidden ranking ``fact_key`` on the game ``row`` at version ``ply``: recorded as a
+    miss (an "I don't know", verdict wrong) through the same path as a drill answer (D-H3).
+
+    Raises:
+        Stale: the game is over, the page was out of date, or this ranking was peeked at (or
+            answered) on this move already; nothing changed.
+        Refused: the ranking is not hidden at the student's table; nothing changed.
+    """
+    check_card_game_open(row)
+    if ply != row.ply:
+        raise Stale(TABLE_MOVE_MADE)
+    state = _load(row)
+    if fact_key in met_rankings(student) and _answered(row, fact_key, student):
+        raise Stale(ALREADY_PEEKED)
+    if fact_key not in hidden_rankings(row, state, student):
+        raise Refused(NOTHING_TO_PEEK)
+    fact = Fact.from_key(fact_key)
+    peeked = DrillAnswer(fact, Form.TYPED, dont_know(fact, get_deck()))
+    if not _record(row, row.ply, [peeked], student, now):
+        raise Stale(ALREADY_PEEKED)
+    return peeked
+
+
+def _answered(row: CardGame, fact_key: str, student: User) -> bool:
+    """Whether ``fact_key`` was answered or peeked at on the game's current move."""
+    return (
+        db.session.execute(
+            select(ReviewLog.id).where(
+                ReviewLog.student_id == student.id,
+                ReviewLog.round_token == f"game:{row.token}",
+                ReviewLog.item == f"{row.ply}:{fact_key}",
+            )
+        ).first()
+        is not None
+    )
+
+
+def _play(row: CardGame, state: State, move: TableMove, asked: set[str]) -> list[DrillAnswer]:
     """Apply the student's move to ``state`` and return the drill answers it carried.
 
-    Nothing is written here: the caller saves the move and its answers in one unit of work.
+    Nothing is written here: the caller saves the move and its answers in one unit of work. In
+    drill mode only the facts in ``asked`` are asked (D-H1).
 
     Raises:
         RefusedPlay: the play is refused but its judged drill answers count (the caller
@@ -307,19 +428,21 @@ def _play(row: CardGame, state: State, move: TableMove) -> list[DrillAnswer]:
     state.decode(action)  # a number that is no move at all is refused as such
     answers: list[DrillAnswer] = []
     if row.drill:
-        answers = _drill_answers(state, action, move)
+        answers = _drill_answers(state, action, move, asked)
     state.apply_action(action)
     return answers
 
 
-def _drill_answers(state: State, action: int, move: TableMove) -> list[DrillAnswer]:
+def _drill_answers(
+    state: State, action: int, move: TableMove, asked: set[str]
+) -> list[DrillAnswer]:
     """Judge what the student said with a drill move (the game asks its own questions); an
     unreadable answer refuses the move (nothing recorded)."""
     card = state.decode(action).card_played()
     if card is not None and card not in state.observation(0).get("hand", [card]):
         raise IllegalAction("That card is not in your hand.")
     try:
-        return state.drill_answers(action, move.answer)
+        return taught_answers(state, action, move.answer, asked)
     except UnreadableAnswer as unreadable:
         raise IllegalAction(str(unreadable)) from None
 
@@ -346,11 +469,13 @@ def _stored(state: State, now: dt.datetime | None = None) -> dict[str, Any]:
 
 def _record(
     row: CardGame, ply: int, answers: list[DrillAnswer], student: User, now: dt.datetime
-) -> None:
+) -> int:
     """Record drill answers in the memory model and the game's tally: only the first answer per
-    fact and move counts. One unit of work: the move's, or one of its own for a refused play."""
+    fact and move counts. One unit of work: the move's, or one of its own for a refused play.
+
+    Returns how many answers counted (0 when every one was recorded already)."""
     if not answers:
-        return
+        return 0
     game_id = row.id
     outcomes = [
         srs.Outcome(
@@ -365,9 +490,11 @@ def _record(
         for answer in answers
     ]
 
-    def save_answers() -> None:
+    def save_answers() -> int:
+        counted = 0
         for answer, outcome in zip(answers, outcomes):
             if record(student, outcome, now).created:
+                counted += 1
                 db.session.execute(
                     update(CardGame)
                     .where(CardGame.id == game_id)
@@ -376,8 +503,9 @@ def _record(
                         drill_right=CardGame.drill_right + int(answer.right),
                     )
                 )
+        return counted
 
-    atomically(save_answers)
+    return atomically(save_answers)
 
 
 def _feedback(answers: list[DrillAnswer]) -> None:
@@ -423,10 +551,14 @@ def _remember(token: str, state: State) -> None:
 
 
 def _table(row: CardGame, state: State, since: int | None) -> dict[str, Any]:
-    """Everything the table template needs, built from the student's observation and the public log."""
+    """Everything the table template needs, built from the student's observation and the public log.
+
+    ``hide_ranks`` holds the keys of the facts hidden on the student's cards (D-H1): empty
+    without drill, and the game's drill view is used only while something is hidden."""
     deck = get_deck()
     obs = state.observation(0)
     your_turn = state.current_player() == 0
+    hidden = hidden_rankings(row, state, current_student())
     log = [event for event in state.log if event.ply >= _log_start(state)]
     fresh = [event for event in log if since is not None and event.ply >= since]
     view: dict[str, Any] = {
@@ -439,11 +571,12 @@ def _table(row: CardGame, state: State, since: int | None) -> dict[str, Any]:
         "fresh": fresh,
         "form": CardGameMoveForm(formdata=None),
         "hand": [deck[p] for p in obs.get("hand", [])],
-        "hide_ranks": row.drill and not state.is_terminal(),
+        "hide_ranks": frozenset(hidden),
+        "drilling": bool(hidden),
         "level": Level(row.level),
         "game": state.game,
     }
-    view.update(state.table_view(obs, your_turn, row.drill))
+    view.update(state.table_view(obs, your_turn, bool(hidden)))
     return view
 
 
@@ -471,6 +604,7 @@ _CARD_GAMES_ACCESS = (
     ("play.games_new", Access.STUDENTS),
     ("play.game_table", Access.STUDENT_OWN),
     ("play.game_move", Access.STUDENT_OWN),
+    ("play.game_peek", Access.STUDENT_OWN),
 )
 # Not ``_game``: that name is the helper that makes a row's game (a loop variable of that name
 # replaced it, and every table rebuilt from the database, as after a restart, was a 500).

@@ -8,13 +8,23 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    after_this_request,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import current_user
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Row
 from werkzeug.wrappers import Response
 
-from trainer import daily, srs
+from trainer import daily, points, srs
 from trainer.assignments import Scope
 from trainer.facts import (
     Facet,
@@ -49,7 +59,7 @@ from ..memory import (
 from ..models import ReviewLog, StudyRound, User, utcnow
 from ..modes import Access, Dealt, NavLink, Rounds, WebMode, register, scope_filters
 from ..progress import finished_study_rounds, my_assignments
-from ..security import student_required
+from ..security import student_required, wants_json
 from .forms import (
     AnswerForm,
     GivenAnswer,
@@ -97,6 +107,11 @@ def _render_home(student: User, form: StartForm) -> str:
     ]
     return render_template(
         "study/home.html",
+        # A student who has met no fact yet and may learn some today: a welcome, one button.
+        first_run=not stats.introduced and stats.new_today > 0,
+        points_recalled=points.RECALLED,
+        points_picked=points.PICKED,
+        geometry=get_deck().geometry,
         assignments=shown,
         finished_hidden=len(assignments) - len(shown),
         stats=stats,
@@ -280,12 +295,16 @@ def resume(token: str) -> Response:
 
 @bp.route("/rounds/<token>/<int:index>", methods=["GET", "POST"])
 @student_required
-def item(token: str, index: int) -> str | Response | tuple[str, int]:
+def item(token: str, index: int) -> str | Response | tuple[str | Response, int]:
     """One fact: its question, or once answered, the card and what happens next.
 
     Facts are asked in order, by GET and by POST alike: an item after the first unanswered one
     is neither shown nor answered (its card could name the state of an earlier Map card).
+
+    A request that accepts JSON (instant answers, study_instant.js) gets the same checks and
+    the same words as JSON: the question or the feedback as an HTML fragment, and where to go.
     """
+    after_this_request(_varies_with_accept)
     student = _student()
     round_ = _round_or_404(token)
     items = _items(round_)
@@ -294,6 +313,9 @@ def item(token: str, index: int) -> str | Response | tuple[str, int]:
     answers = _answers(round_)
     waiting = _first_unanswered(round_, answers)
     if index not in answers and waiting is not None and waiting < index:
+        if wants_json():
+            first = url_for("study.item", token=token, index=waiting)
+            return _json_elsewhere(OUT_OF_ORDER if request.method == "POST" else None, first)
         if request.method == "POST":
             flash(OUT_OF_ORDER, "info")
         return redirect(url_for("study.resume", token=token))
@@ -301,10 +323,28 @@ def item(token: str, index: int) -> str | Response | tuple[str, int]:
     asked = question(items[index - 1], deck, round_.seed, index)
     form = AnswerForm()
     if request.method == "POST":
+        if wants_json():
+            return _answer_json(student, round_, index, asked, form)
         return _answer(student, round_, index, asked, form)
     if index not in answers:
+        if wants_json():
+            return _json_page(
+                "question", round_, index, _render_question(round_, index, asked, form, True)
+            )
         return _render_question(round_, index, asked, form)
-    return _render_feedback(round_, index, asked, answers[index])
+    review = answers[index]
+    if wants_json():
+        html = _render_feedback(round_, index, asked, review, True)
+        return _json_page("feedback", round_, index, html, review.verdict)
+    return _render_feedback(round_, index, asked, review)
+
+
+def _varies_with_accept(response: Response) -> Response:
+    """One URL, a page or its JSON: caches (and the browser's Back) must keep them apart."""
+    response.vary.add("Accept")
+    if response.mimetype == "application/json":
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _answer(
@@ -326,6 +366,81 @@ def _answer(
     except RecordError:
         abort(404)
     return redirect(here)
+
+
+def _answer_json(
+    student: User, round_: Row[Any], index: int, asked: Question, form: AnswerForm
+) -> Response | tuple[Response, int]:
+    """:func:`_answer` for instant answers: the same checks, the same one review and the same
+    words, answered with JSON (the feedback fragment) instead of a redirect.
+
+    A refusal is a 400 with the question again (its error shown); a form sent twice is a 409
+    naming the item's page as it is now (its feedback), where the page form is redirected.
+    """
+    here = url_for("study.item", token=round_.token, index=index)
+    if not form.validate():
+        if _answered(round_, index):  # a repeat of an answered item (another tab, a back button)
+            db.session.rollback()
+            return _json_elsewhere(ALREADY_SAVED, here)
+        problem = " ".join(error for errors in form.errors.values() for error in errors)
+        return _json_refused(problem, round_, index, asked, form)
+    try:
+        answer_study_item(student, round_, index, asked, form.given(round_.token, index), utcnow())
+    except Stale as stale:
+        db.session.rollback()
+        return _json_elsewhere(str(stale), here, stale.category)
+    except Refused as refused:
+        form.answer.errors = [str(refused)]
+        return _json_refused(str(refused), round_, index, asked, form)
+    except RecordError:
+        abort(404)
+    review = _answers(round_)[index]
+    html = _render_feedback(round_, index, asked, review, True)
+    return _json_page("feedback", round_, index, html, review.verdict)
+
+
+#: The titles of the study pages, as their templates write them (the browser's tab shows them).
+_VERDICT_TITLES = {"right": "Right!", "close": "Close!", "wrong": "Not this time"}
+
+
+def _json_page(
+    kind: str, round_: Row[Any], index: int, html: str, verdict: str | None = None
+) -> Response:
+    """An item's page as a fragment: ``kind`` is "question" or "feedback" (with the review's
+    ``verdict``); ``next`` is where the feedback's button goes (the next fact, or the summary)."""
+    total = len(round_.items)
+    title = f"Fact {index} of {total}"
+    body: dict[str, Any] = {
+        "kind": kind,
+        "html": html,
+        "url": url_for("study.item", token=round_.token, index=index),
+        "index": index,
+        "total": total,
+    }
+    if verdict is not None:
+        title = f"{_VERDICT_TITLES[verdict]} {title}"
+        body["next"] = (
+            url_for("study.item", token=round_.token, index=index + 1)
+            if index < total
+            else url_for("study.done", token=round_.token)
+        )
+    body["title"] = f"{title} · GeoPlunge Trainer"
+    return jsonify(body)
+
+
+def _json_refused(
+    message: str, round_: Row[Any], index: int, asked: Question, form: AnswerForm
+) -> tuple[Response, int]:
+    """A 400 for an answer that cannot be taken: the message and the question with its error."""
+    db.session.rollback()
+    html = _render_question(round_, index, asked, form, True)
+    return jsonify(error="refused", message=message, kind="question", html=html), 400
+
+
+def _json_elsewhere(message: str | None, to: str, category: str = "info") -> tuple[Response, int]:
+    """A 409: nothing was taken (a form sent twice, an item out of order); ``to`` is the page to
+    show instead, and ``message`` what the page form would have flashed."""
+    return jsonify(error="stale", message=message, category=category, url=to), 409
 
 
 def answer_study_item(
@@ -390,7 +505,9 @@ def _judge(round_: Row[Any], index: int, asked: Question, answer: str) -> Judgem
     return judge(asked, answer, deck)
 
 
-def _render_question(round_: Row[Any], index: int, asked: Question, form: AnswerForm) -> str:
+def _render_question(
+    round_: Row[Any], index: int, asked: Question, form: AnswerForm, fragment: bool = False
+) -> str:
     deck = get_deck()
     # A page shown again (an answer to fix) keeps the time it was first served.
     posted = form.served.data
@@ -400,7 +517,7 @@ def _render_question(round_: Row[Any], index: int, asked: Question, form: Answer
         else served_stamp(round_.token, index)
     )
     return render_template(
-        "study/question.html",
+        "study/_question_body.html" if fragment else "study/question.html",
         round=round_,
         index=index,
         total=len(round_.items),
@@ -415,7 +532,9 @@ def _render_question(round_: Row[Any], index: int, asked: Question, form: Answer
     )
 
 
-def _render_feedback(round_: Row[Any], index: int, asked: Question, review: ReviewLog) -> str:
+def _render_feedback(
+    round_: Row[Any], index: int, asked: Question, review: ReviewLog, fragment: bool = False
+) -> str:
     deck = get_deck()
     student = _student()
     # Judging is deterministic: the stored answer gives back the note ("Nearly! It is spelled...").
@@ -423,7 +542,7 @@ def _render_feedback(round_: Row[Any], index: int, asked: Question, review: Revi
     memory = memory_of(student, asked.fact.key)
     settings = settings_for(student)
     return render_template(
-        "study/feedback.html",
+        "study/_feedback_body.html" if fragment else "study/feedback.html",
         round=round_,
         index=index,
         total=len(round_.items),
@@ -460,11 +579,20 @@ def done(token: str) -> str | Response:
     deck = get_deck()
     rows = []
     for index, item_ in enumerate(_items(round_), start=1):
-        rows.append((item_.fact, deck[item_.fact.postal], answers[index]))
+        review = answers[index]
+        earned = points.points_for(review.verdict, review.form)
+        rows.append((item_.fact, deck[item_.fact.postal], review, earned))
     counts = {
-        verdict: sum(1 for *_, r in rows if r.verdict == verdict)
+        verdict: sum(1 for _, _, r, _ in rows if r.verdict == verdict)
         for verdict in ("right", "close", "wrong")
     }
+    tally = points.tally((r.verdict, r.form) for _, _, r, _ in rows)
+    # The states with a fact answered right (or nearly) this round, in the round's order.
+    learned = list({state.postal: state for _, state, _, earned in rows if earned}.values())
+    student = _student()
+    now = utcnow()
+    stats = summary(student, now)
+    time_zone = settings_for(student).time_zone
     focus = round_.focus
     form = StartForm(
         formdata=None,
@@ -472,7 +600,19 @@ def done(token: str) -> str | Response:
         area=focus.get("area") or "",
         practice="1" if focus.get("practice") else "",
     )
-    return render_template("study/done.html", round=round_, rows=rows, counts=counts, form=form)
+    return render_template(
+        "study/done.html",
+        round=round_,
+        rows=rows,
+        counts=counts,
+        form=form,
+        tally=tally,
+        learned=learned,
+        learned_postals={state.postal for state in learned},
+        geometry=deck.geometry,
+        stats=stats,
+        next_due_text=next_review_text(stats.next_due, now, time_zone) if stats.next_due else None,
+    )
 
 
 @bp.route("/settings", methods=["GET", "POST"])
@@ -512,7 +652,10 @@ def settings() -> str | Response | tuple[str, int]:
 
 
 def next_review_text(due: dt.datetime, now: dt.datetime, time_zone: str) -> str:
-    """When a fact comes back, in a student's words: "in a few minutes", "tomorrow", "in 3 days"."""
+    """When a fact comes back, in a student's words: "in a few minutes", "tomorrow", "in 3 days";
+    a time already past (a page seen again later) is "the next time you study"."""
+    if due <= now:
+        return "the next time you study"
     if due <= now + srs.LEARN_AHEAD:
         return "in a few minutes"
     today = srs.study_day(now, time_zone)
