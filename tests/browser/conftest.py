@@ -153,6 +153,9 @@ def sign_up_teacher(page, username: str, password: str = "maps are fun") -> None
 def open_menu(page) -> None:
     """On a phone, open the header's menu (the links and Log out sit behind it); on a wide screen
     the links are always shown and this does nothing."""
+    # After the stylesheet applies: before it, a wide screen's hidden button still looks visible,
+    # and clicking it then waits for a button that never shows.
+    page.wait_for_load_state("load")
     menu = page.get_by_role("button", name="Menu")
     if menu.is_visible() and menu.get_attribute("aria-expanded") != "true":
         menu.click()
