@@ -206,3 +206,60 @@ def check_axe(page, where: str = "") -> None:
         f"  {v['id']} ({v['impact']}): {v['help']} at {', '.join(v['targets'][:8])}" for v in bad
     )
     assert not bad, f"axe-core on {where or page.url}:\n{listed}"
+
+
+#: The phone the browser tests use: 360 x 740 CSS px, as the issue's measurements (#21).
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def phone(browser, live_server: str) -> Iterator[object]:
+    """A tab on a 360 x 740 phone; fails the test on any console error."""
+    context = browser.new_context(
+        base_url=live_server, viewport=PHONE, is_mobile=True, has_touch=True
+    )
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and not m.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.set_default_timeout(10_000)
+    yield tab
+    context.close()
+    assert errors == [], f"console errors: {errors}"
+
+
+def add_state_iq_game(app: Flask, token: str, username: str | None = None) -> None:
+    """A State IQ game in play for the student ``username`` (the only user if None): Texas
+    against Utah, the student guessing first, at the easy level, seeded."""
+    from sqlalchemy import select
+
+    from trainer.web.models import StateIqGame, User
+
+    with app.app_context():
+        query = select(User) if username is None else select(User).where(User.username == username)
+        student = db.session.execute(query).scalar_one()
+        db.session.add(
+            StateIqGame(
+                token=token,
+                student_id=student.id,
+                level="easy",
+                power_card=2,
+                student_card="TX",
+                computer_card="UT",
+                first_guesser="student",
+                seed=4,
+                moves=[],
+                move_count=0,
+                recorded=[],
+                result="playing",
+                show_aid=False,
+            )
+        )
+        db.session.commit()

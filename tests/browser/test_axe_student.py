@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-from tests.browser.conftest import check_axe, sign_up_student
+from tests.browser.conftest import add_state_iq_game, check_axe, sign_up_student
 from trainer.facts import Form
 from trainer.quiz.border_up import solutions
 from trainer.review import pick_map
@@ -20,7 +20,6 @@ from trainer.web.models import (
     BorderUpRound,
     CardGame,
     DashingRound,
-    StateIqGame,
     StudyRound,
     User,
 )
@@ -116,26 +115,7 @@ def study_pages(check: Checker, app, token: str = "axe-round") -> None:
 def state_iq_pages(check: Checker, app, token: str = "axe-state-iq") -> None:
     page = check.page
     check.visit("/play/state-iq/", "State IQ start")
-    with app.app_context():
-        student = db.session.execute(select(User).where(User.username == USERNAME)).scalar_one()
-        db.session.add(
-            StateIqGame(
-                token=token,
-                student_id=student.id,
-                level="easy",
-                power_card=2,
-                student_card="TX",
-                computer_card="UT",
-                first_guesser="student",
-                seed=4,
-                moves=[],
-                move_count=0,
-                recorded=[],
-                result="playing",
-                show_aid=False,
-            )
-        )
-        db.session.commit()
+    add_state_iq_game(app, token, USERNAME)
     check.visit(f"/play/state-iq/{token}", "a State IQ game in play")
     page.locator("#answer").fill("Ohio")
     page.locator("#answer").press("Enter")

@@ -4,40 +4,13 @@ round, answer it, and the round's celebration shows the points the answers earne
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import sign_up_student
+from tests.browser.conftest import PHONE, sign_up_student
 from tests.browser.test_study import answer_with_keyboard
 from trainer import points
 from trainer.review import ROUND_SIZE
-
-PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture
-def phone(browser, live_server: str) -> Iterator[object]:
-    """A tab on a 360 × 740 phone; fails the test on any console error."""
-    context = browser.new_context(
-        base_url=live_server, viewport=PHONE, is_mobile=True, has_touch=True
-    )
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on(
-        "console",
-        lambda m: (
-            errors.append(m.text)
-            if m.type == "error" and not m.text.startswith("Failed to load resource")
-            else None
-        ),
-    )
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.set_default_timeout(10_000)
-    yield tab
-    context.close()
-    assert errors == [], f"console errors: {errors}"
 
 
 def fits(tab) -> None:

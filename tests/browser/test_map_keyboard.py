@@ -14,12 +14,12 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-from tests.browser.conftest import sign_up_student
+from tests.browser.conftest import add_state_iq_game, sign_up_student
 from trainer.cards.geometry import compass_neighbours
 from trainer.review import pick_map
 from trainer.web import get_deck
 from trainer.web.extensions import db
-from trainer.web.models import StateIqGame, StudyRound, User
+from trainer.web.models import StudyRound, User
 
 KEYS = {
     "north": "ArrowUp",
@@ -55,26 +55,7 @@ MEASURE = """([attribute]) => {
 
 
 def _state_iq_game(app, token: str) -> None:
-    with app.app_context():
-        student = db.session.execute(select(User)).scalar_one()
-        db.session.add(
-            StateIqGame(
-                token=token,
-                student_id=student.id,
-                level="easy",
-                power_card=2,
-                student_card="TX",
-                computer_card="UT",
-                first_guesser="student",
-                seed=4,
-                moves=[],
-                move_count=0,
-                recorded=[],
-                result="playing",
-                show_aid=False,
-            )
-        )
-        db.session.commit()
+    add_state_iq_game(app, token)
 
 
 def _find_round(app, token: str, postal: str, seed: int = 424242) -> None:

@@ -4,37 +4,10 @@ touch and keyboard; on a wide screen the links in a row; with no JavaScript the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import sign_up_student
-
-PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture
-def phone(browser, live_server: str) -> Iterator[object]:
-    """A tab on a 360 × 740 phone; fails the test on any console error."""
-    context = browser.new_context(
-        base_url=live_server, viewport=PHONE, is_mobile=True, has_touch=True
-    )
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on(
-        "console",
-        lambda m: (
-            errors.append(m.text)
-            if m.type == "error" and not m.text.startswith("Failed to load resource")
-            else None
-        ),
-    )
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.set_default_timeout(10_000)
-    yield tab
-    context.close()
-    assert errors == [], f"console errors: {errors}"
+from tests.browser.conftest import PHONE, sign_up_student
 
 
 def no_sideways_scroll(tab) -> None:

@@ -7,10 +7,10 @@ import re
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-from tests.browser.conftest import sign_up_student
+from tests.browser.conftest import add_state_iq_game, sign_up_student
 from trainer.web import get_deck
 from trainer.web.extensions import db
-from trainer.web.models import StateIqGame, User
+from trainer.web.models import StateIqGame
 
 
 def test_a_whole_game_of_state_iq_by_keyboard(page, live_app):
@@ -61,26 +61,7 @@ def test_a_whole_game_of_state_iq_by_keyboard(page, live_app):
 
 def test_a_guess_can_be_picked_on_the_map(page, live_app):
     sign_up_student(page, "map_picker")
-    with live_app.app_context():
-        student = db.session.execute(select(User)).scalar_one()
-        db.session.add(
-            StateIqGame(
-                token="picked",
-                student_id=student.id,
-                level="easy",
-                power_card=2,
-                student_card="TX",
-                computer_card="UT",
-                first_guesser="student",
-                seed=4,
-                moves=[],
-                move_count=0,
-                recorded=[],
-                result="playing",
-                show_aid=False,
-            )
-        )
-        db.session.commit()
+    add_state_iq_game(live_app, "picked")
     page.goto("/play/state-iq/picked")
     page.get_by_text("Or pick the state on the map").click()
     page.locator('[data-postal="OH"]').click()
