@@ -135,6 +135,8 @@ def sign_up_student(page, username: str, password: str = "maps are fun") -> None
     page.get_by_label("Type the password again").fill(password)
     page.get_by_label("Type the password again").press("Enter")
     expect(page).to_have_url(re.compile(r"/study/$"))
+    # The URL changes before the page's load event; a test that counts loads starts after it.
+    page.wait_for_load_state("load")
 
 
 def sign_up_teacher(page, username: str, password: str = "maps are fun") -> None:
@@ -148,6 +150,7 @@ def sign_up_teacher(page, username: str, password: str = "maps are fun") -> None
     page.get_by_label("Type the password again").fill(password)
     page.get_by_role("button", name="Sign up").click()
     expect(page).to_have_url(re.compile(r"/teach/$"))
+    page.wait_for_load_state("load")
 
 
 def open_menu(page) -> None:

@@ -34,7 +34,6 @@ def _start_by_keyboard(page) -> None:
 
 def test_a_round_of_ten_choice_facts_by_keyboard_alone_is_one_page_load(page, live_app):
     sign_up_student(page, "quick_quinn")
-    page.wait_for_load_state("load")
     loads: list[str] = []
     page.on("load", lambda: loads.append(page.url))
     _start_by_keyboard(page)
