@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import random
 import re
 
 import pytest
@@ -13,7 +14,7 @@ from tests.conftest import csrf_token, make_user
 from tests.web.test_security import assert_strict_page
 from trainer import srs
 from trainer.facts import Form, Verdict
-from trainer.quiz.state_iq import Side
+from trainer.quiz.state_iq import Side, first_guesser_by_draw
 from trainer.quiz.weakest import POOL
 from trainer.web import get_deck
 from trainer.web.extensions import db
@@ -395,3 +396,55 @@ def test_a_wrong_guess_says_which_state_it_is_not(player, app, student):
     html = player.get(url).get_data(as_text=True)
     assert '<span class="result result--wrong">No, it is not Ohio.</span>' in html
     assert "is not Utah" not in html and "Salt Lake City" not in html
+
+
+def test_the_statehood_draw_is_from_the_rest_of_the_deck(player, app):
+    """P-I1 (R2): the draw that decides who guesses first comes from the pile without the game's
+    two cards, so the page never says the computer drew the card the student holds; and what
+    it says decided the game is what decided it."""
+    deck = get_deck_for(app)
+    for _ in range(12):
+        url = new_game(player, "easy")
+        row = stored(app, url)
+        html = player.get(url).get_data(as_text=True)
+        said = re.search(
+            r"Statehood draw: you drew ([^(]+) \((\d+)\), the computer drew\s+([^(]+) \((\d+)\), "
+            r"so (you guess|the computer guesses) first",
+            html,
+        )
+        assert said, "the page tells the draw"
+        mine, theirs = said.group(1).strip(), said.group(3).strip()
+        held = {deck[row.student_card].name, deck[row.computer_card].name}
+        assert mine not in held and theirs not in held
+        student_first = int(said.group(2)) < int(said.group(4))
+        assert said.group(5) == ("you guess" if student_first else "the computer guesses")
+        assert row.first_guesser == ("student" if student_first else "computer")
+
+
+def test_a_game_dealt_before_p_i1_shows_the_draw_that_decided_it(player, app, student):
+    """A game whose first guesser came from a draw among all 50 (dealt before P-I1) is shown that
+    draw, not one that would contradict who guessed first."""
+    deck = get_deck_for(app)
+    for seed in range(40):
+        old = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"))
+        new = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"), exclude=(old[1], old[2]))
+        if new[0] is not old[0]:
+            break
+    else:
+        pytest.fail("no seed where the two draws differ")
+    make_game(
+        app,
+        student.id,
+        first=old[0].value,
+        student_card=old[1],
+        computer_card=old[2],
+        token="olddraw",
+    )
+    with app.app_context():
+        row = db.session.execute(
+            select(StateIqGame).where(StateIqGame.token == "olddraw")
+        ).scalar_one()
+        row.seed = seed
+        db.session.commit()
+    html = player.get("/play/state-iq/olddraw").get_data(as_text=True)
+    assert f"you drew {deck[old[1]].name}" in html

@@ -72,7 +72,9 @@ class StateIQGame(Game):
         rng = random.Random(f"deal:{seed}")
         computer_card, student_card = iq.deal_cards((), self.deck, rng)
         if self.params.first_leader is None:
-            first, _, _ = iq.first_guesser_by_draw(self.deck, random.Random(f"draw:{seed}"))
+            first, _, _ = iq.first_guesser_by_draw(
+                self.deck, random.Random(f"draw:{seed}"), exclude=(computer_card, student_card)
+            )
         else:
             first = SIDES[self.params.first_leader]
         power = rng.choice(self.deck.power_cards)

@@ -551,6 +551,9 @@ def first_guesser_by_draw(
 ) -> tuple[Side, str, str]:
     """R2: each side draws a card; the better (lower) statehood rank guesses first.
 
+    ``exclude`` holds the cards not in the pile drawn from: the game's two cards, already in the
+    teams' hands (ruling P-I1), so nobody draws the card they hold.
+
     Returns the side and the two drawn postal codes (student's, computer's).
     """
     pool = [s for s in deck.sorted_by(None) if s.postal not in exclude]

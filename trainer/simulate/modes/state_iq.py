@@ -66,7 +66,9 @@ def state_iq(
         computer_card = deal_rng.choice(sorted(postals) if postals else [s.postal for s in deck])
     student_card = deal_rng.choice([s.postal for s in deck if s.postal != computer_card])
     if first is None:
-        first, _, _ = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"))
+        first, _, _ = first_guesser_by_draw(
+            deck, random.Random(f"draw:{seed}"), exclude=(computer_card, student_card)
+        )
     power = deal_rng.choice(deck.power_cards)
     level = sim.learner.iq_level
     game = StateIQ(deck, power, student_card, computer_card, first, Level(level), seed)

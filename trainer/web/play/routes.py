@@ -109,7 +109,9 @@ def new_state_iq(
     weakest = _weakest_states(student, deck, (FACETS & facets) if facets else FACETS, postals)
     computer_card, student_card = deal_cards(weakest, deck, rng, postals)
     if first is None:
-        first, _, _ = first_guesser_by_draw(deck, random.Random(f"draw:{seed}"))
+        first, _, _ = first_guesser_by_draw(
+            deck, random.Random(f"draw:{seed}"), exclude=(computer_card, student_card)
+        )
     power = rng.choice(deck.power_cards)
     row = StateIqGame(
         token=secrets.token_urlsafe(18),
@@ -200,9 +202,21 @@ def _render_game(row: StateIqGame, game: StateIQ, form: MoveForm) -> str:
         computer_state=deck[row.computer_card] if reveal else None,
         state_names=sorted(s.name for s in deck),
         pick_order=deck.geometry.west_to_east(),
-        draw=first_guesser_by_draw(deck, random.Random(f"draw:{row.seed}")),
+        draw=_statehood_draw(row, deck),
         winner=game.winner() if game.is_over else None,
     )
+
+
+def _statehood_draw(row: StateIqGame, deck: Deck) -> tuple[Side, str, str]:
+    """The draw that decided who guesses first (R2), as the page tells it: from the pile without
+    the game's two cards (P-I1); a game dealt before that ruling drew from all 50, and is shown the
+    draw that decided it."""
+    draw = first_guesser_by_draw(
+        deck, random.Random(f"draw:{row.seed}"), exclude=(row.computer_card, row.student_card)
+    )
+    if draw[0].value != row.first_guesser:
+        draw = first_guesser_by_draw(deck, random.Random(f"draw:{row.seed}"))
+    return draw
 
 
 def _describe(game: StateIQ, half: Half, deck: Deck, aid: bool) -> dict[str, Any]:
