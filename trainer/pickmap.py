@@ -87,6 +87,34 @@ class PickMap:
         raise KeyError(postal)
 
 
+#: Where the small states' round targets stand: a column in the Atlantic, from north to south so
+#: their lines do not cross, and Hawaii's in the Pacific just above its inset.
+_TARGET_COLUMN_X = 952.0
+_TARGET_COLUMN_TOP = 150.0
+_TARGET_STEP = 44.0
+_HAWAII_TARGET = (255.0, 498.0)
+#: A target's radius in map units: 40 units across is 26 CSS px on a map drawn 40rem wide.
+TARGET_RADIUS = 20.0
+
+
+@cache
+def targets(deck: Deck) -> dict[str, tuple[float, float, float, float]]:
+    """The states too small to tap reliably on a phone (those whose Map card gets a call-out) and
+    a round target for each: ``postal -> (x, y, tx, ty)``, the state's centre and the target's, in
+    map units. A click on a target is a click on its state."""
+    shapes = deck.geometry.shapes
+    small = [postal for postal in shapes if deck.map_card(postal).needs_callout]
+    placed: dict[str, tuple[float, float, float, float]] = {}
+    column = sorted((shapes[p].centroid[1], p) for p in small if p != "HI")
+    for row, (_, postal) in enumerate(column):
+        x, y = shapes[postal].centroid
+        placed[postal] = (x, y, _TARGET_COLUMN_X, _TARGET_COLUMN_TOP + _TARGET_STEP * row)
+    if "HI" in small:
+        x, y = shapes["HI"].centroid
+        placed["HI"] = (x, y, *_HAWAII_TARGET)
+    return placed
+
+
 def borders_sentence(count: int) -> str:
     """How many states a state borders, in words a screen reader speaks well."""
     if count == 0:

@@ -42,8 +42,10 @@ def choose_form(
 ) -> Form:
     """The form to ask ``fact`` in for a student whose memory of it is ``memory``.
 
-    With multiple choice on, a fact that is new or still shaky is asked as a choice; otherwise
-    it is typed, or for a map fact either typed (name the red state) or clicked (find the state).
+    A map fact that is new or still shaky is found on the map ("Find Texas on the map"), from the
+    very first time (ruling P-M13): where a state is comes first, and a click is recall, not a
+    pick. Any other fact, with multiple choice on, is asked as a choice while new or shaky.
+    Otherwise a fact is typed, or for a map fact either typed (name the red state) or clicked.
     ``recheck`` says the student's last answer about the fact was a right pick: a pick may be
     luck, so it is asked in a strong form now, shaky or not (ruling P-M6).
     """
@@ -51,6 +53,8 @@ def choose_form(
     shaky = (
         memory is None or memory.in_steps or (memory.stability or 0.0) < CHOICE_UNTIL_STABILITY_DAYS
     )
+    if shaky and Form.MAP_CLICK in forms:
+        return Form.MAP_CLICK
     if multiple_choice and shaky and not recheck and Form.CHOICE in forms:
         return Form.CHOICE
     recall = [form for form in forms if form is not Form.CHOICE]

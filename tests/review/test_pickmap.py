@@ -3,6 +3,7 @@ and a keyboard reaches every state (P-H2, issue 18)."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 
@@ -185,3 +186,49 @@ def test_a_page_of_cards_is_drawn_again_the_same_from_the_same_seed():
     assert [s.postal for s in other.base.spots] != [s.postal for s in first.base.spots], (
         "the shared outlines' order is the page's own"
     )
+
+
+def _distance_to_segment(p, a, b) -> float:
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    dx, dy = bx - ax, by - ay
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length))
+    return math.dist(p, (ax + t * dx, ay + t * dy))
+
+
+def _inside(p, ring) -> bool:
+    x, y = p
+    inside = False
+    for (x1, y1), (x2, y2) in zip(ring[-1:] + ring[:-1], ring, strict=True):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def test_every_state_too_small_to_tap_has_a_target_clear_of_every_state():
+    """P-M13: the nine states whose Map card gets a call-out each have a round target, in the sea
+    and clear of every state's outline and of each other, inside the map; Hawaii's by its inset."""
+    placed = pickmap.targets(DECK)
+    assert set(placed) == {s.postal for s in DECK if DECK.map_card(s.postal).needs_callout}
+    assert len(placed) == 9
+    r = pickmap.TARGET_RADIUS
+    _, _, width, height = (float(v) for v in DECK.geometry.view_box.split())
+    rings = [ring for shape in DECK.geometry.shapes.values() for ring in path_rings(shape.path)]
+    centres = []
+    for postal, (x, y, tx, ty) in placed.items():
+        assert (x, y) == DECK.geometry.shapes[postal].centroid
+        assert r <= tx <= width - r and r <= ty <= height - r
+        assert not any(_inside((tx, ty), ring) for ring in rings), f"{postal}'s target is on land"
+        clearance = min(
+            _distance_to_segment((tx, ty), a, b)
+            for ring in rings
+            for a, b in zip(ring[-1:] + ring[:-1], ring, strict=True)
+        )
+        assert clearance > r, f"{postal}'s target touches a state"
+        centres.append((tx, ty))
+    for i, a in enumerate(centres):
+        for b in centres[i + 1 :]:
+            assert math.dist(a, b) > 2 * r
+    # The column's lines do not cross: north to south in the same order as the states.
+    column = sorted((y, ty) for postal, (_, y, _, ty) in placed.items() if postal != "HI")
+    assert [ty for _, ty in column] == sorted(ty for _, ty in column)

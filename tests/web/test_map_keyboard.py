@@ -14,16 +14,12 @@ from trainer.facts import Facet, Fact, Form, forms_for
 from trainer.review import pick_map
 from trainer.web import get_deck
 
-#: The states under 37 map units one way (24 CSS px on a map 40rem wide): each gets a target.
-SMALL = {"CT", "DE", "MA", "NH", "NJ", "RI", "VT"}
+#: The states whose Map card gets a call-out: each gets a target on a pick map (P-M13).
+SMALL = {"CT", "DE", "HI", "MA", "MD", "NH", "NJ", "RI", "VT"}
 
 
 def _small_states(deck) -> set[str]:
-    return {
-        postal
-        for postal, shape in deck.geometry.shapes.items()
-        if min(shape.bbox[2] - shape.bbox[0], shape.bbox[3] - shape.bbox[1]) < 37
-    }
+    return {s.postal for s in deck if deck.map_card(s.postal).needs_callout}
 
 
 def _attrs(tag: str) -> dict[str, str]:

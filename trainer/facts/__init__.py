@@ -135,14 +135,10 @@ class Form(str, Enum):
 
 
 def forms_for(fact: Fact, deck: Deck) -> tuple[Form, ...]:
-    """The forms that suit ``fact``.
-
-    A state too small to click reliably on a phone (one that gets a call-out on its Map card)
-    is never asked by clicking.
-    """
+    """The forms that suit ``fact``: a map fact in all three (a state too small to tap has a
+    larger round target on the map it is found on, see :func:`trainer.pickmap.targets`), every
+    other fact typed or picked."""
     if fact.facet is Facet.MAP:
-        if deck.map_card(fact.postal).needs_callout:
-            return (Form.TYPED, Form.CHOICE)
         return (Form.TYPED, Form.CHOICE, Form.MAP_CLICK)
     return (Form.TYPED, Form.CHOICE)
 

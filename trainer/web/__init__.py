@@ -10,6 +10,7 @@ from typing import Any
 from flask import Flask, current_app
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from trainer import pickmap
 from trainer.cards import DATA_DIR, Deck, load_deck
 
 from . import config as config_module
@@ -107,6 +108,10 @@ def register_extensions(app: Flask) -> None:
     @app.context_processor
     def inject_globals() -> dict[str, Any]:
         return {"deck": get_deck()}
+
+    # The pick maps' round targets for the states too small to tap (trainer.pickmap.targets).
+    app.add_template_global(pickmap.targets, "pick_targets")
+    app.jinja_env.globals["target_radius"] = pickmap.TARGET_RADIUS
 
     from .modes import nav_links
 
