@@ -73,6 +73,8 @@ def test_the_dashboards_draw_with_no_network(page, browser, live_server, live_ap
     tried = offline(page, live_server)
     log_in(page, "river_otter")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Progress").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("My card album")
+    page.get_by_role("link", name="Charts and numbers").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("My progress")
     charts = page.locator("[data-figure]")
     expect(charts.first).to_be_visible()

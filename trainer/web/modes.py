@@ -53,10 +53,10 @@ class NavLink:
         return bool(endpoint and endpoint.startswith(self.prefix))
 
 
-#: The student's Progress page sits among the modes' links (it is no mode).
-PROGRESS_LINK = NavLink("Progress", "dashboard.student", 20, prefix="dashboard.student")
-#: The student's card album (#21), next to Progress.
-ALBUM_LINK = NavLink("Album", "dashboard.album", 21, prefix="dashboard.album")
+#: The student's Progress link sits among the modes' links (it is no mode). It opens the card
+#: album (#21), whose "Charts and numbers" link is one click away; it is the current page on both
+#: (a student has no other ``dashboard.`` page).
+PROGRESS_LINK = NavLink("Progress", "dashboard.album", 20, prefix="dashboard.")
 
 
 class Access(str, Enum):
@@ -234,7 +234,6 @@ def nav_links() -> list[NavLink]:
     that several modes share once."""
     links = {a.nav.endpoint: a.nav for a in adapters() if a.nav is not None}
     links.setdefault(PROGRESS_LINK.endpoint, PROGRESS_LINK)
-    links.setdefault(ALBUM_LINK.endpoint, ALBUM_LINK)
     return sorted(links.values(), key=lambda link: (link.order, link.label))
 
 
