@@ -1205,3 +1205,27 @@ def test_a_step_coming_back_soon_is_not_all_done_for_today(study, client, studen
     assert (
         "Nothing is due right now. Your next review is <strong>in a few minutes</strong>." in page
     )
+
+
+def test_a_wrong_map_answer_shows_where_the_student_looked_and_where_the_state_is(study, client):
+    """P-M13: after a wrong click (or a wrong name for the red state) the feedback's map shows the
+    right state in red and the one the student found or named in blue, with a key in words; a
+    right answer, or "I don't know", shows the right state alone."""
+    _add_round(
+        study.app,
+        "looked",
+        [["WA:map", "map_click"], ["CO:map", "typed"], ["UT:map", "map_click"]],
+        seed=5,
+    )
+    with study.app.app_context():
+        pa = pick_map(get_deck(), study.round_of("/study/rounds/looked/1").seed, 1).spot_of("PA")
+    study.answer("/study/rounds/looked/1", str(pa))
+    page = client.get("/study/rounds/looked/1").get_data(as_text=True)
+    assert "Washington is shown in red on the map, and Pennsylvania, your answer, in blue." in page
+    assert page.count("map-state--yours") == 1 and "Pennsylvania (your answer)" in page
+    study.answer("/study/rounds/looked/2", "Utah")
+    page = client.get("/study/rounds/looked/2").get_data(as_text=True)
+    assert "Colorado is shown in red on the map, and Utah, your answer, in blue." in page
+    study.answer("/study/rounds/looked/3", "", dont_know="y")
+    page = client.get("/study/rounds/looked/3").get_data(as_text=True)
+    assert "Utah is shown in red on the map." in page and "map-state--yours" not in page

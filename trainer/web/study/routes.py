@@ -26,6 +26,7 @@ from werkzeug.wrappers import Response
 
 from trainer import daily, points, srs
 from trainer.assignments import Scope
+from trainer.cards import Deck, StateCard
 from trainer.facts import (
     Facet,
     Fact,
@@ -33,9 +34,11 @@ from trainer.facts import (
     Judgement,
     Question,
     UnreadableAnswer,
+    Verdict,
     dont_know,
     judge,
 )
+from trainer.facts.answers import read_state
 from trainer.modes import Mode
 from trainer.review import ROUND_SIZE, Item, bounded_duration, deal, pick_map, question
 
@@ -550,9 +553,20 @@ def _render_feedback(
         review=review,
         judgement=judgement,
         state=deck[asked.fact.postal],
+        yours=_wrong_state(asked, review, deck),
         next_text=next_review_text(review.due_after, utcnow(), settings.time_zone),
         is_leech=memory is not None and memory.is_leech,
     )
+
+
+def _wrong_state(asked: Question, review: ReviewLog, deck: Deck) -> StateCard | None:
+    """The state a wrong answer to a map question found or named, to show beside the right one
+    (the feedback's map: where the student looked, and where the state is); None otherwise."""
+    if not asked.uses_map or review.verdict != Verdict.WRONG.value or not review.answer:
+        return None
+    postal = review.answered_postal if asked.form is Form.MAP_CLICK else None
+    postal = postal or read_state(review.answer, deck)
+    return deck[postal] if postal and postal != asked.fact.postal else None
 
 
 def _rejudge(asked: Question, review: ReviewLog) -> Judgement:
