@@ -41,6 +41,7 @@ from trainer.games import (
 )
 from trainer.games.drill import (
     DrillAnswer,
+    DrillQuestion,
     RefusedPlay,
     UnreadableAnswer,
     ranking_facts,
@@ -68,6 +69,11 @@ HISTORY = 20
 NOTHING_TO_PEEK = "That ranking is not hidden at your table now, so there is nothing to peek at."
 #: A peek sent again (D-H3).
 ALREADY_PEEKED = "You have already seen that ranking on this move; nothing changed."
+#: A move with no number for a ranking that is hidden and asked (D-H1): the plain move's form.
+MISSING_RANK = (
+    "The {facet} ranking of {card} is hidden at your table: type it with the play "
+    "(or Peek at it first)."
+)
 #: Log lines shown at the table.
 LOG_SHOWN = 40
 
@@ -441,8 +447,17 @@ def _drill_answers(
     card = state.decode(action).card_played()
     if card is not None and card not in state.observation(0).get("hand", [card]):
         raise IllegalAction("That card is not in your hand.")
+
+    def answer(question: DrillQuestion) -> str:
+        said = move.answer(question)
+        if not question.choices and not said.strip():
+            # the plain move's form, sent for a ranking that is hidden and asked (D-H1)
+            named = get_deck()[question.fact.postal].name
+            raise UnreadableAnswer(MISSING_RANK.format(card=named, facet=question.fact.facet.value))
+        return said
+
     try:
-        return taught_answers(state, action, move.answer, asked)
+        return taught_answers(state, action, answer, asked)
     except UnreadableAnswer as unreadable:
         raise IllegalAction(str(unreadable)) from None
 
@@ -554,7 +569,10 @@ def _table(row: CardGame, state: State, since: int | None) -> dict[str, Any]:
     """Everything the table template needs, built from the student's observation and the public log.
 
     ``hide_ranks`` holds the keys of the facts hidden on the student's cards (D-H1): empty
-    without drill, and the game's drill view is used only while something is hidden."""
+    without drill, and the game's drill view is used only while something is hidden.
+    ``asks(postal, category)`` (a category, or a slug such as ``"zone"``) says whether a move
+    with that card asks about that fact: the page shows the drill control (type the rank, make
+    the call) for it, and the plain control otherwise (D-H1)."""
     deck = get_deck()
     obs = state.observation(0)
     your_turn = state.current_player() == 0
@@ -572,6 +590,7 @@ def _table(row: CardGame, state: State, since: int | None) -> dict[str, Any]:
         "form": CardGameMoveForm(formdata=None),
         "hand": [deck[p] for p in obs.get("hand", [])],
         "hide_ranks": frozenset(hidden),
+        "asks": lambda postal, what: f"{postal}:{getattr(what, 'slug', what)}" in hidden,
         "drilling": bool(hidden),
         "level": Level(row.level),
         "game": state.game,
