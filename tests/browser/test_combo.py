@@ -3,6 +3,7 @@ played on its own page, the round clock, and the match's result."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from playwright.sync_api import expect
@@ -12,7 +13,7 @@ from tests.browser.conftest import sign_up_student
 from trainer.quiz.border_up import solutions
 from trainer.web import get_deck
 from trainer.web.extensions import db
-from trainer.web.models import BorderUpRound, ComboMatch, DashingRound, StateIqGame
+from trainer.web.models import BorderUpRound, ComboMatch, DashingRound, StateIqGame, utcnow
 
 RESULT = re.compile("You win!|The computer wins|tie|You won!|You lost this one|A draw")
 
@@ -179,3 +180,46 @@ def test_an_afternoon_match_fits_a_phone_and_works_by_keyboard(browser, live_ser
         assert width <= 360, f"the match page is {width}px wide"
     finally:
         context.close()
+
+
+def test_a_game_page_counts_the_round_down_and_does_not_reload_at_the_bell(page, live_app):
+    """Issue #21 (P-K7, K2): a game's page shows the match's clock; at the bell it says so in
+    words and keeps the page (and what the student was typing); it fits a 360 px phone."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    sign_up_student(page, "combo_bell")
+    page.goto("/play/combo/")
+    page.get_by_label(re.compile("Afternoon round: 12 minutes")).check()
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Combo 1: afternoon round")
+    with live_app.app_context():  # State IQ first: a game with an answer to type
+        match = db.session.execute(select(ComboMatch)).scalar_one()
+        match.picks = ["state-iq", "border-up"]
+        db.session.commit()
+    page.reload()
+    page.get_by_role("button", name="Deal game 1: State IQ").click()
+    expect(page.get_by_role("heading", name="State IQ", level=1)).to_be_visible()
+    banner = page.locator(".combo-banner")
+    timer = banner.get_by_role("timer", name="Time left in the round")
+    expect(timer).to_contain_text(re.compile(r"Time left: 1[12]:\d\d"))
+    assert timer.get_attribute("aria-live") is None
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the game page is {width}px wide"
+
+    with live_app.app_context():  # the bell is 4 seconds away
+        match = db.session.execute(select(ComboMatch)).scalar_one()
+        match.bell_at = utcnow() + dt.timedelta(seconds=4)
+        db.session.commit()
+    page.reload()
+    first_reading = timer.inner_text()
+    assert re.search(r"0:0[2-4]", first_reading), first_reading
+    expect(timer).not_to_have_text(first_reading, timeout=3_000)  # it counts down
+    page.locator("#answer").fill("Ohio")
+    page.evaluate("window.notReloaded = true")
+    bell = banner.locator(".clock")
+    expect(bell).to_have_text("The bell has rung: this game no longer counts.", timeout=8_000)
+    expect(bell).to_have_attribute("aria-live", "polite")
+    page.wait_for_timeout(2_500)  # longer than the match page waits before its reload
+    assert page.evaluate("window.notReloaded === true")
+    expect(page.locator("#answer")).to_have_value("Ohio")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the game page is {width}px wide at the bell"

@@ -4,6 +4,7 @@ the result, refusals and privacy (K1, K2, R2, P-K2)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from sqlalchemy import select, update
@@ -331,3 +332,104 @@ def test_the_index_lists_past_matches(player, app):
     html = player.get(INDEX).get_data(as_text=True)
     assert "Your matches" in html and url.rsplit("/", 1)[1] in html and "Morning" in html
     assert utcnow().strftime("%d %b %Y") in html
+
+
+# --- Issue #21: the round clock on a game's page (P-K7, K2) -----------------------------------
+
+CLOCK = re.compile(r'<p class="clock[^"]*" role="timer"[^>]*data-clock-left="(\d+)"[^>]*>')
+CLOCK_JS = "/static/js/clock.js"
+GAME_PAGES = {
+    "border-up": "/play/border-up/",
+    "state-iq": "/play/state-iq/",
+    "dashing-states": "/play/dashing-states/",
+    "play-the-ranks": "/play/games/",
+}
+
+
+def clock_left(html: str) -> int:
+    found = CLOCK.findall(html)
+    assert len(found) == 1, "one round clock on the page"
+    return int(found[0])
+
+
+def test_every_game_page_of_a_running_match_shows_the_match_clock_p_k7(player, app):
+    """Each game's page shows the time left that the match page shows, counted down by clock.js
+    without reloading the page at the bell (a game that ends after the bell does not count, K2)."""
+    url = start(player)
+    for number, game in enumerate(GAME_PAGES, start=1):
+        game_url = deal_next(player, url).location
+        assert GAME_PAGES[game] in game_url
+        match_left = clock_left(player.get(url).get_data(as_text=True))
+        page = player.get(game_url).get_data(as_text=True)
+        assert_strict_page(page)
+        game_left = clock_left(page)
+        assert abs(game_left - match_left) <= 2 and 1195 <= game_left <= 1200
+        timer = CLOCK.search(page).group(0)
+        assert "data-clock-reload" not in timer and 'aria-label="Time left in the round"' in timer
+        assert "aria-live" not in timer  # a timer: not read out every second
+        assert 'data-clock-bell="The bell has rung: this game no longer counts."' in timer
+        assert f'src="{CLOCK_JS}"' in page and f"Game {number} of your Combo 1" in page
+        # A game already finished says only that the match is over when the bell rings (the
+        # Border-Up call that finish() stores is a stand-in its page cannot show).
+        finish(app, games_of(app, url)[-1], "won")
+        if game != "border-up":
+            page = player.get(game_url).get_data(as_text=True)
+            assert 'data-clock-bell="The bell has rung: the match is over."' in page
+    # The match page's clock still reloads at the bell.
+    assert "data-clock-reload" in CLOCK.search(player.get(url).get_data(as_text=True)).group(0)
+
+
+def test_the_game_clock_matches_a_match_page_part_way_through_the_round(player, app):
+    url = start(player, "afternoon")
+    with app.app_context():
+        match = db.session.execute(select(ComboMatch)).scalar_one()
+        match.picks = ["state-iq", "border-up"]
+        db.session.commit()
+    game_url = deal_next(player, url).location
+    with app.app_context():  # 7 minutes 30 seconds into the 12-minute round
+        match = db.session.execute(select(ComboMatch)).scalar_one()
+        match.started_at -= dt.timedelta(minutes=7, seconds=30)
+        match.bell_at -= dt.timedelta(minutes=7, seconds=30)
+        db.session.commit()
+    match_left = clock_left(player.get(url).get_data(as_text=True))
+    page = player.get(game_url).get_data(as_text=True)
+    assert abs(clock_left(page) - match_left) <= 2 and 268 <= clock_left(page) <= 270
+    assert re.search(r'class="clock__time">4:[23]\d<', page)
+
+
+@pytest.mark.parametrize("how", ["stopped", "bell"])
+def test_after_the_bell_a_game_page_says_so_and_runs_no_clock_k2(player, app, how):
+    url = start(player)
+    deal_next(player, url)
+    finish(app, games_of(app, url)[0], "won", dt.timedelta(0))
+    game_url = deal_next(player, url).location  # State IQ, under way
+    if how == "stopped":
+        player.post(f"{url}/stop", data={"csrf_token": csrf_token(player, url)})
+    else:  # the bell rang while the student was away: nothing has settled the match yet
+        with app.app_context():
+            match = db.session.execute(select(ComboMatch)).scalar_one()
+            match.started_at -= dt.timedelta(minutes=21)
+            match.bell_at -= dt.timedelta(minutes=21)
+            db.session.commit()
+    page = player.get(game_url).get_data(as_text=True)
+    assert "the bell has rung, so a game still being played does not count" in page
+    assert "data-clock-left" not in page and 'role="timer"' not in page
+    assert_strict_page(page)
+
+
+def test_a_game_outside_a_match_shows_no_clock(player):
+    from tests.web.test_border_up import deal as deal_border_up
+    from tests.web.test_card_games import new_game as new_card_game
+    from tests.web.test_dashing import deal as deal_dashing
+    from tests.web.test_state_iq import new_game as new_state_iq
+
+    urls = [
+        deal_border_up(player),
+        new_state_iq(player),
+        deal_dashing(player),
+        new_card_game(player, game="play-the-ranks", players="2"),
+    ]
+    for url in urls:
+        page = player.get(url).get_data(as_text=True)
+        assert "combo-banner" not in page and "data-clock-left" not in page, url
+        assert CLOCK_JS not in page

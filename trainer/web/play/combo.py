@@ -214,12 +214,23 @@ def _start_sentence(game: ComboGame, first_side: str | None) -> str | None:
     return f"The computer team won {source}, so it will {verb}."
 
 
+def bell_rung(match: ComboMatch, now: dt.datetime) -> bool:
+    """Whether the match is over at ``now``: its result is settled, or its bell has rung (P-K7)."""
+    return match.result != Result.PLAYING or (match.bell_at is not None and now >= match.bell_at)
+
+
+def seconds_left(match: ComboMatch, now: dt.datetime) -> float | None:
+    """Seconds to the bell at ``now`` (0 once it has rung), or None before the clock starts
+    (P-K7). The match page and its games' pages show this one reading."""
+    return None if match.bell_at is None else max(0.0, (match.bell_at - now).total_seconds())
+
+
 def view(match: ComboMatch, now: dt.datetime | None = None) -> MatchView:
     """The match as it stands at ``now``; once the bell has rung, its result is stored (K1)."""
     now = now or utcnow()
     fmt = _format(match)
     bell = match.bell_at
-    over = match.result != Result.PLAYING or (bell is not None and now >= bell)
+    over = bell_rung(match, now)
     played: list[PlayedGame] = []
     results: list[GameResult] = []
     current = None
@@ -253,12 +264,13 @@ def view(match: ComboMatch, now: dt.datetime | None = None) -> MatchView:
     upcoming = None
     if not over and current is None and (fmt is MatchFormat.MORNING or _picks(match) is not None):
         upcoming = next_game(fmt, results, _picks(match))
-    left = None if bell is None else max(0.0, (bell - now).total_seconds())
+    left = seconds_left(match, now)
     return MatchView(match, played, current, upcoming, over, score(kept), ties(kept), left)
 
 
 def combo_for(token: str) -> dict[str, Any] | None:
-    """For a game's page: the match it belongs to (the signed-in student's), if any."""
+    """For a game's page: the match it belongs to (the signed-in student's), if any, with the
+    round clock as the match page shows it (``seconds_left`` is None once the bell has rung)."""
     if not getattr(current_user, "is_authenticated", False):
         return None
     found = db.session.execute(
@@ -270,9 +282,9 @@ def combo_for(token: str) -> dict[str, Any] | None:
         return None
     entry, match = found
     game = ComboGame(entry.game)
-    bell_rung = match.result != Result.PLAYING or (
-        match.bell_at is not None and utcnow() >= match.bell_at
-    )
+    now = utcnow()
+    rung = bell_rung(match, now)
+    finished = _outcome(entry)[0]
     return {
         "url": url_for("play.combo_match", token=match.token),
         "number": entry.position + 1,
@@ -280,7 +292,14 @@ def combo_for(token: str) -> dict[str, Any] | None:
         "round": "morning" if match.format == MatchFormat.MORNING.value else "afternoon",
         "start": _start_sentence(game, entry.first_side),
         "decided": entry.first_side is not None,
-        "bell_rung": bell_rung,
+        "bell_rung": rung,
+        "seconds_left": None if rung else seconds_left(match, now),
+        # What the clock says when it reaches the bell on the game's page (it does not reload it).
+        "bell_text": (
+            "The bell has rung: the match is over."
+            if finished
+            else "The bell has rung: this game no longer counts."
+        ),
     }
 
 
@@ -312,7 +331,7 @@ def _render_index(form: NewComboForm) -> str:
     )
     now = utcnow()
     for match in matches:  # a bell that rang while no one was looking: the result is decided now
-        if match.result == Result.PLAYING and match.bell_at is not None and now >= match.bell_at:
+        if match.result == Result.PLAYING and bell_rung(match, now):
             view(match, now)
     return render_template("play/combo_index.html", form=form, matches=matches)
 
@@ -515,7 +534,7 @@ def stop_match(match: ComboMatch, now: dt.datetime) -> None:
     Raises:
         Stale: the match is over already (stopped before, or the bell has rung).
     """
-    if match.result != Result.PLAYING or (match.bell_at is not None and now >= match.bell_at):
+    if bell_rung(match, now):
         raise Stale(ALREADY_OVER)
     if match.started_at is None:
         match.started_at = now
