@@ -5,6 +5,9 @@
 #   TEST_DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:5432/test scripts/test.sh
 # Extra arguments go to pytest (scripts/test.sh tests/cards -q). The suite runs on every core
 # (pytest-xdist); PYTEST_WORKERS=0 runs it in one process, PYTEST_WORKERS=4 on four workers.
+# Work stealing: a worker that runs out of tests takes some of another's, so one long test (the
+# fuzz test, a whole tournament in the browser) near the end of a worker's share does not leave
+# the other core idle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,4 +21,8 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-exec .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-auto}" "$@"
+workers="${PYTEST_WORKERS:-auto}"
+if [ "$workers" = "0" ]; then
+  exec .venv/bin/python -m pytest -n 0 "$@"
+fi
+exec .venv/bin/python -m pytest -n "$workers" --dist worksteal "$@"
