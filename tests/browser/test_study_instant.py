@@ -21,14 +21,23 @@ def _reviews(app) -> int:
         return db.session.execute(select(func.count()).select_from(ReviewLog)).scalar_one()
 
 
-def _start_by_keyboard(page) -> None:
-    """Tab to "Start studying" and press Enter."""
-    for _ in range(30):
-        page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.textContent").strip() == "Start studying":
-            break
-    else:
-        raise AssertionError("no Start studying button within 30 Tabs")
+def _tab_to(page, test: str, key: str = "Tab") -> None:
+    """Press ``key`` until the focused element passes the JavaScript ``test`` (of ``el``)."""
+    for _ in range(40):
+        page.keyboard.press(key)
+        if page.evaluate(f"(el => {test})(document.activeElement)"):
+            return
+    raise AssertionError(f"nothing focused passes {test} within 40 presses of {key}")
+
+
+def _start_capitals_by_keyboard(page) -> None:
+    """Focus on capitals (new map facts are found on the map, P-M13; capitals are picked) and
+    start, by the keyboard alone: open "Focus on some facts", tick Capitals, back to Start."""
+    _tab_to(page, "el.textContent.trim() === 'Focus on some facts'")
+    page.keyboard.press("Enter")
+    _tab_to(page, "el.value === 'capital'")
+    page.keyboard.press("Space")
+    _tab_to(page, "el.textContent.trim() === 'Start studying'", key="Shift+Tab")
     page.keyboard.press("Enter")
 
 
@@ -36,14 +45,14 @@ def test_a_round_of_ten_choice_facts_by_keyboard_alone_is_one_page_load(page, li
     sign_up_student(page, "quick_quinn")
     loads: list[str] = []
     page.on("load", lambda: loads.append(page.url))
-    _start_by_keyboard(page)
+    _start_capitals_by_keyboard(page)
     expect(page.get_by_text(f"Fact 1 of {ROUND_SIZE}", exact=False).first).to_be_visible()
     actions = 0
     for index in range(1, ROUND_SIZE + 1):
         expect(page).to_have_url(re.compile(rf"/study/rounds/[^/]+/{index}$"))
         expect(page.locator(".review__progress")).to_contain_text(f"Fact {index} of {ROUND_SIZE}")
         q = asked(live_app, page.url)
-        assert q.form is Form.CHOICE, "a new student's first facts are multiple choice"
+        assert q.form is Form.CHOICE, "a new student's first capitals are multiple choice"
         # No Check button with JavaScript on: the number key answers at once.
         expect(page.locator("#check")).to_be_hidden()
         answer = right_answer(live_app, q)
@@ -151,6 +160,9 @@ def test_without_javascript_a_round_still_completes(browser, live_server, live_a
     page.set_default_timeout(10_000)
     try:
         sign_up_student(page, "plain_pat")
+        # Capitals, which a new student picks from options (new map facts are clicked, P-M13).
+        page.get_by_text("Focus on some facts").click()
+        page.get_by_label("Capitals").check()
         page.get_by_role("button", name="Start studying").click()
         for index in range(1, ROUND_SIZE + 1):
             expect(page).to_have_url(re.compile(rf"/study/rounds/[^/]+/{index}$"))
