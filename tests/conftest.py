@@ -110,6 +110,9 @@ def make_test_config(database: str, tmp_path) -> dict:
         # Off: a fit in a background thread would race the test's own database work (the test of
         # the background runner turns it on and waits for it).
         "FIT_IN_BACKGROUND": False,
+        # A cheap hash for the accounts tests make through the pages (scrypt costs 165 ms each
+        # here); the tests of the real one ask for scrypt with app_config.
+        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from trainer import pickmap, srs
 from trainer.cards import Deck
@@ -96,9 +97,11 @@ def question(item: Item, deck: Deck, seed: int, index: int) -> Question:
     return ask(item.fact, item.form, deck, random.Random(f"ask:{seed}:{index}"))
 
 
+@lru_cache(maxsize=64)
 def pick_map(deck: Deck, seed: int, index: int) -> pickmap.PickMap:
     """The map to click for item ``index`` of a round (a map-click question): the same seed and
-    index draw the same map, another index another one."""
+    index draw the same map, another index another one. The last few are kept, with their drawn
+    outlines, since a question's map is drawn again to judge the click and to show it again."""
     return pickmap.build(deck, random.Random(f"pick:{seed}:{index}"))
 
 

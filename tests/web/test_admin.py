@@ -79,6 +79,7 @@ def count(app: Flask, model) -> int:
 # --- create-admin ---------------------------------------------------------------------------------
 
 
+@pytest.mark.app_config(PASSWORD_HASH_METHOD="scrypt")
 def test_create_admin_makes_a_teacher_with_the_admin_flag(app, runner):
     result = runner.invoke(
         args=["create-admin", "--username", "principal", "--password", "purple-tiger-rocket"]

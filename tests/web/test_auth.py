@@ -36,6 +36,7 @@ def test_signup_page(client):
     assert "no email" in html
 
 
+@pytest.mark.app_config(PASSWORD_HASH_METHOD="scrypt")
 def test_student_signs_up_and_is_logged_in(app, client, auth):
     response = auth.signup("river_otter")
     assert response.status_code == 302 and response.headers["Location"] == "/study/", (

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app
+from jinja2.bccache import Bucket, BytecodeCache
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from trainer import pickmap
@@ -36,6 +37,24 @@ def _instance_path() -> str | None:
     return str(PROJECT_ROOT / "instance") if PROJECT_ROOT is not None else None
 
 
+class _TemplateCode(BytecodeCache):
+    """Compiled templates kept in memory for the process (jinja2's own caches are per app)."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+_TEMPLATE_CODE = _TemplateCode()
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app.
 
@@ -51,6 +70,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         instance_relative_config=True,
     )
     app.config.update(config_module.DEFAULTS)
+    # Templates compiled once per process, whatever the number of apps built in it (each test
+    # builds its own): the cache is keyed by the template's name and source, so an edited template
+    # is compiled again.
+    app.jinja_env.bytecode_cache = _TEMPLATE_CODE
     instance = Path(app.instance_path)
     app.config.update(
         config_module.from_environment(

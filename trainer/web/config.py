@@ -89,6 +89,8 @@ DEFAULTS: dict[str, Any] = {
     # Server-side login sessions (trainer.web.auth.sessions): one unused this long ends by itself
     # (as long as the signed cookie lasted before); its last use is written at most this often.
     "LOGIN_SESSION_IDLE_DAYS": 31,
+    # Werkzeug's method for new password hashes; the test suite's config sets a cheap one.
+    "PASSWORD_HASH_METHOD": "scrypt",
     "LOGIN_SESSION_TOUCH_SECONDS": 3600,
     "SIGNUP_RATE_LIMIT": "100 per hour",  # per address; a class signing up together shares one
     # Failed joins only, per student: enough for typos, far too few to guess another class's code.

@@ -7,6 +7,7 @@ import enum
 import hashlib
 from typing import TYPE_CHECKING, Any
 
+from flask import current_app, has_app_context
 from flask_login import UserMixin
 from sqlalchemy import (
     JSON,
@@ -149,9 +150,18 @@ class User(UserMixin, Model):
         return username.strip().casefold()
 
     @staticmethod
-    def hash_password(password: str) -> str:
-        """A salted hash of ``password`` (scrypt, Werkzeug's default KDF), as ``password_hash`` stores it."""
-        return generate_password_hash(password)
+    def password_method() -> str:
+        """The app's ``PASSWORD_HASH_METHOD`` (scrypt, Werkzeug's default KDF, unless a test's
+        config asks for a cheap one); scrypt outside an app."""
+        if has_app_context():
+            return str(current_app.config.get("PASSWORD_HASH_METHOD") or "scrypt")
+        return "scrypt"
+
+    @staticmethod
+    def hash_password(password: str, method: str | None = None) -> str:
+        """A salted hash of ``password``, as ``password_hash`` stores it, by ``method`` (the app's
+        :meth:`password_method` when None; pass it where no app context is, in threads)."""
+        return generate_password_hash(password, method=method or User.password_method())
 
     def set_password(self, password: str) -> None:
         """Store a new password and end every login session of the account.

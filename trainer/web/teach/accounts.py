@@ -413,10 +413,11 @@ def hash_passwords(passwords: Sequence[str]) -> list[str]:
     ``bench/accounts.py`` measures it. The cost of each hash stays Werkzeug's default.
     """
     workers = min(len(passwords), _usable_cpus(), _HASH_THREADS_MAX)
+    method = User.password_method()  # read here: the threads have no app context
     if workers <= 1:
-        return [User.hash_password(password) for password in passwords]
+        return [User.hash_password(password, method) for password in passwords]
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="hash") as pool:
-        return list(pool.map(User.hash_password, passwords))
+        return list(pool.map(lambda password: User.hash_password(password, method), passwords))
 
 
 _CODE_CHARS = re.compile(r"[\s-]+")
