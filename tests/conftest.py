@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import shutil
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import time_machine
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, inspect, text
@@ -143,6 +145,18 @@ def make_test_config(database: str, tmp_path) -> dict:
         # here); the tests of the real one ask for scrypt with app_config.
         "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
     }
+
+
+@pytest.fixture
+def at_midday() -> Iterator[dt.datetime]:
+    """The test runs at noon UTC tomorrow, the clock ticking on from there: well away from the
+    4 a.m. start of a study day and from midnight, whenever the suite runs. (Answers "an hour
+    ago" are then on the same study day.) Ask for it before the fixtures that make users."""
+    noon = dt.datetime.combine(
+        dt.datetime.now(dt.UTC).date() + dt.timedelta(days=1), dt.time(12), tzinfo=dt.UTC
+    )
+    with time_machine.travel(noon, tick=True):
+        yield noon
 
 
 @pytest.fixture(scope="session")

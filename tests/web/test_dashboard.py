@@ -76,7 +76,7 @@ def test_a_students_dashboard_shows_their_own_numbers(world, app):
     assert 'href="/progress/?state=co#state-facts"' in page
 
 
-def test_picking_a_state_shows_its_facts(world, app):
+def test_picking_a_state_shows_its_facts(at_midday, world, app):
     now = utcnow()
     answer(app, world.student, "CO:capital", now - dt.timedelta(hours=1))
     client = world.client("student")

@@ -996,7 +996,9 @@ def test_teachers_have_no_study_link(client, auth, teacher):
     assert "/study/" not in client.get("/deck/").get_data(as_text=True)
 
 
-def test_the_study_home_shows_what_comes_back_tomorrow_and_this_week(app, client, auth, student):
+def test_the_study_home_shows_what_comes_back_tomorrow_and_this_week(
+    at_midday, app, client, auth, student
+):
     """A fact answered right twice comes back in days; one answered wrong comes back tomorrow
     (P-M12: no same-day steps)."""
     now = dt.datetime.now(dt.UTC)

@@ -521,7 +521,7 @@ def card_of(app: Flask, student_id: int, key: str) -> srs.Memory:
         return memories_of(db.session.get(User, student_id), [key])[key]
 
 
-def test_needs_wiring_an_answer_is_scheduled_for_the_test_day(world, app):
+def test_needs_wiring_an_answer_is_scheduled_for_the_test_day(at_midday, world, app):
     """NEEDS WIRING (P-M9): Denver learned and recalled once (stability about 2 days, FSRS due
     in 2 days) with a 95% test in 20 days: the due comes before the test at the aim's day."""
     assert (
