@@ -140,7 +140,7 @@ def test_a_new_student_is_told_nothing_about_what_comes_back(study):
     assert said == {"next": None, "later": 0, "tomorrow": None}
 
 
-def test_facts_coming_back_in_minutes_are_counted_later_today_not_tomorrow(study):
+def test_facts_coming_back_in_minutes_are_counted_later_today_not_tomorrow(at_midday, study):
     """The issue's contradiction: "Your next review is in a few minutes" next to "0 facts come back
     tomorrow" and nothing else, while the facts came back within minutes."""
     _no_new_facts(study)
