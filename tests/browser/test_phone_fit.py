@@ -5,44 +5,18 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-from tests.browser.conftest import sign_up_student, sign_up_teacher
+from tests.browser.conftest import PHONE, sign_up_student, sign_up_teacher
 from trainer.web import get_deck
 from trainer.web.extensions import db
 from trainer.web.models import CardGame, DashingRound
-
-PHONE = {"width": 360, "height": 740}
 
 #: The elements wider than the screen, for a failing test's message.
 TOO_WIDE = """() => Array.from(document.querySelectorAll('body *'))
   .filter(e => e.getBoundingClientRect().right > 361)
   .slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
-
-
-@pytest.fixture
-def phone(browser, live_server):
-    """A tab the size of a small phone, failing the test on any console error."""
-    context = browser.new_context(
-        base_url=live_server, viewport=PHONE, is_mobile=True, has_touch=True
-    )
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.on(
-        "console",
-        lambda m: (
-            errors.append(m.text)
-            if m.type == "error" and not m.text.startswith("Failed to load resource")
-            else None
-        ),
-    )
-    tab.set_default_timeout(10_000)
-    yield tab
-    context.close()
-    assert errors == [], f"console errors: {errors}"
 
 
 def assert_fits(page, what: str) -> None:
