@@ -20,6 +20,9 @@ TOO_WIDE = """() => Array.from(document.querySelectorAll('body *'))
 
 
 def assert_fits(page, what: str) -> None:
+    # After the load event: before the stylesheet applies, an unstyled page can be wider than the
+    # screen (the element a test waited for may show first on a loaded machine).
+    page.wait_for_load_state("load")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{what} is {width}px wide: {page.evaluate(TOO_WIDE)}"
 
