@@ -167,6 +167,85 @@ def scope_problems(activities: Sequence[Activity], scope: Scope, deck: Deck) -> 
     return problems
 
 
+# --- A default title -----------------------------------------------------------------------------
+
+#: The longest title an assignment may have (the web layer's column and form use it too).
+TITLE_MAX = 80
+#: At most this many facets are named in a default title ("Capitals and Postal codes"); more
+#: are counted ("4 kinds of facts about").
+_FACETS_NAMED = 3
+#: At most this many hand-picked states are named; more are counted ("12 states").
+_STATES_NAMED = 3
+#: The facets a title calls "Rankings" when all three are in scope.
+_RANK_FACETS = frozenset({Facet.SIZE, Facet.STATEHOOD, Facet.POPULATION})
+
+
+def default_title(
+    scope: Scope,
+    deck: Deck,
+    activities: Sequence[Activity],
+    amount: Amount,
+    quantity: int | None = None,
+    target: float | None = None,
+    max_length: int = TITLE_MAX,
+) -> str:
+    """The title of an assignment the teacher left untitled: what, where, and how much, in plain
+    words that fit ``max_length``: "Capitals of the Northeast at 90%", "Map of all 50 states:
+    20 answers", "Postal codes of Ohio, Texas and Utah: 5 rounds of State IQ".
+
+    The first wording that fits is used: the activity is left out, then the states are counted
+    instead of named, then the facets (then the text is cut: only a ``max_length`` far below
+    :data:`TITLE_MAX` needs that).
+    """
+    facets = [f for f in Facet if f in scope.facet_set(activities)]
+    labels = [f.label for f in facets]
+    if set(facets) >= _RANK_FACETS:  # the three rankings are one word
+        labels = [f.label for f in facets if f not in _RANK_FACETS]
+        labels.insert(min(i for i, f in enumerate(facets) if f in _RANK_FACETS), "Rankings")
+    counted = f"{len(facets)} kinds of facts about"
+    if not labels or len(labels) > _FACETS_NAMED and not scope.facets:
+        whats = ["Everything about"]
+    elif len(labels) > _FACETS_NAMED or len(labels) == 1:
+        whats = [counted if len(labels) > 1 else labels[0] + " of"]
+    else:
+        whats = [_and(labels) + " of", counted]
+    if amount is Amount.RECALL:
+        hows = [f" at {round((target if target is not None else DEFAULT_TARGET) * 100)}%"]
+    else:
+        count = quantity or 1
+        noun = ("round" if amount is Amount.ROUNDS else "answer") + ("" if count == 1 else "s")
+        hows = [f": {count} {noun}"]
+        if len(activities) == 1:
+            hows.insert(
+                0, f"{hows[0]} {'of' if amount is Amount.ROUNDS else 'in'} {activities[0].title}"
+            )
+    wheres = _where_options(scope, deck)
+    # Named facets, then named states, say more than the activity's name.
+    for what in whats:
+        for where in wheres:
+            for how in hows:
+                title = f"{what} {where}{how}"
+                if len(title) <= max_length:
+                    return title
+    # Only a limit far below TITLE_MAX comes here: the text is cut, but never how much.
+    what_where, how = f"{whats[-1]} {wheres[-1]}", hows[-1].lstrip(" :")
+    return what_where[: max(max_length - len(how) - 2, 0)].rstrip() + "… " + how
+
+
+def _where_options(scope: Scope, deck: Deck) -> list[str]:
+    """The states in scope in words, longest first: "the West, Ohio and Texas", "the West and 2 states"."""
+    area = area_label(scope.area) if scope.area and area_postals(scope.area, deck) else ""
+    names = sorted(deck[p].name for p in scope.states)
+    if not area and not names:
+        return ["all 50 states"]
+    counted = f"{len(names)} state{'' if len(names) == 1 else 's'}" if names else ""
+    options = []
+    if len(names) <= _STATES_NAMED:
+        options.append(_and([area, *names] if area else names))
+    options.append(_and([w for w in (area, counted) if w]))
+    return options
+
+
 # --- Dates ---------------------------------------------------------------------------------------
 
 

@@ -285,7 +285,8 @@ def _count_axis(largest: float, **more: object) -> dict[str, object]:
     """An axis of counts: from zero, whole-number ticks when the counts are small."""
     axis: dict[str, object] = {"rangemode": "tozero", "tickformat": ",d", **more}
     if largest <= 5:
-        axis["dtick"] = 1
+        # Ticks of 1 from 0: never 0.2, 0.4, ... printed as "0, 0, 1".
+        axis |= {"dtick": 1, "tick0": 0}
     return axis
 
 
@@ -850,12 +851,27 @@ def confused_pairs(confusions: Confusions, limit: int = 10) -> Chart:
     return Chart(figure, summary, Table(caption, headers, rows))
 
 
-def at_risk(students: Sequence[StudentRisk], target: float, test_date: dt.date) -> Chart:
+def at_risk(
+    students: Sequence[StudentRisk], target: float, test_date: dt.date, *, not_yet: int = 0
+) -> Chart:
     """Horizontal bars of each student's mean predicted recall on the test date, worst at the top,
-    below the target in vermillion, at or above it in blue; the target a dashed line."""
+    below the target in vermillion, at or above it in blue; the target a dashed line. ``not_yet``
+    students are left out, not having had the chance to practise yet (P-S5): the sentence says so."""
     caption = f"Predicted recall on {_date(test_date)}, worst first"
     headers = ("Student", f"Predicted recall on {_date(test_date)}", f"Facts below {_pct(target)}")
+    waiting = (
+        f"{_count(not_yet, 'student')} who joined in the last two days {'is' if not_yet == 1 else 'are'} "
+        "not shown until they have had the chance to practise."
+        if not_yet
+        else ""
+    )
     if not students:
+        if not_yet:
+            return _empty(
+                "Nobody has had the chance to practise yet: " + waiting[0].lower() + waiting[1:],
+                caption,
+                headers,
+            )
         return _empty("No students yet.", caption, headers)
     ranked = sorted(students, key=lambda s: (s.mean_recall, s.username))
     below = [s for s in ranked if s.mean_recall < target]
@@ -898,7 +914,7 @@ def at_risk(students: Sequence[StudentRisk], target: float, test_date: dt.date) 
     summary = (
         f"Each bar is a student's mean predicted recall on {_date(test_date)} over {over}, facts not started "
         f"counting as 0: {start} the {_pct(target)} target; the lowest is {lowest.username} ({_pct(lowest.mean_recall)})."
-    )
+    ) + (f" {waiting}" if waiting else "")
     rows = tuple(
         (s.username, _pct(s.mean_recall), f"{s.below_target:,} of {s.facts:,}") for s in ranked
     )
@@ -944,7 +960,8 @@ def completion(points: Sequence[CompletionPoint]) -> Chart:
     figure = _figure(
         traces,
         xaxis=_date_axis([p.day for p in points]),
-        yaxis=_count_axis(max(p.assigned for p in points), title={"text": "Students finished"}),
+        # The axis goes as high as the counts drawn (whole students: ticks of 1 when few).
+        yaxis=_count_axis(max(p.finished for p in points), title={"text": "Students finished"}),
         showlegend=True,
     )
     latest = {title: line[-1] for title, line in lines.items()}

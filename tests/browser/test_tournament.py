@@ -60,7 +60,9 @@ def play_a_match_in_the_app(page, browser, live_server: str, slips: dict[str, st
     members = {}
     for line in page.locator(".tournament-teams li").all_inner_texts():
         team, _, names = line.partition(": ")
-        members[team] = names.split(", ")
+        # The teacher sees "Cy Park (cy.p)" where a student has a real name (issue 24): the
+        # username is in the brackets.
+        members[team] = [re.sub(r"^.*\(([^()]+)\)$", r"\1", name) for name in names.split(", ")]
     errors: list[str] = []
     a = student_tab(browser, live_server, members[a_team][0], slips[members[a_team][0]], errors)
     b = student_tab(browser, live_server, members[b_team][0], slips[members[b_team][0]], errors)

@@ -91,6 +91,8 @@ OTHER_JOIN_CODE = "RB2FXK9M"
 ASSIGNMENT_TITLE = "Owl Homework Kv4"
 TOURNAMENT_NAME = "Owl Cup Wq8"
 OTHER_ASSIGNMENT_TITLE = "Fox Homework Jd6"
+#: The real name T gave S in class C (issue 24): only T may ever be shown it.
+STUDENT_REAL_NAME = "Quilla Marsh-Ybarra"
 
 
 # --- What each role may do -------------------------------------------------------------------
@@ -173,14 +175,20 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "teach.new_code": TEACHER_OWN,
     "teach.new_students": TEACHER_OWN,
     "teach.student_page": TEACHER_OWN,
+    "teach.display_name": TEACHER_OWN,
     "teach.reset_password": TEACHER_OWN,
     "teach.remove_student": TEACHER_OWN,
+    "teach.removed": TEACHER_OWN,
+    "teach.undo_remove": TEACHER_OWN,
     "teach.join": STUDENTS,
-    "teach.join_link": STUDENTS,  # the code is the key: any student holding it sees the class and may join
+    # The code is the key: any student holding it sees the class and may join; its teacher sees a
+    # preview, any other teacher a note that only students join (nothing of the class).
+    "teach.join_link": access(LOGIN, OK, OK, OK, OK, OK),
     "teach.leave_class": CLASS_MEMBER,
     "teach.new_assignment": TEACHER_OWN,
     "teach.assignment_page": TEACHER_OWN,
     "teach.delete_assignment": TEACHER_OWN,
+    "teach.edit_assignment": TEACHER_OWN,
     "teach.assignment_preview": TEACHER_OWN,
     "teach.assignment_test_preview": TEACHER_OWN,
     "teach.assignment_test_day": TEACHER_OWN,
@@ -339,6 +347,9 @@ class World:
                 found |= self.data_of(side)
         if endpoint in SEES_CLASS_BY_CODE and role == "other_student":
             del found["owl: the class"], found["owl: the join code"]
+        if role != "class_teacher":
+            # The student's real name: only their class's teacher sees it, never the student.
+            found["owl: the student's real name (only its teacher sees it)"] = STUDENT_REAL_NAME
         return found
 
 
@@ -380,7 +391,11 @@ def _build_world(app: Flask) -> World:
         )
         db.session.add_all([klass, other])
         db.session.flush()
-        db.session.add(ClassMembership(class_id=klass.id, student_id=ids["student"]))
+        db.session.add(
+            ClassMembership(
+                class_id=klass.id, student_id=ids["student"], display_name=STUDENT_REAL_NAME
+            )
+        )
         db.session.add(ClassMembership(class_id=other.id, student_id=ids["other_student"]))
         now = utcnow()
         assignments = [
@@ -776,7 +791,20 @@ OWNERS_SEE = [
     ),
     ("class_teacher", "/teach/tournaments/{tournament_id}", ["Score this match in the app"]),
     ("other_student", "/assignments/", [OTHER_ASSIGNMENT_TITLE, OTHER_CLASS_NAME]),
-    ("class_teacher", "/teach/classes/{class_id}", [USERNAMES["student"], CLASS_NAME, JOIN_CODE]),
+    (
+        "class_teacher",
+        "/teach/classes/{class_id}",
+        [
+            USERNAMES["student"],
+            CLASS_NAME,
+            JOIN_CODE,
+            f"{STUDENT_REAL_NAME} ({USERNAMES['student']})",
+        ],
+    ),
+    ("class_teacher", "/teach/classes/{class_id}/students/{student_id}", [STUDENT_REAL_NAME]),
+    ("class_teacher", "/teach/tournaments/{tournament_id}", [STUDENT_REAL_NAME]),
+    ("class_teacher", "/teach/tournaments/{tournament_id}/projector", [STUDENT_REAL_NAME]),
+    ("class_teacher", "/progress/classes/{class_id}", [STUDENT_REAL_NAME]),
     ("class_teacher", "/teach/", [CLASS_NAME]),
 ]
 
@@ -966,6 +994,28 @@ OTHER_USERS_OBJECTS = [
         "POST",
         "/teach/classes/{class_id}/assignments/{other_assignment_id}/test-day",
         {"test_on": ""},
+        404,
+    ),
+    # Editing (issue 24): another class's assignment, through one's own class or theirs.
+    (
+        "class_teacher",
+        "GET",
+        "/teach/classes/{class_id}/assignments/{other_assignment_id}/edit",
+        None,
+        404,
+    ),
+    (
+        "class_teacher",
+        "POST",
+        "/teach/classes/{class_id}/assignments/{other_assignment_id}/edit",
+        {"title": "Taken over"},
+        404,
+    ),
+    (
+        "other_teacher",
+        "POST",
+        "/teach/classes/{other_class_id}/assignments/{assignment_id}/edit",
+        {"title": "Taken over"},
         404,
     ),
     (

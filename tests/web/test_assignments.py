@@ -197,7 +197,7 @@ def test_a_teacher_sets_an_assignment_for_the_class(world):
     [row] = assignments(world.app)
     assert response.headers["Location"] == f"/teach/classes/{world.class_a}/assignments/{row.id}"
     assert (row.title, row.activities, row.amount, row.quantity, row.everyone) == (
-        "5 rounds of State IQ",
+        "Capitals, Postal codes and Borders of all 50 states: 5 rounds of State IQ",
         ["state-iq"],
         "rounds",
         5,
@@ -207,7 +207,8 @@ def test_a_teacher_sets_an_assignment_for_the_class(world):
     # The form's dates are the teacher's; stored in UTC from midnight to the end of the due day.
     assert (row.starts_at, row.due_at) == window(local_today, due, "America/Chicago")
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert "5 rounds of State IQ" in page and "river" in page and "Not started" in page
+    assert "Capitals, Postal codes and Borders of all 50 states: 5 rounds of State IQ" in page
+    assert "river" in page and "Not started" in page
 
 
 def test_the_form_offers_every_activity_and_the_class_students(world):
@@ -269,7 +270,7 @@ def test_a_recall_goal(world, app):
     )
     [row] = assignments(app)
     assert (row.amount, row.quantity, row.target) == ("recall", None, 0.85)
-    assert row.title == "Remember it all at 85%: Flashcard review"
+    assert row.title == "Everything about all 50 states at 85%"
 
 
 BAD_FORMS = [
@@ -347,7 +348,9 @@ def test_deleting_an_assignment_keeps_the_students_history(world, app):
         )
     assert count(app, Assignment) == 1
     response = post(
-        world.client("teacher"), f"/teach/classes/{world.class_a}/assignments/{aid}/delete"
+        world.client("teacher"),
+        f"/teach/classes/{world.class_a}/assignments/{aid}/delete",
+        {"confirmed": "yes"},  # from the page that asks first (issue 24)
     )
     assert response.status_code == 302
     assert (
@@ -649,10 +652,17 @@ def test_the_progress_export(world, app):
     finished_state_iq(app, world.student.id, now - dt.timedelta(hours=1), "g")
     response = world.client("teacher").get(f"/teach/classes/{world.class_a}/progress.csv")
     assert response.status_code == 200 and response.mimetype == "text/csv"
-    assert "attachment" in response.headers["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    # Named and encoded as the answers file (issue #24): UTF-8 with a byte-order mark.
+    assert response.headers["Content-Disposition"] == (
+        f'attachment; filename="room-12-progress-{now.date().isoformat()}.csv"'
+    )
+    assert response.mimetype_params["charset"] == "utf-8"
+    text = response.get_data(as_text=True)
+    assert text.startswith("\ufeffstudent,")
+    rows = list(csv.reader(io.StringIO(text[1:])))
     assert rows[0] == [
         "student",
+        "name",
         "assignment",
         "activities",
         "starts",
@@ -664,8 +674,9 @@ def test_the_progress_export(world, app):
         "completed_at",
     ]
     start_day, due_day = (now - dt.timedelta(days=2)).date().isoformat(), now.date().isoformat()
-    assert rows[1][:9] == [
+    assert rows[1][:10] == [
         "'=cmd",
+        "",
         "Practice",
         "State IQ",
         start_day,
@@ -675,8 +686,9 @@ def test_the_progress_export(world, app):
         "1",
         "0",
     ]
-    assert rows[2][:9] == [
+    assert rows[2][:10] == [
         "river",
+        "",
         "Practice",
         "State IQ",
         start_day,
@@ -686,7 +698,7 @@ def test_the_progress_export(world, app):
         "1",
         "0",
     ]
-    assert rows[2][9].startswith((now - dt.timedelta(hours=1)).strftime("%Y-%m-%dT%H"))
+    assert rows[2][10].startswith((now - dt.timedelta(hours=1)).strftime("%Y-%m-%dT%H"))
     assert len(rows) == 3
     assert (
         world.client("other_teacher")

@@ -171,6 +171,14 @@ def test_last_active_is_each_students_latest_answer(world):
 
 
 def test_the_class_page_shows_last_active_and_who_needs_help(world):
+    # brook joined three days ago, so has had the chance to practise (P-S5, issue 24).
+    with world.app.app_context():
+        db.session.execute(
+            update(ClassMembership)
+            .where(ClassMembership.student_id == world.brook.id)
+            .values(joined_at=NOW - dt.timedelta(days=3))
+        )
+        db.session.commit()
     answer(world.app, world.river, "CO:capital", NOW - dt.timedelta(hours=2))
     answer(
         world.app, world.otter, "CO:capital", NOW - dt.timedelta(days=20)
@@ -538,6 +546,7 @@ def read_csv(response) -> list[list[str]]:
 
 HEADER = [
     "student",
+    "name",
     "reviewed_at_utc",
     "study_day",
     "mode",
@@ -637,51 +646,55 @@ def test_the_csv_is_the_class_log_between_two_study_days(world):
         HEADER,
         [
             "river",
+            "",
             "2025-03-10T04:00:00+00:00",
             "2025-03-10",
-            "review",
+            "Study (flashcards)",
             "Colorado",
-            "capital",
+            "Capital",
             "right",
-            "3",
+            "Good",
             '\'=HYPERLINK("http://x")',
-            "review:x",
+            "1",
         ],
         [
             "brook",
+            "",
             "2025-03-11T09:30:00+00:00",
             "2025-03-11",
-            "state_iq",
+            "State IQ",
             "Utah",
-            "capital",
+            "Capital",
             "wrong",
-            "1",
+            "Again",
             "'+1",
-            "state_iq:y",
+            "1",
         ],
         [
             "river",
+            "",
             "2025-03-12T23:00:00+00:00",
             "2025-03-12",
-            "review",
+            "Study (flashcards)",
             "Vermont",
-            "postal",
+            "Postal code",
             "close",
-            "2",
+            "Hard",
             "'-VT",
-            "review:z",
+            "2",
         ],
         [
             "brook",
+            "",
             "2025-03-13T03:00:00+00:00",
             "2025-03-12",
-            "review",
+            "Study (flashcards)",
             "Ohio",
-            "map",
+            "Map",
             "right",
-            "3",
+            "Good",
             "'@Ohio",
-            "review:w",
+            "2",
         ],
     ]
 
@@ -694,15 +707,16 @@ def test_a_one_day_csv_and_an_empty_one(world):
         HEADER,
         [
             "river",
+            "",
             "2025-03-10T03:59:00+00:00",
             "2025-03-09",
-            "review",
+            "Study (flashcards)",
             "Colorado",
-            "capital",
+            "Capital",
             "right",
-            "3",
+            "Good",
             "Denver",
-            "review:x",
+            "1",
         ],
     ]
     assert read_csv(client.get(world.csv_url("2024-01-01", "2024-12-31"))) == [
@@ -732,15 +746,16 @@ def test_the_other_teacher_gets_only_their_class(world):
         HEADER,
         [
             "otter",
+            "",
             "2025-03-11T12:00:00+00:00",
             "2025-03-11",
-            "review",
+            "Study (flashcards)",
             "Colorado",
-            "capital",
+            "Capital",
             "right",
-            "3",
+            "Good",
             "Denver",
-            "review:o",
+            "1",
         ],
     ]
 

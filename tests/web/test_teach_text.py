@@ -148,7 +148,7 @@ def test_p_h11_the_answers_download_guards_every_typed_answer(world, app):
         world.client("teacher").get(f"/teach/classes/{world.class_a}/reviews.csv?{days}")
     )
     assert formula_cells(text) == []
-    answers = [row[8] for row in csv.reader(io.StringIO(text, newline=""))][1:]
+    answers = [row[9] for row in csv.reader(io.StringIO(text, newline=""))][1:]
     assert answers == ["x;'=1+1", "'=1+1", "a\t'=1", "'-2+3", "'@SUM(A1)"]
 
 
@@ -162,7 +162,7 @@ def test_p_h11_the_progress_download_guards_assignment_titles(world, app, title)
     text = downloaded(world.client("teacher").get(f"/teach/classes/{world.class_a}/progress.csv"))
     assert formula_cells(text) == []
     rows = list(csv.reader(io.StringIO(text, newline="")))
-    assert rows[1][:2] == ["river", csv_safe(title)]
+    assert rows[1][:3] == ["river", "", csv_safe(title)]
 
 
 def test_p_h11_a_title_typed_in_the_form_is_guarded_in_the_download(world, app):

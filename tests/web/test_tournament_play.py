@@ -294,7 +294,7 @@ def test_a_morning_match_scored_in_the_app(world, teacher):
     assert "Game 1, Border-Up: Team 1 won." in river.flashed()
     page = river.text()
     assert "Now: game 2, State IQ" in page
-    assert "Team 1 won Border-Up just before, so Team 1 guesses first (P-K2)." in page
+    assert "Team 1 won Border-Up just before, so Team 1 guesses first." in page
     # A student of the other team may keep the score just as well (and river's team confirms, P-K6).
     kid = table_for(world, "kid01", tid, match.id, other="river")
     assert kid.record("b") == (2, "state-iq")
@@ -307,7 +307,7 @@ def test_a_morning_match_scored_in_the_app(world, teacher):
     page = river.text()
     assert "Now: game 4, Play the Ranks" in page
     assert (
-        f"Dashing States just before was a tie, so a statehood draw decides (R2): Team 1 drew {a_card.name} "
+        f"Dashing States just before was a tie, so a statehood draw decides: Team 1 drew {a_card.name} "
         f"({a_card.statehood_rank}" in page
     )
     assert (
@@ -328,10 +328,10 @@ def test_a_morning_match_scored_in_the_app(world, teacher):
     html = river.page()
     assert "Time is up" in html and "The bell has rung." in html
     assert river.record("b") == (5, "border-up")
-    assert "It was recorded after the bell, so it does not count (K2)." in river.flashed()
+    assert "It was recorded after the bell, so it does not count." in river.flashed()
     page = river.text()
     assert (
-        "Games won (counted): Team 1 2, Team 2 1, 1 tied; 1 recorded after the bell, not counted (K2)."
+        "Games won (counted): Team 1 2, Team 2 1, 1 tied; 1 recorded after the bell, not counted."
         in page
     )
     assert page.count("Yes") == 4 and "No: after the bell" in page
@@ -441,7 +441,7 @@ def test_a_tied_match_and_a_tied_border_up(world, teacher):
     first = "Team 1" if winner.value == "a" else "Team 2"
     page = river.text()
     assert (
-        f"Border-Up just before was a tie, so a statehood draw decides (R2): Team 1 drew {a_card.name}"
+        f"Border-Up just before was a tie, so a statehood draw decides: Team 1 drew {a_card.name}"
         in page
     )
     assert f"Team 2 drew {b_card.name}" in page
@@ -489,7 +489,7 @@ def test_an_afternoon_match_draw_picks_and_order(world, teacher):
     assert river.pick("state-iq", 0).status_code == 302
     assert "Draw the cards first" in river.flashed()
     assert river.game(1, "state-iq", "a").status_code == 302
-    assert "Draw the cards and pick the two games first (K2)." in river.flashed()
+    assert "Draw the cards and pick the two games first." in river.flashed()
     assert dump(app) == before
 
     # The draw, seeded by the match: the card closer to 1 in statehood picks first.
@@ -522,7 +522,7 @@ def test_an_afternoon_match_draw_picks_and_order(world, teacher):
     assert "That pick was already made" in river.flashed()
     response = river.pick("state-iq", 1)
     assert response.status_code == 400
-    assert "State IQ was picked first: the other team picks a different game (K2)." in text_of(
+    assert "State IQ was picked first: the other team picks a different game." in text_of(
         response.get_data(as_text=True)
     )
     assert_strict_page(response.get_data(as_text=True))
@@ -548,13 +548,13 @@ def test_an_afternoon_match_draw_picks_and_order(world, teacher):
     )
     first = "Team 1" if g1_winner.value == "a" else "Team 2"
     assert (
-        f"It is the first game of the match, so a statehood draw decides (R2): Team 1 drew {g1_a.name}"
+        f"It is the first game of the match, so a statehood draw decides: Team 1 drew {g1_a.name}"
         in page
     )
     assert f"{first} guesses first." in page
     assert river.record("a") == (1, "state-iq")
     assert river.record("b") == (2, "border-up")
-    assert "Team 2 won Border-Up just before, so Team 2 guesses first (P-K2)." in river.text()
+    assert "Team 2 won Border-Up just before, so Team 2 guesses first." in river.text()
     assert river.record("b") == (3, "state-iq")
     assert river.record("tie") == (4, "border-up")
     assert river.due() == (5, "state-iq")
@@ -908,7 +908,7 @@ def test_one_student_of_one_team_alone_cannot_score_or_finish_a_match(world, tea
     )
     page = river.text()
     assert (
-        "Game 1, Border-Up: Team 1 won? Entered by river (Team 1). It stands once Team 2 confirms it, or the teacher does (P-K6)."
+        "Game 1, Border-Up: Team 1 won? Entered by river (Team 1). It stands once Team 2 confirms it, or the teacher does."
         in page
     )
     assert "Games won: Team 1 0, Team 2 0; 1 waiting for confirmation." in page
@@ -933,10 +933,7 @@ def test_one_student_of_one_team_alone_cannot_score_or_finish_a_match(world, tea
             in table.flashed()
         )
     assert river.game(2, "state-iq", "a").status_code == 302
-    assert (
-        "Game 1 waits for Team 2 to confirm it first (P-K6). Nothing was changed."
-        in river.flashed()
-    )
+    assert "Game 1 waits for Team 2 to confirm it first. Nothing was changed." in river.flashed()
     assert river.finish(1).status_code == 302
     assert "Game 1 waits for Team 2 to confirm it first" in river.flashed()
     assert dump(app) == before
@@ -1256,8 +1253,7 @@ def test_a_games_time_is_its_entry_not_its_confirmation(world, teacher):
     kid.confirm()
     page = river.text()
     assert (
-        "Games won (counted): Team 1 1, Team 2 0; 1 recorded after the bell, not counted (K2)."
-        in page
+        "Games won (counted): Team 1 1, Team 2 0; 1 recorded after the bell, not counted." in page
     )
     assert river.finish(2).status_code == 302 and kid.answer_finish().status_code == 302
     row = match_row(app, match.id)

@@ -135,7 +135,7 @@ def test_a_game_is_recorded_once_confirmed_once_and_not_by_its_own_team(world, t
 
     # Sent twice: the game now waits for the other team, and nothing more is recorded.
     again = refused(app, Stale, lambda: play(app, record_game, tid, mid, "river", BORDER_UP_A))
-    assert again.startswith("Game 1 waits for Team 2 to confirm it first (P-K6).")
+    assert again.startswith("Game 1 waits for Team 2 to confirm it first.")
 
     token = pending_token(app, tid, mid)
     own = refused(
@@ -238,7 +238,7 @@ def test_the_afternoon_draw_and_picks_are_made_once(world, teacher):
     tid = make_tournament(world, teacher)
     morning = the_match(app, tid, 1).id
     words = refused(app, Refused, lambda: play(app, draw_for_match, tid, morning, None))
-    assert words == "A morning match has no draw: its games are played in order (K2)."
+    assert words == "A morning match has no draw: its games are played in order."
     teacher.result(tid, morning, 2, 0, 0)
     for number in range(1, 4):  # rounds 2-4, paired and entered
         assert teacher.advance(tid, number).status_code == 302
@@ -263,7 +263,7 @@ def test_the_afternoon_draw_and_picks_are_made_once(world, teacher):
     same = refused(
         app, Refused, lambda: play(app, pick_game, tid, mid, None, 1, ComboGame.STATE_IQ)
     )
-    assert same == "State IQ was picked first: the other team picks a different game (K2)."
+    assert same == "State IQ was picked first: the other team picks a different game."
     assert play(app, pick_game, tid, mid, None, 1, ComboGame.BORDER_UP).endswith(
         "picked Border-Up."
     )

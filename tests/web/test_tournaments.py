@@ -355,6 +355,11 @@ def test_the_new_tournament_form_offers_a_team_for_each_student(world, teacher):
         and "Team 4" not in html
     )
     assert re.search(r'<label[^>]* for="team_\d+"', html)
+    # Issue 24: the selects are hidden by a deferred script unless "I'll form them" is chosen;
+    # without it, the legend says when they apply.
+    assert '<fieldset class="fieldset" data-own-teams>' in html
+    assert "<legend>Your own teams (only when you choose “I’ll form them”)</legend>" in html
+    assert re.search(r'<script src="/static/js/own_teams\.js[^"]*" defer></script>', html)
 
 
 @pytest.mark.parametrize(
@@ -464,6 +469,10 @@ def test_a_whole_tournament_with_byes_through_the_client(world, teacher):
                     projector,
                 )
         assert f"Standings after round {number}" in projector
+        # Issue 24: no rule codes on the projector or the control page; the teams beside the round.
+        assert not re.search(r"\((P-)?K\d", projector), "a rule code on the projector"
+        assert not re.search(r"\((P-)?K\d", teacher.page(tid)), "a rule code on the control page"
+        assert re.search(r'<div class="projector__side">.*id="teams-title"', projector, re.DOTALL)
 
     # Standings: a win for each match won (K1) and each bye (K3).
     wins = Counter()

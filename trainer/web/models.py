@@ -564,6 +564,10 @@ class SchoolClass(Model):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
+#: The longest real name a teacher may give a student (as a class name, P-H12).
+DISPLAY_NAME_MAX = 60
+
+
 class ClassMembership(Model):
     """A student in a class. Removing it leaves the student's account and history untouched."""
 
@@ -574,6 +578,9 @@ class ClassMembership(Model):
     class_id: Mapped[int] = mapped_column(ForeignKey("school_class.id", ondelete="CASCADE"))
     student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
     joined_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    #: The student's real name as the class's teacher typed it (issue 24): shown only on that
+    #: teacher's pages of this class, never to the student or anyone else. None: not given.
+    display_name: Mapped[str | None] = mapped_column(String(DISPLAY_NAME_MAX), nullable=True)
 
 
 ASSIGNMENT_TITLE_MAX = 80

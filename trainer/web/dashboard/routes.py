@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, abort, render_template, request
@@ -19,6 +20,8 @@ from ..memory import settings_for
 from ..models import User, utcnow
 from ..progress import class_assignments
 from ..security import student_required, teacher_required
+from ..teach.insights import settling_in
+from ..teach.names import shown_name
 from ..teach.routes import own_class, students_of, teacher_zone
 
 bp = Blueprint("dashboard", __name__, url_prefix="/progress")
@@ -134,6 +137,15 @@ def class_dashboard(class_id: int) -> Response:
     target = klass.desired_retention or DEFAULT_TARGET
     # Recall by state and topic, the class map and who is at risk: one pass over the memory cards.
     cells, states, risks = dashboards.class_overview(ids, at, target)
+    # Nobody is called at risk before they have had the chance to practise (P-S5).
+    settling = settling_in(klass.id, ids, now)
+    risks = [risk for risk in risks if risk.student_id not in settling]
+    # Each student named as the teacher's other pages of the class name them (issue 24).
+    real_names = {s.id: s.display_name for s in students}
+    risks = [
+        replace(risk, username=shown_name(risk.username, real_names.get(risk.student_id)))
+        for risk in risks
+    ]
     charts = [
         (
             "heatmap",
@@ -143,7 +155,7 @@ def class_dashboard(class_id: int) -> Response:
         (
             "risk",
             f"Students most at risk on {test_date:%a %d %b}",
-            figures.at_risk(risks, target, test_date),
+            figures.at_risk(risks, target, test_date, not_yet=len(settling)),
         ),
         (
             "confused",

@@ -9,7 +9,13 @@ from sqlalchemy import delete, select
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from trainer.assignments import ACTIVITIES, Amount, Status, test_day_sentence, window
+from trainer.assignments import (
+    Amount,
+    Status,
+    default_title,
+    test_day_sentence,
+    window,
+)
 
 from .. import get_deck
 from ..assign.aims import Preview, aim_now, aimed_target, class_preview
@@ -28,20 +34,8 @@ from ..progress import (
 from ..security import teacher_required
 from ..text import csv_line
 from .forms import AssignmentForm, ConfirmForm
-from .routes import ClassStudent, bp, own_class, students_of, teacher_zone
-
-
-def default_title(
-    activities: list[str], amount: Amount, quantity: int | None, target: float | None
-) -> str:
-    """What the assignment asks, in a few words: "5 rounds of State IQ"."""
-    names = [ACTIVITIES[slug].title for slug in activities]
-    what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-    if amount is Amount.ROUNDS:
-        return f"{quantity} round{'' if quantity == 1 else 's'} of {what}"[:80]
-    if amount is Amount.REVIEWS:
-        return f"{quantity} answer{'' if quantity == 1 else 's'} in {what}"[:80]
-    return f"Remember it all at {round((target or 0.9) * 100)}%: {what}"[:80]
+from .insights import CSV_BOM
+from .routes import ClassStudent, _file_slug, bp, own_class, students_of, teacher_zone
 
 
 def teacher_today() -> tuple[dt.date, str]:
@@ -144,7 +138,9 @@ def new_assignment(class_id: int) -> str | Response | tuple[str, int]:
         assignment = Assignment(
             class_id=klass.id,
             title=(form.title.data or "").strip()
-            or default_title(activities, amount, quantity, target),
+            or default_title(
+                form.scope, get_deck(), form.chosen_activities(), amount, quantity, target
+            ),
             activities=activities,
             scope=form.scope.to_json(),
             amount=amount.value,
@@ -321,14 +317,31 @@ def assignment_test_day(class_id: int, assignment_id: int) -> Response | tuple[s
     )
 
 
-@bp.post("/classes/<int:class_id>/assignments/<int:assignment_id>/delete")
+@bp.route("/classes/<int:class_id>/assignments/<int:assignment_id>/delete", methods=["GET", "POST"])
 @teacher_required
-def delete_assignment(class_id: int, assignment_id: int) -> Response:
-    """Take the assignment away; what the students practised stays in their history."""
+def delete_assignment(class_id: int, assignment_id: int) -> str | Response:
+    """Take the assignment away, after a page asking first (what will be lost); what the students
+    practised stays in their history. A POST without the page's "confirmed" only asks."""
     klass = own_class(class_id)
     assignment = _own_assignment(klass, assignment_id)
+    if request.method == "GET":
+        students = {s.id for s in students_of(klass)}
+        ids = [sid for sid in assigned_students(assignment) if sid in students]
+        found = progress(assignment, ids, utcnow())
+        started = sum(1 for p in found.values() if p.done > 0 or p.status.finished)
+        return render_template(
+            "teach/assignment_delete.html",
+            klass=klass,
+            assignment=assignment,
+            assigned=len(ids),
+            started=started,
+        )
     if not ConfirmForm().validate_on_submit():
         abort(400)
+    if request.form.get("confirmed") != "yes":
+        return redirect(
+            url_for("teach.delete_assignment", class_id=klass.id, assignment_id=assignment.id)
+        )
     title = assignment.title
     db.session.execute(delete(Assignment).where(Assignment.id == assignment.id))
     db.session.commit()
@@ -346,11 +359,14 @@ def export_progress(class_id: int) -> Response:
     klass = own_class(class_id)
     students = {s.id: s for s in students_of(klass)}
     now = utcnow()
-    # Every cell through the one CSV guard (P-H11): titles are typed by teachers.
+    # Every cell through the one CSV guard (P-H11): titles are typed by teachers. A byte-order
+    # mark first, as the answers file: Excel then reads accented names right.
     lines = [
-        csv_line(
+        CSV_BOM
+        + csv_line(
             [
                 "student",
+                "name",  # the real name only the class's teacher sees (issue 24)
                 "assignment",
                 "activities",
                 "starts",
@@ -371,6 +387,7 @@ def export_progress(class_id: int) -> Response:
             p = found[sid]
             cells = [
                 students[sid].username,
+                students[sid].display_name or "",
                 assignment.title,
                 " / ".join(a.title for a in activities_of(assignment)),
                 starts_on.isoformat(),
@@ -382,7 +399,8 @@ def export_progress(class_id: int) -> Response:
                 p.completed_at.isoformat(timespec="seconds") if p.completed_at else "",
             ]
             lines.append(csv_line(cells))
-    filename = f"progress-class-{klass.id}-{now:%Y-%m-%d}.csv"
+    # Named as the answers file is: "<class>-progress-<the teacher's today>.csv".
+    filename = f"{_file_slug(klass.name)}-progress-{teacher_today()[0].isoformat()}.csv"
     return Response(
         "".join(lines),
         mimetype="text/csv",

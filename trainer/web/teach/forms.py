@@ -40,6 +40,7 @@ from trainer.assignments import (
     Activity,
     Amount,
     Scope,
+    default_title,
     scope_problems,
     test_day_problem,
 )
@@ -50,7 +51,13 @@ from trainer.facts.answers import read_state
 from ..assign.forms import target_on_test_day_field
 from ..extensions import db
 from ..guards import FiniteNumber, whole_number
-from ..models import ASSIGNMENT_TITLE_MAX, CLASS_NAME_MAX, JOIN_CODE_LENGTH, SchoolClass
+from ..models import (
+    ASSIGNMENT_TITLE_MAX,
+    CLASS_NAME_MAX,
+    DISPLAY_NAME_MAX,
+    JOIN_CODE_LENGTH,
+    SchoolClass,
+)
 from ..study.forms import (
     AMOUNT_MESSAGE,
     AMOUNT_RANGES,
@@ -194,7 +201,8 @@ class NewStudentsForm(FlaskForm):
         ],
         description=(
             f"Up to {MAX_NAMES} names. “Maria Gonzalez” becomes the username maria.g; "
-            "“Gonzalez, Maria” works too. Names are not stored: they are only printed on the login slips."
+            "“Gonzalez, Maria” works too. Each name is printed on its login slip and kept as the "
+            "student’s real name in this class: only you see it, never the student or other teachers."
         ),
         render_kw={"rows": 12, "autocomplete": "off", "spellcheck": "false"},
     )
@@ -242,6 +250,29 @@ class ConfirmForm(FlaskForm):
     submit = SubmitField("Confirm")
 
 
+class DisplayNameForm(FlaskForm):
+    """A student's real name in a class, seen only by its teacher (issue 24); empty clears it."""
+
+    display_name = StringField(
+        "Real name (only you see it)",
+        validators=[
+            Optional(),
+            TypedName(),
+            Length(
+                max=DISPLAY_NAME_MAX,
+                message=f"A name has at most {DISPLAY_NAME_MAX} characters.",
+            ),
+        ],
+        description=(
+            "Shown next to the username on your pages of this class, on its downloads and on "
+            "the projector. The student, their classmates and other teachers never see it. "
+            "Leave it empty to remove it."
+        ),
+        render_kw={"maxlength": DISPLAY_NAME_MAX, "autocomplete": "off", "spellcheck": "false"},
+    )
+    submit = SubmitField("Save the name")
+
+
 class JoiningForm(FlaskForm):
     """Open or close joining (the button says which)."""
 
@@ -274,7 +305,8 @@ class AssignmentForm(FlaskForm):
                 message=f"Keep the title under {ASSIGNMENT_TITLE_MAX} characters.",
             ),
         ],
-        description="Students see it on their home page. Left empty, it says what to do, e.g. “5 rounds of State IQ”.",
+        description="Students see it on their home page. Left empty, it says what, where and how much, e.g. “Capitals of the Northeast at 90%”.",
+        render_kw={"maxlength": ASSIGNMENT_TITLE_MAX},
     )
     activities = CheckboxListField(
         "Activities",
@@ -312,14 +344,14 @@ class AssignmentForm(FlaskForm):
     quantity = IntegerField(
         "How many",
         validators=[Optional()],
-        description=f"Rounds: 1 to {MAX_ROUNDS}. Answers: 1 to {MAX_REVIEWS}.",
+        description=f"Only for a number of rounds or answers. Rounds: 1 to {MAX_ROUNDS}. Answers: 1 to {MAX_REVIEWS}.",
         render_kw={"inputmode": "numeric", "min": 1, "max": MAX_REVIEWS},
     )
     target = IntegerField(
         "Goal: predicted recall on the due date (%)",
         default=round(DEFAULT_TARGET * 100),
         validators=[Optional()],
-        description=f"From {round(MIN_TARGET * 100)} to {round(MAX_TARGET * 100)}. 90 means each fact is 90% likely to be remembered.",
+        description=f"Only for a goal. From {round(MIN_TARGET * 100)} to {round(MAX_TARGET * 100)}. 90 means each fact is 90% likely to be remembered.",
         render_kw={
             "inputmode": "numeric",
             "min": round(MIN_TARGET * 100),
@@ -336,7 +368,7 @@ class AssignmentForm(FlaskForm):
         description="The day the class is tested on these facts. Each student's reviews are timed so the facts are remembered that day.",
     )
     test_target = target_on_test_day_field(
-        "For a goal, the goal's own percent is aimed at on the test day."
+        "Only for a number of rounds or answers: a goal aims at its own percent on the test day."
     )
     who = RadioField(
         "For",
@@ -347,8 +379,23 @@ class AssignmentForm(FlaskForm):
         default="everyone",
         validators=[InputRequired(message="Choose who the assignment is for.")],
     )
-    students = CheckboxListField("Students", coerce=int, validate_choice=True)
+    students = CheckboxListField(
+        "Students",
+        coerce=int,
+        validate_choice=True,
+        description="Only for “Only the students ticked below”.",
+    )
     submit = SubmitField("Set the assignment")
+
+    #: The fields that apply only to some answers of another field: name -> (that field, the
+    #: values it applies to). The page hides the others (static/js/assignment_form.js), and
+    #: ``validate`` ignores what they hold, so a value left in a hidden field is not saved.
+    APPLIES: dict[str, tuple[str, frozenset[str]]] = {
+        "quantity": ("amount", frozenset({Amount.ROUNDS.value, Amount.REVIEWS.value})),
+        "target": ("amount", frozenset({Amount.RECALL.value})),
+        "test_target": ("amount", frozenset({Amount.ROUNDS.value, Amount.REVIEWS.value})),
+        "students": ("who", frozenset({"some"})),
+    }
 
     def __init__(
         self,
@@ -364,12 +411,28 @@ class AssignmentForm(FlaskForm):
         self.students.choices = students
         self.scope = Scope()
         self.chosen: list[int] = []
+        # An assignment being edited: its due date and test day, kept as they are, may have passed.
+        self.kept_due: dt.date | None = None
+        self.kept_test_on: dt.date | None = None
 
     def chosen_activities(self) -> list[Activity]:
         return [ACTIVITIES[slug] for slug in self.activities.data or [] if slug in ACTIVITIES]
 
+    def applies(self, name: str) -> bool:
+        """Whether the field ``name`` applies to the answers given (all do before an answer)."""
+        if name not in self.APPLIES:
+            return True
+        other, values = self.APPLIES[name]
+        chosen = self[other].data
+        return chosen not in {choice.value for choice in self[other].choices} or chosen in values
+
     def validate(self, extra_validators: object = None) -> bool:
-        ok = super().validate(extra_validators)
+        super().validate(extra_validators)
+        for name in self.APPLIES:
+            if not self.applies(name):  # a stale value in a field that does not apply: ignored
+                self[name].errors = []
+                self[name].data = [] if name == "students" else None
+        ok = not any(field.errors for field in self)
         if not self.activities.data:
             self.activities.errors = [*self.activities.errors, "Choose at least one activity."]
             ok = False
@@ -399,6 +462,7 @@ class AssignmentForm(FlaskForm):
         ok = self._check_dates() and ok
         ok = self._check_test_day() and ok
         ok = self._check_scope() and ok
+        self._suggest_title()
         if self.who.data == "some":
             self.chosen = list(dict.fromkeys(self.students.data or []))
             if not self.chosen:
@@ -408,6 +472,32 @@ class AssignmentForm(FlaskForm):
                 ]
                 ok = False
         return ok
+
+    def _suggest_title(self) -> None:
+        """Show the title an empty title field will get as the field's placeholder, once the
+        activities, scope and amount are valid (after "Preview" or a refused form)."""
+        activities = self.chosen_activities()
+        if not activities or self.facets.errors or self.states.errors or self.area.errors:
+            return
+        amount = self.amount.data
+        if amount not in {a.value for a in Amount} or self.quantity.errors or self.target.errors:
+            return
+        amount = Amount(amount)
+        if amount is Amount.RECALL and self.target.data is None:
+            return
+        if amount is not Amount.RECALL and not self.quantity.data:
+            return
+        suggestion = default_title(
+            self.scope,
+            self.deck,
+            activities,
+            amount,
+            self.quantity.data,
+            self.target.data / 100 if amount is Amount.RECALL and self.target.data else None,
+            ASSIGNMENT_TITLE_MAX,
+        )
+        # A new dict: render_kw is shared by every form of this class.
+        self.title.render_kw = {**(self.title.render_kw or {}), "placeholder": suggestion}
 
     def _check_dates(self) -> bool:
         start, due = self.starts_on.data, self.due_on.data
@@ -419,7 +509,7 @@ class AssignmentForm(FlaskForm):
                 "The due date is before the start date. Choose a due date on or after the start.",
             ]
             return False
-        if due < self.today:
+        if due < self.today and due != self.kept_due:
             self.due_on.errors = [
                 *self.due_on.errors,
                 "That due date has passed. Choose today or a later day.",
@@ -440,7 +530,9 @@ class AssignmentForm(FlaskForm):
         """The optional test day: on or after the start, not past, at most a year ahead (P-A5)."""
         if self.test_on.data is None:
             return not self.test_on.errors
-        problem = test_day_problem(self.test_on.data, self.starts_on.data, self.today)
+        kept = self.test_on.data == self.kept_test_on  # a passed test day, left as it was
+        today = min(self.today, self.test_on.data) if kept else self.today
+        problem = test_day_problem(self.test_on.data, self.starts_on.data, today)
         if problem:
             self.test_on.errors = [*self.test_on.errors, problem]
         return problem is None

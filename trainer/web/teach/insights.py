@@ -23,7 +23,15 @@ from trainer.facts import Facet, Fact
 from .. import get_deck
 from ..extensions import db
 from ..memory import time_zones, today_for, weights_of
-from ..models import ClassMembership, MemoryCard, ReviewLog, User, memory_from
+from ..models import (
+    Assignment,
+    AssignmentStudent,
+    ClassMembership,
+    MemoryCard,
+    ReviewLog,
+    User,
+    memory_from,
+)
 from ..modes import mode_names
 from ..progress import memory_rows
 from ..text import csv_line, csv_safe  # noqa: F401  (csv_safe lived here; its tests import it from here)
@@ -32,6 +40,10 @@ from ..text import csv_line, csv_safe  # noqa: F401  (csv_safe lived here; its t
 LOW_RECALL = 0.70
 #: A student with no answer in this many days (or none ever) needs help.
 INACTIVE_DAYS = 7
+#: A student has had the chance to practise this long after joining a class (P-S5) ...
+SETTLING_IN = dt.timedelta(days=2)
+#: ... or this long after an assignment set for them opened (or after they joined, if later).
+ASSIGNMENT_SETTLING_IN = dt.timedelta(days=1)
 #: The leeches named in a reason; any more are counted ("and 4 more").
 LEECHES_NAMED = 5
 #: The days shown in a student's activity table.
@@ -128,6 +140,72 @@ def _leech_reason(deck: Deck, fact_keys: list[str]) -> str:
     if len(fact_keys) == 1:
         return f"1 fact keeps slipping (a leech): {listed}"
     return f"{len(fact_keys)} facts keep slipping (leeches): {listed}"
+
+
+def judged_from(
+    joined_at: dt.datetime, assignment_starts: Iterable[dt.datetime] = ()
+) -> dt.datetime:
+    """When a student who joined a class at ``joined_at`` has had the chance to practise (P-S5):
+    :data:`SETTLING_IN` after joining, or :data:`ASSIGNMENT_SETTLING_IN` after an assignment set
+    for them opened (counted from the joining if they joined after it opened), whichever is first.
+    A student who has answered anything has had the chance whatever this says."""
+    when = joined_at + SETTLING_IN
+    for start in assignment_starts:
+        when = min(when, max(start, joined_at) + ASSIGNMENT_SETTLING_IN)
+    return when
+
+
+def settling_in(
+    class_id: int, student_ids: Sequence[int], now: dt.datetime
+) -> dict[int, dt.datetime]:
+    """The students of the class who have not had the chance to practise yet (P-S5), each with
+    when they will have: never answered, and :func:`judged_from` still to come. Neither "needs
+    help" nor "at risk" is said of them before then."""
+    if not student_ids:
+        return {}
+    joined = {
+        sid: when
+        for sid, when in db.session.execute(
+            select(ClassMembership.student_id, ClassMembership.joined_at).where(
+                ClassMembership.class_id == class_id,
+                ClassMembership.student_id.in_(list(student_ids)),
+            )
+        )
+    }
+    practised = set(
+        db.session.execute(
+            select(ReviewLog.student_id)
+            .where(ReviewLog.student_id.in_(list(joined)))
+            .group_by(ReviewLog.student_id)
+        ).scalars()
+    )
+    waiting = [sid for sid in joined if sid not in practised and joined[sid] + SETTLING_IN > now]
+    if not waiting:
+        return {}
+    starts: dict[int, list[dt.datetime]] = defaultdict(list)
+    assignments = db.session.execute(
+        select(Assignment.id, Assignment.starts_at, Assignment.everyone).where(
+            Assignment.class_id == class_id
+        )
+    ).all()
+    listed: dict[int, set[int]] = defaultdict(set)
+    for assignment_id, sid in db.session.execute(
+        select(AssignmentStudent.assignment_id, AssignmentStudent.student_id).where(
+            AssignmentStudent.assignment_id.in_([a.id for a in assignments]),
+            AssignmentStudent.student_id.in_(waiting),
+        )
+    ):
+        listed[assignment_id].add(sid)
+    for assignment_id, starts_at, everyone in assignments:
+        for sid in waiting:
+            if everyone or sid in listed[assignment_id]:
+                starts[sid].append(starts_at)
+    found = {}
+    for sid in waiting:
+        when = judged_from(joined[sid], starts[sid])
+        if when > now:
+            found[sid] = when
+    return found
 
 
 def needs_help(
@@ -317,6 +395,7 @@ def recent_rounds(student_id: int, limit: int = RECENT_ROUNDS) -> list[RecentRou
 @dataclass(frozen=True)
 class LogRow:
     username: str
+    display_name: str | None
     reviewed_at: dt.datetime
     study_day: dt.date
     mode: str
@@ -336,6 +415,7 @@ def review_log_rows(class_id: int, start_date: dt.date, end_date: dt.date) -> It
     statement = (
         select(
             User.username,
+            ClassMembership.display_name,
             ReviewLog.reviewed_at,
             ReviewLog.study_day,
             ReviewLog.mode,
@@ -360,8 +440,13 @@ def review_log_rows(class_id: int, start_date: dt.date, end_date: dt.date) -> It
         yield LogRow(*cast(tuple[Any, ...], row))  # the columns are LogRow's fields, in order
 
 
+#: Every CSV download starts with a byte-order mark: without it Excel takes UTF-8 for the local
+#: code page and garbles "é".
+CSV_BOM = "\ufeff"
+
 CSV_HEADER = [
     "student",
+    "name",  # the real name only the class's teacher sees (issue 24)
     "reviewed_at_utc",
     "study_day",
     "mode",
@@ -374,26 +459,56 @@ CSV_HEADER = [
 ]
 
 
+#: A fact's facet in an export, as a word a teacher reads (issue #24): "Capital", not "capital".
+CSV_FACETS: dict[Facet, str] = {
+    Facet.MAP: "Map",
+    Facet.CAPITAL: "Capital",
+    Facet.POSTAL: "Postal code",
+    Facet.BORDERS: "Borders",
+    Facet.SIZE: "Size rank",
+    Facet.STATEHOOD: "Statehood rank",
+    Facet.POPULATION: "Population rank",
+    Facet.ZONE: "Time zone",
+}
+
+
+def rating_word(rating: int) -> str:
+    """An FSRS rating as the word students press: 1 -> "Again" ... 4 -> "Easy"."""
+    try:
+        return srs.Rating(rating).name.capitalize()
+    except ValueError:
+        return str(rating)
+
+
 def csv_lines(rows: Iterable[LogRow], deck: Deck) -> Iterator[str]:
     """The export as CSV text (RFC 4180, UTF-8 with a byte-order mark), header first, a line at a time.
 
+    Words, not codes (issue #24): the mode's name, the facet ("Capital"), the verdict
+    (right/close/wrong) and the rating (Again/Hard/Good/Easy). A round is numbered per student in
+    the order the file lists them (1 is the student's first round in it), not by its stored token.
     Every cell goes through the one CSV guard (``csv_line``, ruling P-H11): answers are typed by students.
     """
     # A byte-order mark first: without it Excel takes UTF-8 for the local code page and garbles "é".
-    yield "\ufeff" + csv_line(CSV_HEADER)
+    yield CSV_BOM + csv_line(CSV_HEADER)
+    rounds: dict[tuple[str, str], int] = {}
+    counts: dict[str, int] = defaultdict(int)
     for row in rows:
         fact = Fact.from_key(row.fact_key)
+        if (row.username, row.round_token) not in rounds:
+            counts[row.username] += 1
+            rounds[row.username, row.round_token] = counts[row.username]
         yield csv_line(
             [
                 row.username,
+                row.display_name or "",
                 row.reviewed_at.astimezone(dt.UTC).isoformat(timespec="seconds"),
                 row.study_day.isoformat(),
-                row.mode,
+                mode_name(row.mode),
                 deck[fact.postal].name,
-                row.facet,
+                CSV_FACETS[fact.facet],
                 row.verdict,
-                str(row.rating),
+                rating_word(row.rating),
                 row.answer,
-                row.round_token,
+                rounds[row.username, row.round_token],
             ]
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
@@ -45,19 +46,23 @@ from ..models import (
     utcnow,
 )
 from ..progress import class_progress, dates_of
-from ..security import student_required, teacher_required
+from ..security import login_required, student_required, teacher_required
 from . import insights
 from .accounts import hash_passwords, make_password, normalise_code, reset_refusal, usernames_for
 from .forms import (
     ClassSettingsForm,
     ConfirmForm,
+    DisplayNameForm,
     JoinForm,
     JoiningForm,
     NewClassForm,
     NewStudentsForm,
 )
+from .names import shown_name
 
 bp = Blueprint("teach", __name__, url_prefix="/teach")
+# The one way a teacher's page names a student: "Maria García (maria.g2)" (issue 24).
+bp.add_app_template_global(shown_name, "student_name")
 
 #: Unused "create accounts" forms a session remembers (one per open tab, say).
 _BATCHES_KEPT = 5
@@ -154,16 +159,19 @@ class ClassStudent:
     id: int
     username: str
     joined_at: dt.datetime
+    #: The real name the class's teacher gave them (issue 24), for that teacher's pages only.
+    display_name: str | None = None
 
 
 def students_of(klass: SchoolClass) -> list[ClassStudent]:
+    """The class's students, with the real names its teacher gave them: for that teacher only."""
     rows = db.session.execute(
-        select(User.id, User.username, ClassMembership.joined_at)
+        select(User.id, User.username, ClassMembership.joined_at, ClassMembership.display_name)
         .join(ClassMembership, ClassMembership.student_id == User.id)
         .where(ClassMembership.class_id == klass.id)
         .order_by(User.username_key)
     ).all()
-    return [ClassStudent(row.id, row.username, row.joined_at) for row in rows]
+    return [ClassStudent(row.id, row.username, row.joined_at, row.display_name) for row in rows]
 
 
 @bp.get("/classes/<int:class_id>")
@@ -182,7 +190,7 @@ def class_page(class_id: int) -> str:
         assignments=assignments,
         progress_table=progress_table,
         due_dates={a.id: dates_of(a)[1] for a in assignments},
-        **_class_insights(students),
+        **_class_insights(klass, students),
     )
 
 
@@ -334,8 +342,15 @@ def new_students(class_id: int) -> str | Response | tuple[str, int]:
             db.session.flush()
             db.session.add_all(
                 [
-                    ClassMembership(class_id=klass.id, student_id=student.id, joined_at=now)
-                    for student in students
+                    # The typed name is kept as the student's real name in this class, which
+                    # only its teacher sees (issue 24).
+                    ClassMembership(
+                        class_id=klass.id,
+                        student_id=student.id,
+                        joined_at=now,
+                        display_name=slip.name or None,
+                    )
+                    for student, slip in zip(students, slips, strict=True)
                 ]
             )
             db.session.commit()
@@ -358,9 +373,19 @@ def new_students(class_id: int) -> str | Response | tuple[str, int]:
 @bp.get("/classes/<int:class_id>/students/<int:student_id>")
 @teacher_required
 def student_page(class_id: int, student_id: int) -> str:
-    """One student of the class: their progress, a new password, or taking them out of the class."""
+    """One student of the class: their progress, their real name, a new password, or taking them
+    out of the class."""
     klass = own_class(class_id)
     student, membership = _class_student(klass, student_id)
+    return _student_html(klass, student, membership)
+
+
+def _student_html(
+    klass: SchoolClass,
+    student: User,
+    membership: ClassMembership,
+    name_form: DisplayNameForm | None = None,
+) -> str:
     assignments, progress_table = class_progress(klass, [student.id])
     return render_template(
         "teach/student.html",
@@ -368,11 +393,32 @@ def student_page(class_id: int, student_id: int) -> str:
         student=student,
         membership=membership,
         confirm=ConfirmForm(),
+        name_form=name_form or DisplayNameForm(data={"display_name": membership.display_name}),
         password_refusal=reset_refusal(student, _user().id),
         assignments=assignments,
         progress_table=progress_table,
         **_student_progress(student),
     )
+
+
+@bp.post("/classes/<int:class_id>/students/<int:student_id>/name")
+@teacher_required
+def display_name(class_id: int, student_id: int) -> Response | tuple[str, int]:
+    """Give the student a real name in this class, change it, or clear it (empty). Only the class's
+    teacher ever sees it (issue 24); a name that cannot be kept is explained and changes nothing."""
+    klass = own_class(class_id)
+    student, membership = _class_student(klass, student_id)
+    form = DisplayNameForm()
+    if not form.validate_on_submit():
+        return _student_html(klass, student, membership, name_form=form), 400
+    name = (form.display_name.data or "").strip() or None  # only spaces: no name
+    membership.display_name = name
+    db.session.commit()
+    if name:
+        flash(f"{student.username} is shown as {shown_name(student.username, name)}.", "success")
+    else:
+        flash(f"{student.username} has no real name in {klass.name} now.", "success")
+    return redirect(url_for("teach.student_page", class_id=klass.id, student_id=student.id))
 
 
 @bp.post("/classes/<int:class_id>/students/<int:student_id>/password")
@@ -386,7 +432,7 @@ def reset_password(class_id: int, student_id: int) -> Response | tuple[str, int]
     take over a student's account with a join code).
     """
     klass = own_class(class_id)
-    student, _membership = _class_student(klass, student_id)
+    student, membership = _class_student(klass, student_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
     refusal = reset_refusal(student, _user().id)
@@ -400,7 +446,7 @@ def reset_password(class_id: int, student_id: int) -> Response | tuple[str, int]
     html = render_template(
         "teach/password.html",
         klass=klass,
-        slip=Slip("", student.username, password),
+        slip=Slip(membership.display_name or "", student.username, password),
         student=student,
     )
     return _no_store(html)
@@ -414,13 +460,18 @@ def remove_student(class_id: int, student_id: int) -> Response:
     student, membership = _class_student(klass, student_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
+    from .undo import remember_removal, removal_token  # (undo.py imports this module)
+
+    token = removal_token(klass, membership)
     db.session.execute(delete(ClassMembership).where(ClassMembership.id == membership.id))
     db.session.commit()
+    remember_removal(token)
     flash(
         f"{student.username} is no longer in {klass.name}. Their account and what they have learned are kept.",
         "success",
     )
-    return redirect(url_for("teach.class_page", class_id=klass.id))
+    # The "Removed" page offers to undo it for a while.
+    return redirect(url_for("teach.removed", class_id=klass.id))
 
 
 # --- Students: joining a class -------------------------------------------------------------------
@@ -573,11 +624,15 @@ def join() -> str | Response | tuple[str, int]:
     key_func=_join_key,
     deduct_when=lambda r: r.status_code not in (200, 302),
 )
-@student_required
+@login_required
 def join_link(code: str) -> str | Response | tuple[str, int]:
-    """A class's join link: the class and its teacher, and a button to join."""
-    student = _user()
+    """A class's join link: the class and its teacher, and a button to join. Its teacher sees a
+    preview of that page; any other teacher a note that only students join (whether the code is
+    a class's or not: the page tells them nothing of another teacher's class)."""
     code = normalise_code(code)[:20]
+    if _user().role == Role.TEACHER:
+        return _join_link_for_teacher(code)
+    student = _user()
     found = _class_by_code(code)
     if found is None:
         return render_template(
@@ -608,6 +663,26 @@ def join_link(code: str) -> str | Response | tuple[str, int]:
     ), status
 
 
+def _join_link_for_teacher(code: str) -> tuple[str, int]:
+    """The join link as a teacher opens it: their own class's as a read-only preview of what a
+    student sees; anyone else's (or an unknown code) as a note that only students join."""
+    found = _class_by_code(code)
+    status = 400 if request.method == "POST" else 200  # a teacher joins no class
+    if found is None or found[0].teacher_id != _user().id:
+        return render_template("teach/join_link.html", klass=None, teacher_view=True), status
+    klass, teacher_name = found
+    return render_template(
+        "teach/join_link.html",
+        code=klass.join_code,
+        klass=klass,
+        teacher_name=teacher_name,
+        preview=True,
+        problem=None
+        if klass.joining_open
+        else f"{klass.name} is not taking new students. Ask your teacher.",
+    ), status
+
+
 # --- Teachers: a student's progress and the review log export ---
 
 
@@ -617,15 +692,24 @@ def teacher_zone() -> ZoneInfo:
     return ZoneInfo(valid_time_zone(teacher.time_zone) or browser_time_zone() or "UTC")
 
 
-def _class_insights(students: list[ClassStudent]) -> dict[str, object]:
-    """What the class page shows beside its students: when each last practised, and who needs help."""
+def _class_insights(klass: SchoolClass, students: list[ClassStudent]) -> dict[str, object]:
+    """What the class page shows beside its students: when each last practised, and who needs help
+    (not said of a student who has not had the chance to practise yet, P-S5)."""
     now = utcnow()
     zone = teacher_zone()
     ids = [s.id for s in students]
     active = insights.last_active(ids)
     reasons = insights.needs_help(ids, now)
+    settling = insights.settling_in(klass.id, ids, now)
+    for sid in settling:
+        reasons[sid] = []
     today = now.astimezone(zone).date()
     return {
+        "settling": {
+            sid: f"Too soon to tell (from {when.astimezone(zone):%a %d %b})"
+            for sid, when in settling.items()
+        },
+        "nobody_practised": not any(active.values()),
         "last_active": active,
         "last_active_text": {
             sid: insights.last_active_text(when, now, zone) for sid, when in active.items()
@@ -694,7 +778,9 @@ def export_range(start: str | None, end: str | None) -> tuple[dt.date, dt.date]:
 
 
 def _file_slug(name: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
+    """A class name in a download's file name: "Señora Peña 5º" -> "senora-pena-5o"."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", plain.casefold()).strip("-")
     return slug or "class"
 
 

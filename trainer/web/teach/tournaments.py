@@ -74,6 +74,7 @@ from .forms import (
     TournamentStepForm,
     new_tournament_form,
 )
+from .names import display_names, shown_name
 from .routes import _user, bp, own_class, students_of
 
 TIE = "tie"
@@ -120,10 +121,13 @@ class Board:
     the rows when the board is read. Matches and games are handed back as rows.
     """
 
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: Tournament, *, for_teacher: bool = False):
+        """``for_teacher``: the class's teacher's pages, which name the players with the real
+        names the teacher gave them (issue 24). Never for a student's page."""
         self.tournament = tournament
         tid = tournament.id
         self.klass = db.session.get(SchoolClass, tournament.class_id)
+        real_names = display_names(tournament.class_id) if for_teacher else {}
         teams = (
             db.session.execute(
                 select(TournamentTeam)
@@ -142,8 +146,9 @@ class Board:
             .where(TournamentMember.tournament_id == tid)
             .order_by(User.username_key)
         ):
-            members[team_id].append(username)
-            self.usernames[user_id] = username
+            shown = shown_name(username, real_names.get(user_id))
+            members[team_id].append(shown)
+            self.usernames[user_id] = shown
         self.matches = list(
             db.session.execute(
                 select(TournamentMatch)
@@ -485,7 +490,9 @@ def tournament_new(class_id: int) -> str | Response | tuple[str, int]:
     students = students_of(klass)
     enough = len(students) >= MIN_STUDENTS
     teams = len(team_sizes(len(students))) if enough else 0
-    form = new_tournament_form([(s.id, s.username) for s in students], teams)
+    form = new_tournament_form(
+        [(s.id, shown_name(s.username, s.display_name)) for s in students], teams
+    )
     if enough and form.validate_on_submit():
         seed = secrets.randbits(62)
         if form.teams.data == "manual":
@@ -532,14 +539,14 @@ def tournament_new(class_id: int) -> str | Response | tuple[str, int]:
 @teacher_required
 def tournament_page(tournament_id: int) -> tuple[str, int]:
     """The teacher's control page: the round, its clock and results, the standings, the finals."""
-    return _render_control(Board(_own_tournament(tournament_id)))
+    return _render_control(Board(_own_tournament(tournament_id), for_teacher=True))
 
 
 @bp.get("/tournaments/<int:tournament_id>/projector")
 @teacher_required
 def tournament_projector(tournament_id: int) -> str:
     """The big read-only view for the class: round, clock, pairings, standings, the finals."""
-    board = Board(_own_tournament(tournament_id))
+    board = Board(_own_tournament(tournament_id), for_teacher=True)
     return render_template("teach/tournament_projector.html", **_context(board))
 
 
@@ -585,7 +592,7 @@ def tournament_advance(tournament_id: int) -> Response:
             tournament,
             "That was already done: the page you pressed it on was out of date. Nothing was changed.",
         )
-    board = Board(tournament)
+    board = Board(tournament, for_teacher=True)
     number = tournament.round
     if number and board.missing:
         left = len(board.missing)
@@ -621,7 +628,7 @@ def tournament_advance(tournament_id: int) -> Response:
     assert qualification is not None
     if qualification.needs_playoff:
         tournament.stage = Stage.PLAYOFFS
-        message = "The rounds are over. Teams tied for a place in the championship play Border-Up playoff games (K4)."
+        message = "The rounds are over. Teams tied for a place in the championship play Border-Up playoff games."
     else:
         tournament.stage = Stage.CHAMPIONSHIP
         first, second = qualification.advanced
@@ -651,8 +658,8 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
             tournament, f"Round {match.round} is over: its results can no longer change."
         )
     if match.b_team_id is None:
-        return _refuse(tournament, "A bye has no result to enter: it counts as a win (K3).")
-    board = Board(tournament)
+        return _refuse(tournament, "A bye has no result to enter: it counts as a win.")
+    board = Board(tournament, for_teacher=True)
     if match.entered_at is not None:
         how = " when the match was finished in the app" if match.entered_by == EnteredBy.APP else ""
         return _refuse(
@@ -703,7 +710,7 @@ def _enter_game(tournament_id: int, stage: Stage) -> Response | tuple[str, int]:
     if tournament.stage != stage:
         what = "playoff" if stage == Stage.PLAYOFFS else "championship"
         return _refuse(tournament, f"This is not the time for a {what} game: nothing was changed.")
-    board = Board(tournament)
+    board = Board(tournament, for_teacher=True)
     due = board.due
     form = _game_form(board, due, bound=True)
     stale = "That game was already entered, or it is not the game due now. Nothing was changed."
@@ -717,7 +724,7 @@ def _enter_game(tournament_id: int, stage: Stage) -> Response | tuple[str, int]:
         return _render_control(board, game_form=form, status=400)
     if not claim(tournament):
         return _refuse(tournament, stale)
-    board = Board(tournament)
+    board = Board(tournament, for_teacher=True)
     if board.due != due:
         return _refuse(tournament, stale)
     winner = (
@@ -744,7 +751,7 @@ def _enter_game(tournament_id: int, stage: Stage) -> Response | tuple[str, int]:
         db.session.flush()
     except IntegrityError:
         return _refuse(tournament, stale)
-    board = Board(tournament)
+    board = Board(tournament, for_teacher=True)
     message = f"Saved: {board.describe_game(board.playoff_games[-1] if stage == Stage.PLAYOFFS else board.championship_games[-1])}."
     if stage == Stage.PLAYOFFS and board.finals is not None:
         tournament.stage = Stage.CHAMPIONSHIP
@@ -784,7 +791,7 @@ def tournament_undo(tournament_id: int) -> Response:
         return _over(tournament)
     if not claim(tournament):
         return _refuse(tournament, "The tournament moved on: nothing was undone.")
-    board = Board(tournament)
+    board = Board(tournament, for_teacher=True)
     undoable = board.undoable
     if undoable is None or form.expected.data != undoable[0]:
         return _refuse(

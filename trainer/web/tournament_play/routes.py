@@ -208,9 +208,7 @@ def _blocked(play: MatchPlay, names: dict[Side, str]) -> str | None:
             "or your teacher confirms or corrects it. Nothing was changed."
         )
     confirmer = names[game.confirmer] if game.confirmer else "the other team"
-    return (
-        f"Game {game.number} waits for {confirmer} to confirm it first (P-K6). Nothing was changed."
-    )
+    return f"Game {game.number} waits for {confirmer} to confirm it first. Nothing was changed."
 
 
 def _closed(tournament: Tournament, match: TournamentMatch) -> str | None:
@@ -458,7 +456,7 @@ def draw_for_match(tournament: Tournament, match: TournamentMatch, now: dt.datet
     """
     play = _play(tournament, match, now)
     if not play.afternoon:
-        raise Refused("A morning match has no draw: its games are played in order (K2).")
+        raise Refused("A morning match has no draw: its games are played in order.")
     if match.draw is not None:
         raise _stale("The cards were already drawn for this match. Nothing was changed.")
     _claim(tournament, match)
@@ -522,9 +520,9 @@ def pick_game(
     play = _play(tournament, match, now)
     # The page shows no pick form before the draw, nor in a morning match.
     if not play.afternoon:
-        raise _stale("A morning match has no picks: its games are played in order (K2).")
+        raise _stale("A morning match has no picks: its games are played in order.")
     if play.draw is None:
-        raise _stale("Draw the cards first: the better statehood rank picks the first game (K2).")
+        raise _stale("Draw the cards first: the better statehood rank picks the first game.")
     if play.picks is not None:
         done = " then ".join(g.label for g in play.picks)
         raise _stale(f"Both games are already picked ({done}). Nothing was changed.")
@@ -533,7 +531,7 @@ def pick_game(
     if game is None:
         raise Refused(PICK_A_GAME)
     if game in play.picked:
-        raise Refused(f"{game.label} was picked first: the other team picks a different game (K2).")
+        raise Refused(f"{game.label} was picked first: the other team picks a different game.")
     _claim(tournament, match)
     if [g.value for g in _play(tournament, match, now).picked] != [g.value for g in play.picked]:
         raise _stale("That pick was already made (the page was out of date). Nothing was changed.")
@@ -582,7 +580,7 @@ def record_game(
     play = _play(tournament, match, now)
     names = _names(Board(tournament), match)
     if play.picks_due:
-        raise Refused("Draw the cards and pick the two games first (K2).")
+        raise Refused("Draw the cards and pick the two games first.")
     if len(play.games) >= MAX_GAMES:
         raise Refused(f"A match records at most {MAX_GAMES} games. Finish the match.")
     waiting = _blocked(play, names)
@@ -631,7 +629,7 @@ def record_game(
     what = "a tie" if entry.winner is None else f"{names[entry.winner]} won"
     message = f"Game {upcoming.number}, {upcoming.game.label}: {what}."
     if play.bell is not None and now > play.bell:
-        message += " It was recorded after the bell, so it does not count (K2)."
+        message += " It was recorded after the bell, so it does not count."
     if viewer.side is not None:
         message += f" It stands once {names[viewer.side.other]} confirms it (or your teacher does)."
     return message

@@ -119,16 +119,14 @@ class Start:
         verb, source = _VERB[game], STARTER_FROM[game]
         who = names[self.first]
         if self.draw is None:
-            return f"{who} won {source.label} just before, so {who} {verb} (P-K2)."
+            return f"{who} won {source.label} just before, so {who} {verb}."
         if self.before is None:
             why = "It is the first game of the match"
         elif self.before.game is source:
             why = f"{source.label} just before was a tie"
         else:
             why = f"The game just before was {self.before.game.label}, not {source.label}"
-        return (
-            f"{why}, so a statehood draw decides (R2): {self.draw.describe(names)}. {who} {verb}."
-        )
+        return f"{why}, so a statehood draw decides: {self.draw.describe(names)}. {who} {verb}."
 
 
 def start_of(
