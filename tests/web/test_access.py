@@ -169,6 +169,8 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "admin.new_invite": ADMINS,
     "admin.revoke_invite": ADMINS,
     "teach.index": TEACHERS,
+    "teach.roster_import": TEACHERS,
+    "teach.roster_confirm": TEACHERS,
     "teach.class_page": TEACHER_OWN,
     "teach.class_settings": TEACHER_OWN,
     "teach.joining": TEACHER_OWN,

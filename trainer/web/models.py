@@ -82,12 +82,15 @@ class Role(str, enum.Enum):
 
 
 USERNAME_MAX = 32
+#: A ``sourcedId`` from a school's roster (OneRoster): a GUID in practice, any string in the spec.
+ROSTER_ID_MAX = 255
 
 
 class User(UserMixin, Model):
     """An account. Students have no email address: they are children."""
 
     __tablename__ = "user"
+    __table_args__ = (Index("ix_user_roster", "managed_by_id", "roster_id", unique=True),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(USERNAME_MAX))
@@ -135,6 +138,9 @@ class User(UserMixin, Model):
     #: No ON DELETE action: such a teacher's account cannot be deleted while accounts they made
     #: remain (and SQLite adds the column in place only so; see migration 0012).
     managed_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id"), index=True)
+    #: The student's ``sourcedId`` in the school's roster (OneRoster), for an account the teacher
+    #: ``managed_by_id`` imported (issue 24): unique per that teacher, None otherwise.
+    roster_id: Mapped[str | None] = mapped_column(String(ROSTER_ID_MAX), nullable=True)
 
     #: The login session this object was loaded for and its token (set by ``trainer.web.auth.sessions``;
     #: the token is never stored): Flask-Login keeps the token in the session cookie as the user's id.
@@ -547,7 +553,10 @@ class SchoolClass(Model):
     """A teacher's class: students join it with its code, and it may set their study settings."""
 
     __tablename__ = "school_class"
-    __table_args__ = (UniqueConstraint("teacher_id", "name"),)
+    __table_args__ = (
+        UniqueConstraint("teacher_id", "name"),
+        Index("ix_school_class_roster", "teacher_id", "roster_id", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     teacher_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
@@ -562,6 +571,8 @@ class SchoolClass(Model):
     daily_amount: Mapped[int | None] = mapped_column(Integer)
     daily_unit: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    #: The class's ``sourcedId`` in the school's roster (OneRoster), when it was imported (issue 24).
+    roster_id: Mapped[str | None] = mapped_column(String(ROSTER_ID_MAX), nullable=True)
 
 
 #: The longest real name a teacher may give a student (as a class name, P-H12).
