@@ -231,7 +231,14 @@ def test_the_teacher_sees_the_class(app: Flask, cli, client, auth: AuthActions) 
     page = client.get(f"/teach/classes/{class_id}")
     assert page.status_code == 200
     text = page.get_data(as_text=True)
-    assert "demo001" in text and "5 rounds of State IQ" in text
+    assert "demo001" in text
+    # The assignments are titled as the form titles an untitled one (issue 24): what, where, how much.
+    for title in (
+        "Capitals, Postal codes and Borders of all 50 states: 5 rounds of State IQ",
+        "Capitals of the West at 90%",
+        "Borders of all 50 states: 40 answers",
+    ):
+        assert f">{title}</a>" in text
 
 
 def test_a_failure_half_way_leaves_no_partial_school(

@@ -243,3 +243,40 @@ def test_a_student_still_sees_the_join_button(world):
     html = main_of(world.client("heron").get("/teach/join/ABCDEFGH").get_data(as_text=True))
     assert "This is what your students see" not in html
     assert '<button type="submit" class="button button--big">Join Room 12</button>' in html
+
+
+# --- A student's page on day 0 (P-S5, as the class page) ------------------------------------------
+
+
+def student_page(world: World, student: User) -> str:
+    response = world.client("teacher").get(world.student_url(student))
+    assert response.status_code == 200
+    return main_of(response.get_data(as_text=True))
+
+
+def test_a_student_who_just_joined_is_too_soon_to_tell_on_their_page(world):
+    """P-S5: minutes after joining, the student's page says when it will tell, not an alarm."""
+    joined(world.app, world.class_a, world.brook, NOW - dt.timedelta(minutes=10))
+    html = student_page(world, world.brook)
+    assert "Has not practised yet" not in html
+    assert 'class="help-box"' not in html
+    settling = html.split("<p data-settling>", 1)[1].split("</p>", 1)[0]
+    assert "Too soon to tell (from Sat 22 Mar)" in settling  # 20 Mar 14:50 + two days
+    assert_strict_page(html)
+
+
+def test_a_student_who_never_practised_needs_help_on_their_page_after_two_days(world):
+    """P-S5: two days after joining, the student's page says "Has not practised yet" again."""
+    joined(world.app, world.class_a, world.brook, NOW - 2 * DAY)
+    html = student_page(world, world.brook)
+    assert "Too soon to tell" not in html and "data-settling" not in html
+    help_box = html.split('<div class="help-box">', 1)[1].split("</ul>", 1)[0]
+    assert "Has not practised yet" in help_box
+
+
+def test_a_student_who_answered_at_once_is_judged_at_once_on_their_page(world):
+    """P-S5: a student who has answered anything has had the chance, minutes after joining."""
+    joined(world.app, world.class_a, world.brook, NOW - dt.timedelta(minutes=10))
+    answer(world.app, world.brook, "CO:capital", NOW - dt.timedelta(minutes=5))
+    html = student_page(world, world.brook)
+    assert "Too soon to tell" not in html and "Has not practised yet" not in html

@@ -527,6 +527,15 @@ def test_the_student_page_shows_progress_in_words(world):
 
 
 def test_a_new_students_page_says_so(world):
+    # brook joined three days ago, so has had the chance to practise (P-S5, issue 24; the page of
+    # a student who joined minutes ago is in test_teach_day0).
+    with world.app.app_context():
+        db.session.execute(
+            update(ClassMembership)
+            .where(ClassMembership.student_id == world.brook.id)
+            .values(joined_at=NOW - dt.timedelta(days=3))
+        )
+        db.session.commit()
     html = main_of(
         world.client("teacher").get(world.student_url(world.brook)).get_data(as_text=True)
     )

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 from zoneinfo import ZoneInfo
 
@@ -57,7 +58,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.functions import FunctionElement
 
 from trainer import srs
-from trainer.assignments import Amount, local_dates
+from trainer.assignments import Amount, Progress, Status, local_dates
 from trainer.dashboard_data import (
     MASTERED_STABILITY_DAYS,
     CellRecall,
@@ -986,6 +987,177 @@ def _amount_points(
         )
         day += dt.timedelta(days=1)
     return points
+
+
+# --- The class page (issue 24) ---------------------------------------------------------------------
+
+
+def _mean_recall_sql(student_ids: Collection[int], at: dt.datetime) -> AnySelect:
+    cards = select(
+        MemoryCard.student_id.label("student_id"), _card_recall(student_ids, at).label("recall")
+    ).where(MemoryCard.student_id.in_(list(student_ids)), MemoryCard.last_review.is_not(None))
+    fenced = _fenced(cards)
+    return select(fenced.c.student_id, func.sum(fenced.c.recall), func.count()).group_by(
+        fenced.c.student_id
+    )
+
+
+def mean_recall(student_ids: Collection[int], at: dt.datetime) -> dict[int, tuple[float, int]]:
+    """Each student's mean predicted recall at ``at`` over the facts they have started, and how
+    many those are (students with a reviewed memory card only): "who needs help" on the class page."""
+    if not student_ids:
+        return {}
+    return {
+        sid: (float(total) / count, int(count))
+        for sid, total, count in db.session.execute(_mean_recall_sql(student_ids, at))
+        if count
+    }
+
+
+def _goal_sql(
+    assignment: Assignment, facts: list[str], student_ids: Collection[int], now: dt.datetime
+) -> list[AnySelect]:
+    """(student_id, facts at the target, started since the goal opened): before the due date, the
+    facts predicted at the target on the due date from the reviews so far; after it, those at the
+    target by the due date, then (a second statement) those at the target now (P-A3)."""
+    ids = list(student_ids)
+    target = assignment.target or 0.9
+    started = case((MemoryCard.last_review >= assignment.starts_at, 1), else_=0)
+
+    def cards_at(at: dt.datetime, cutoff: dt.datetime) -> AnySelect:
+        cards = select(
+            MemoryCard.student_id.label("student_id"),
+            MemoryCard.fact_key.label("fact_key"),
+            case((MemoryCard.last_review <= cutoff, _card_recall(ids, at)), else_=0.0).label(
+                "recall"
+            ),
+            started.label("started"),
+        ).where(
+            MemoryCard.student_id.in_(ids),
+            MemoryCard.fact_key.in_(facts),
+            MemoryCard.last_review.is_not(None),
+        )
+        rows = _fenced(cards)
+        met = case((rows.c.recall >= target, rows.c.fact_key))
+        return select(
+            rows.c.student_id, func.count(func.distinct(met)), func.sum(rows.c.started)
+        ).group_by(rows.c.student_id)
+
+    if now < assignment.due_at:
+        return [cards_at(assignment.due_at, now)]
+    on_time = _goal_met_sql(assignment, ids, now)[0]
+    return [on_time.add_columns(literal(0)), cards_at(now, now)]
+
+
+def goal_progress(
+    assignment: Assignment, student_ids: Collection[int], now: dt.datetime
+) -> dict[int, Progress]:
+    """Each student's progress on a recall goal, as :func:`~trainer.web.progress.progress` gives it
+    but counted by the database (one or two grouped statements, for the class page): the same
+    status and counts, without the weakest facts (the assignment's own page names them)."""
+    facts = goal_facts(assignment)
+    if not facts or not student_ids:
+        return {
+            sid: replace(found, weakest=())
+            for sid, found in progress(assignment, student_ids, now).items()
+        }
+    needed = len(facts)
+    counts = [
+        {sid: (int(met), bool(started)) for sid, met, started in db.session.execute(statement)}
+        for statement in _goal_sql(assignment, facts, student_ids, now)
+    ]
+    out = {}
+    for sid in student_ids:
+        met, started = counts[0].get(sid, (0, False))
+        if now < assignment.due_at:
+            if now < assignment.starts_at:
+                status = Status.UPCOMING
+            elif met == needed:
+                status = Status.ON_TRACK
+            elif started:
+                status = Status.IN_PROGRESS
+            else:
+                status = Status.NOT_STARTED
+            out[sid] = Progress(status, met, needed)
+            continue
+        late_met = counts[1].get(sid, (0, False))[0]
+        if met == needed:
+            out[sid] = Progress(Status.DONE, met, needed)
+        elif late_met == needed:
+            out[sid] = Progress(Status.DONE_LATE, late_met, needed, late_met - met)
+        else:
+            out[sid] = Progress(Status.OVERDUE, met, needed)
+    return out
+
+
+def answers_progress(
+    assignment: Assignment, student_ids: Collection[int], now: dt.datetime
+) -> dict[int, Progress]:
+    """Each student's progress on an assignment of answers, as :func:`~trainer.web.progress.progress`
+    gives it (:func:`trainer.assignments.count_progress`), counted by the database: the answers
+    in scope from the start to ``now``, those from the due date on (late), and when the amount
+    was reached."""
+    ids = list(student_ids)
+    if not ids:
+        return {}
+    counts = {
+        sid: (int(count), int(late))
+        for sid, count, late in db.session.execute(
+            select(
+                ReviewLog.student_id,
+                func.count(),
+                _count_if(ReviewLog.reviewed_at >= assignment.due_at),
+            )
+            .where(
+                ReviewLog.student_id.in_(ids),
+                ReviewLog.reviewed_at >= assignment.starts_at,
+                ReviewLog.reviewed_at <= now,
+                scope_clause(assignment),
+            )
+            .group_by(ReviewLog.student_id)
+        )
+    }
+    needed = assignment.quantity or 1
+    # When each student who reached the amount gave its last answer: the needed-th in time, read
+    # in the review log's (student_id, reviewed_at) index order, one student at a time.
+    nth = (
+        select(ReviewLog.reviewed_at)
+        .where(
+            ReviewLog.student_id == User.id,
+            ReviewLog.reviewed_at >= assignment.starts_at,
+            ReviewLog.reviewed_at <= now,
+            scope_clause(assignment),
+        )
+        .order_by(ReviewLog.reviewed_at)
+        .limit(1)
+        .offset(needed - 1)
+        .scalar_subquery()
+    )
+    reached = [sid for sid, (count, _late) in counts.items() if count >= needed]
+    completed = (
+        {
+            sid: at
+            for sid, at in db.session.execute(select(User.id, nth).where(User.id.in_(reached)))
+        }
+        if reached
+        else {}
+    )
+    out = {}
+    for sid in ids:
+        count, late = counts.get(sid, (0, 0))
+        completed_at = completed.get(sid)
+        if completed_at is not None:
+            status = Status.DONE if completed_at < assignment.due_at else Status.DONE_LATE
+        elif now < assignment.starts_at:
+            status = Status.UPCOMING
+        elif now >= assignment.due_at:
+            status = Status.OVERDUE
+        elif count:
+            status = Status.IN_PROGRESS
+        else:
+            status = Status.NOT_STARTED
+        out[sid] = Progress(status, count, needed, late, completed_at)
+    return out
 
 
 # --- The bare queries, for the benchmark ------------------------------------------------------------

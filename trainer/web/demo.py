@@ -25,7 +25,7 @@ from sqlalchemy import Connection, Table, bindparam, delete, insert, select, upd
 from werkzeug.security import generate_password_hash
 
 from trainer import srs
-from trainer.assignments import Amount, Scope, window
+from trainer.assignments import ACTIVITIES, Amount, Scope, default_title, window
 from trainer.facts import Facet
 from trainer.simulate import (
     COMBO,
@@ -365,7 +365,6 @@ def _assignments(
     west = Scope(facets=frozenset({Facet.CAPITAL}), area="region:west")
     rows = [
         {
-            "title": "5 rounds of State IQ",
             "activities": ["state-iq"],
             "scope": Scope().to_json(),
             "amount": Amount.ROUNDS.value,
@@ -374,7 +373,6 @@ def _assignments(
             **dates(4, 6),
         },
         {
-            "title": "Capitals of the West at 90%",
             "activities": ["review"],
             "scope": west.to_json(),
             "amount": Amount.RECALL.value,
@@ -383,7 +381,6 @@ def _assignments(
             **dates(10, 14),
         },
         {
-            "title": "40 answers about borders",
             "activities": ["review", "border-up"],
             "scope": Scope(facets=frozenset({Facet.BORDERS})).to_json(),
             "amount": Amount.REVIEWS.value,
@@ -392,6 +389,15 @@ def _assignments(
             **dates(past_start, past_due),
         },
     ]
+    for row in rows:  # titled as the teacher's form titles an untitled assignment
+        row["title"] = default_title(
+            Scope.from_json(row["scope"]),
+            get_deck(),
+            [ACTIVITIES[slug] for slug in row["activities"]],
+            Amount(row["amount"]),
+            row["quantity"],
+            row["target"],
+        )
     tasks = (
         Task(("state-iq",), rows[0]["starts_at"], rows[0]["due_at"], rounds=5),
         Task(

@@ -107,15 +107,27 @@ def class_assignments(klass: SchoolClass) -> list[Assignment]:
 def class_progress(
     klass: SchoolClass, student_ids: Iterable[int]
 ) -> tuple[list[Assignment], dict[int, dict[int, Progress]]]:
-    """The class's assignments (newest due first) and, for each, the progress of each student it is for."""
+    """The class's assignments (newest due first) and, for each, the progress of each student it is for.
+
+    Answers and recall goals are counted by the database (:func:`trainer.web.dashboards.answers_progress`
+    and :func:`~trainer.web.dashboards.goal_progress`: the same as :func:`progress`, a goal without
+    its weakest facts), so the class page stays fast with several goals over every memory card of
+    the class (issue 24).
+    """
+    from .dashboards import answers_progress, goal_progress  # they build on this module
+
     assignments = class_assignments(klass)
     ids = set(student_ids)
     now = utcnow()
     table = {}
     for assignment in assignments:
-        table[assignment.id] = progress(
-            assignment, [sid for sid in assigned_students(assignment) if sid in ids], now
-        )
+        assigned = [sid for sid in assigned_students(assignment) if sid in ids]
+        if Amount(assignment.amount) is Amount.RECALL:
+            table[assignment.id] = goal_progress(assignment, assigned, now)
+        elif Amount(assignment.amount) is Amount.REVIEWS:
+            table[assignment.id] = answers_progress(assignment, assigned, now)
+        else:
+            table[assignment.id] = progress(assignment, assigned, now)
     return assignments, table
 
 

@@ -1,7 +1,8 @@
 """What a teacher sees of their students' learning: last activity, who needs help, progress, the raw log.
 
-Counts come from SQL aggregates over the review log. Predicted recall is computed from the memory
-cards (at most 400 a student), because FSRS's forgetting curve is not something SQL can evaluate.
+Counts come from SQL aggregates over the review log. The class's mean predicted recall ("who needs
+help") is an SQL aggregate too (:func:`trainer.web.dashboards.mean_recall`, FSRS's forgetting curve
+in SQL); one student's facts are computed from their memory cards (at most 400).
 Every function takes student or class ids that the caller has already checked belong to the teacher.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 from typing import Any, cast
@@ -21,6 +22,7 @@ from trainer.cards import Deck
 from trainer.facts import Facet, Fact
 
 from .. import get_deck
+from ..dashboards import mean_recall
 from ..extensions import db
 from ..memory import time_zones, today_for, weights_of
 from ..models import (
@@ -84,13 +86,17 @@ def fact_name(deck: Deck, fact_key: str) -> str:
 
 
 def last_active(student_ids: Sequence[int]) -> dict[int, dt.datetime | None]:
-    """Each student's latest answer (None: never answered)."""
+    """Each student's latest answer (None: never answered): one look-up a student in the review
+    log's (student_id, reviewed_at) index, not a scan of the class's every answer."""
+    latest = (
+        select(func.max(ReviewLog.reviewed_at))
+        .where(ReviewLog.student_id == User.id)
+        .scalar_subquery()
+    )
     found = {
         student_id: when
         for student_id, when in db.session.execute(
-            select(ReviewLog.student_id, func.max(ReviewLog.reviewed_at))
-            .where(ReviewLog.student_id.in_(student_ids))
-            .group_by(ReviewLog.student_id)
+            select(User.id, latest).where(User.id.in_(list(student_ids)))
         )
     }
     return {student_id: found.get(student_id) for student_id in student_ids}
@@ -109,7 +115,8 @@ def last_active_text(when: dt.datetime | None, now: dt.datetime, time_zone: dt.t
 
 
 def _mean_recall(student_ids: Sequence[int], now: dt.datetime) -> dict[int, tuple[float, int]]:
-    """Each student's mean predicted recall now and the number of facts it is over (students with cards only)."""
+    """Each student's mean predicted recall now and the number of facts it is over (students with cards only),
+    computed in Python: the reference :func:`trainer.web.dashboards.mean_recall` is tested against."""
     recalls: dict[int, list[float]] = defaultdict(list)
     zones = time_zones(student_ids)  # each student's study days (P-M1)
     weights = weights_of(student_ids)  # and their own memory model (P-M10)
@@ -209,17 +216,21 @@ def settling_in(
 
 
 def needs_help(
-    student_ids: Sequence[int], now: dt.datetime, deck: Deck | None = None
+    student_ids: Sequence[int],
+    now: dt.datetime,
+    deck: Deck | None = None,
+    active: Mapping[int, dt.datetime | None] | None = None,
 ) -> dict[int, list[str]]:
     """Why each student needs help, in words for their teacher (an empty list: no reason found).
 
     The reasons: no practice in :data:`INACTIVE_DAYS` days (or never); a mean predicted recall
     below :data:`LOW_RECALL` over the facts they have started; facts forgotten
-    :data:`srs.LEECH_LAPSES` times or more (leeches).
+    :data:`srs.LEECH_LAPSES` times or more (leeches). ``active``: :func:`last_active` of the
+    students, if the caller has it already.
     """
     deck = deck if deck is not None else get_deck()
-    active = last_active(student_ids)
-    recall = _mean_recall(student_ids, now)
+    active = active if active is not None else last_active(student_ids)
+    recall = mean_recall(student_ids, now)  # counted by the database (issue 24)
     leeches = _leeches(student_ids)
     reasons: dict[int, list[str]] = {}
     for student_id in student_ids:

@@ -397,7 +397,7 @@ def _student_html(
         password_refusal=reset_refusal(student, _user().id),
         assignments=assignments,
         progress_table=progress_table,
-        **_student_progress(student),
+        **_student_progress(klass, student),
     )
 
 
@@ -699,7 +699,7 @@ def _class_insights(klass: SchoolClass, students: list[ClassStudent]) -> dict[st
     zone = teacher_zone()
     ids = [s.id for s in students]
     active = insights.last_active(ids)
-    reasons = insights.needs_help(ids, now)
+    reasons = insights.needs_help(ids, now, active=active)
     settling = insights.settling_in(klass.id, ids, now)
     for sid in settling:
         reasons[sid] = []
@@ -721,12 +721,18 @@ def _class_insights(klass: SchoolClass, students: list[ClassStudent]) -> dict[st
     }
 
 
-def _student_progress(student: User) -> dict[str, object]:
-    """What the student page shows of a student's learning."""
+def _student_progress(klass: SchoolClass, student: User) -> dict[str, object]:
+    """What the student page shows of a student's learning; as on the class page, no "needs help"
+    before the student has had the chance to practise (P-S5), but the day it will be said from."""
     now = utcnow()
+    zone = teacher_zone()
+    settling = insights.settling_in(klass.id, [student.id], now).get(student.id)
     return {
-        "zone": teacher_zone(),
-        "help": insights.needs_help([student.id], now)[student.id],
+        "zone": zone,
+        "help": [] if settling else insights.needs_help([student.id], now)[student.id],
+        "settling": None
+        if settling is None
+        else f"Too soon to tell (from {settling.astimezone(zone):%a %d %b})",
         "active": insights.last_active([student.id])[student.id],
         "activity": insights.student_activity(student.id, now),
         "facts": insights.facts_by_state(student.id, now),
