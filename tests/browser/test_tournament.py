@@ -157,6 +157,14 @@ def test_a_teacher_runs_a_whole_tournament(page, browser, live_server):
             projector.goto(tournament_url + "/projector")
             expect(projector.get_by_text("Round 1 of 8")).to_be_visible()
             expect(projector.get_by_text("has a bye")).to_be_visible()
+            # On a 1920x1080 projector the teams list is on the first screen, with no rule codes
+            # (issue 24).
+            projector.set_viewport_size({"width": 1920, "height": 1080})
+            teams = projector.locator(".tournament-teams")
+            expect(teams).to_be_in_viewport()
+            box = teams.bounding_box()
+            assert box is not None and box["y"] < 1080, box
+            assert "(K" not in projector.locator("main").inner_text()
             play_a_match_in_the_app(page, browser, live_server, slips)
         enter_results(page)
     page.get_by_role("button", name="Finish the rounds: on to the championship").click()
