@@ -17,6 +17,12 @@ Run it from the project root::
 
     .venv/bin/python bench/teacher.py                   # both databases
     .venv/bin/python bench/teacher.py --db sqlite --students 30 --days 60 --per-day 30
+    git worktree add /tmp/before <commit>
+    .venv/bin/python bench/teacher.py --repo /tmp/before --repo .   # both, in one run
+
+``--repo PATH`` (given twice or more) measures each checkout's ``trainer`` package in turn, in a
+subprocess with PATH first on ``sys.path``, on the same seeds, one after another in this run: a
+before and an after of the same pages on the same machine at the same time.
 """
 
 from __future__ import annotations
@@ -32,7 +38,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+#: ``--trainer-root PATH`` (internal: the subprocess of ``--repo``) puts that checkout first.
+_CHOSEN = sys.argv[sys.argv.index("--trainer-root") + 1] if "--trainer-root" in sys.argv else None
+sys.path.insert(0, str(Path(_CHOSEN).resolve() if _CHOSEN else ROOT))
 
 PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/geoplunge_bench"
@@ -262,6 +270,15 @@ def run(name: str, url: str, args: argparse.Namespace) -> None:
         db.engine.dispose()
 
 
+def _commit(repo: str) -> str:
+    import subprocess
+
+    found = subprocess.run(
+        ["git", "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return found.stdout.strip() or "?"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
@@ -270,7 +287,19 @@ def main() -> None:
     parser.add_argument("--per-day", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repo", action="append", default=[], help="a checkout to measure")
+    parser.add_argument("--trainer-root", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.repo:
+        for repo in args.repo:
+            import subprocess
+
+            print(f"\n## {repo} ({_commit(repo)})", flush=True)
+            command = [sys.executable, __file__, "--trainer-root", repo, "--db", args.db]
+            for option in ("students", "days", "per_day", "repeat", "seed"):
+                command += [f"--{option.replace('_', '-')}", str(getattr(args, option))]
+            subprocess.run(command, check=True)
+        return
     if args.db in ("sqlite", "both"):
         with tempfile.TemporaryDirectory() as tmp:
             run("SQLite", f"sqlite:///{os.path.join(tmp, 'bench.db')}", args)
