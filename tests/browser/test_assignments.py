@@ -91,9 +91,14 @@ def test_a_teacher_sets_an_assignment_a_student_plays_it_and_the_teacher_sees_it
     try:
         phone = context.new_page()
         log_in(phone, "ms_rivera")
+        # Measured once each page has loaded: a measure during the navigation finds no document.
         phone.get_by_role("link", name="Room 12").click()
+        expect(phone.get_by_role("heading", level=1)).to_have_text("Room 12")
+        phone.wait_for_load_state("load")
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360
         phone.get_by_role("link", name="Set an assignment").click()
+        expect(phone.get_by_role("heading", level=1)).to_have_text("Set an assignment")
+        phone.wait_for_load_state("load")
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         context.close()

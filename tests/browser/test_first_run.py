@@ -24,6 +24,7 @@ from trainer.web.models import StudyRound, User
 
 
 def fits(tab) -> None:
+    tab.wait_for_load_state("load")  # the stylesheet applied, the navigation done
     width = tab.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{tab.url} is {width}px wide"
 

@@ -11,6 +11,7 @@ from tests.browser.conftest import PHONE, sign_up_student
 
 
 def no_sideways_scroll(tab) -> None:
+    tab.wait_for_load_state("load")  # the stylesheet applied, the navigation done
     width = tab.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{tab.url} is {width}px wide"
 
