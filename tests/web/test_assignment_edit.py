@@ -21,7 +21,7 @@ from tests.web.test_teach import World, add_member, main_of, post
 from trainer.web.extensions import db
 from trainer.web.models import Assignment, AssignmentStudent, utcnow
 from trainer.web.progress import dates_of, progress
-from trainer.web.teach import assignment_edit
+from trainer.web.teach import assignments as assignments_views
 
 
 def edit_url(world: World, aid: int, class_id: int | None = None) -> str:
@@ -215,7 +215,7 @@ def test_a_passed_due_date_kept_as_it_was_may_stay(world):
 def test_a_new_test_day_re_aims_the_schedule(world, monkeypatch):
     assert create(world, title="Week 1").status_code == 302
     aimed: list[dt.date | None] = []
-    monkeypatch.setattr(assignment_edit, "aim_now", lambda a: aimed.append(a.test_on) or 0)
+    monkeypatch.setattr(assignments_views, "aim_now", lambda a: aimed.append(a.test_on) or 0)
     test_on = today() + dt.timedelta(days=5)
     assert (
         edit(world, only(world).id, test_on=test_on.isoformat(), test_target="85").status_code

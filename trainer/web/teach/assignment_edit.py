@@ -4,21 +4,20 @@ read from the log and the round records), so it simply follows the new settings.
 
 from __future__ import annotations
 
-from flask import flash, redirect, render_template, request, url_for
-from sqlalchemy import delete, select
+from flask import flash, redirect, request, url_for
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from trainer.assignments import Amount, default_title, window
+from trainer.assignments import Amount, default_title
 
 from .. import get_deck
-from ..assign.aims import aim_now
 from ..extensions import db
-from ..models import Assignment, AssignmentStudent, SchoolClass
+from ..models import Assignment, AssignmentStudent
 from ..progress import activities_of, dates_of, scope_of
 from ..security import teacher_required
-from .assignments import _assignment_form, _form_preview, _own_assignment
+from .assignments import _assignment_form, _form_preview, _own_assignment, form_page, save_form
 from .forms import AssignmentForm
-from .routes import ClassStudent, bp, own_class, students_of
+from .routes import bp, own_class, students_of
 
 
 def _title_is_default(assignment: Assignment) -> bool:
@@ -62,60 +61,6 @@ def _fill(form: AssignmentForm, assignment: Assignment) -> None:
     )
 
 
-def _save(form: AssignmentForm, assignment: Assignment) -> None:
-    """The validated form's settings into the assignment and its list of students (not committed)."""
-    amount = Amount(form.amount.data)
-    quantity = form.quantity.data if amount is not Amount.RECALL else None
-    target = form.target.data / 100 if amount is Amount.RECALL else None
-    activities = form.chosen_activities()
-    # The dates are read in the zone they were first chosen in, as the page shows them.
-    starts_at, due_at = window(form.starts_on.data, form.due_on.data, assignment.time_zone)
-    assignment.title = (form.title.data or "").strip() or default_title(
-        form.scope, get_deck(), activities, amount, quantity, target
-    )
-    assignment.activities = [a.slug for a in activities]
-    assignment.scope = form.scope.to_json()
-    assignment.amount = amount.value
-    assignment.quantity = quantity
-    assignment.target = target
-    assignment.starts_at = starts_at
-    assignment.due_at = due_at
-    assignment.everyone = form.who.data != "some"
-    assignment.test_on = form.test_on.data
-    assignment.test_target = form.test_target_value()
-    db.session.execute(
-        delete(AssignmentStudent).where(AssignmentStudent.assignment_id == assignment.id)
-    )
-    if not assignment.everyone:
-        # Only students of this class can be chosen (the form's choices).
-        db.session.add_all(
-            AssignmentStudent(assignment_id=assignment.id, student_id=sid) for sid in form.chosen
-        )
-    db.session.flush()
-    # A test day set, moved or kept over a new scope: the facts already scheduled past it come in (P-M9).
-    aim_now(assignment)
-
-
-def _page(
-    klass: SchoolClass,
-    assignment: Assignment,
-    form: AssignmentForm,
-    students: list[ClassStudent],
-    status: int,
-    preview: object = None,
-    message: str = "Choose a test day to see the daily work it would cost.",
-) -> tuple[str, int]:
-    return render_template(
-        "teach/assignment_new.html",
-        klass=klass,
-        form=form,
-        has_students=bool(students),
-        preview=preview,
-        message=message,
-        editing=assignment,
-    ), status
-
-
 @bp.route("/classes/<int:class_id>/assignments/<int:assignment_id>/edit", methods=["GET", "POST"])
 @teacher_required
 def edit_assignment(class_id: int, assignment_id: int) -> Response | tuple[str, int]:
@@ -129,15 +74,15 @@ def edit_assignment(class_id: int, assignment_id: int) -> Response | tuple[str, 
     form.kept_test_on = assignment.test_on
     if not form.is_submitted():
         _fill(form, assignment)
-        return _page(klass, assignment, form, students, 200)
+        return form_page(klass, form, students, 200, editing=assignment)
     if "preview" in request.form:
         # "Preview" (without script): the work for the test day typed; nothing is saved.
         form.validate()
         preview, message = _form_preview(form, students)
-        return _page(klass, assignment, form, students, 200, preview, message)
+        return form_page(klass, form, students, 200, preview, message, editing=assignment)
     if not form.validate_on_submit():
-        return _page(klass, assignment, form, students, 400)
-    _save(form, assignment)
+        return form_page(klass, form, students, 400, editing=assignment)
+    save_form(form, assignment)
     db.session.commit()
     flash(f"Assignment “{assignment.title}” saved.", "success")
     return redirect(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from sqlalchemy import delete, select
@@ -121,56 +122,65 @@ def new_assignment(class_id: int) -> str | Response | tuple[str, int]:
         # "Preview" (without script): the work for the test day typed; nothing is saved.
         form.validate()
         preview, message = _form_preview(form, students)
-        return render_template(
-            "teach/assignment_new.html",
-            klass=klass,
-            form=form,
-            has_students=bool(students),
-            preview=preview,
-            message=message,
-        ), 200
+        return form_page(klass, form, students, 200, preview, message)
     if form.validate_on_submit():
-        amount = Amount(form.amount.data)
-        quantity = form.quantity.data if amount is not Amount.RECALL else None
-        target = form.target.data / 100 if amount is Amount.RECALL else None
-        starts_at, due_at = window(form.starts_on.data, form.due_on.data, zone)
-        activities = [a.slug for a in form.chosen_activities()]
-        assignment = Assignment(
-            class_id=klass.id,
-            title=(form.title.data or "").strip()
-            or default_title(
-                form.scope, get_deck(), form.chosen_activities(), amount, quantity, target
-            ),
-            activities=activities,
-            scope=form.scope.to_json(),
-            amount=amount.value,
-            quantity=quantity,
-            target=target,
-            starts_at=starts_at,
-            due_at=due_at,
-            time_zone=zone,
-            everyone=form.who.data != "some",
-            test_on=form.test_on.data,
-            test_target=form.test_target_value(),
-        )
-        db.session.add(assignment)
-        db.session.flush()
-        if not assignment.everyone:
-            # Only students of this class can be chosen (the form's choices); one transaction.
-            db.session.add_all(
-                AssignmentStudent(assignment_id=assignment.id, student_id=sid)
-                for sid in form.chosen
-            )
-        db.session.flush()
-        aim_now(
-            assignment
-        )  # the facts already scheduled past the test day come in before it (P-M9)
+        assignment = Assignment(class_id=klass.id, time_zone=zone)
+        save_form(form, assignment)
         db.session.commit()
         flash(f"Assignment “{assignment.title}” set.", "success")
         return redirect(
             url_for("teach.assignment_page", class_id=klass.id, assignment_id=assignment.id)
         )
-    status = 400 if form.is_submitted() else 200
+    return form_page(klass, form, students, 400 if form.is_submitted() else 200, preview, message)
+
+
+def save_form(form: AssignmentForm, assignment: Assignment) -> None:
+    """The validated form's settings into ``assignment`` (new, or one being edited) and its list of
+    students, then aimed (not committed). A title left empty is built from the scope and goal."""
+    amount = Amount(form.amount.data)
+    quantity = form.quantity.data if amount is not Amount.RECALL else None
+    target = form.target.data / 100 if amount is Amount.RECALL else None
+    activities = form.chosen_activities()
+    # The dates are read in the zone the assignment was first set in, as the page shows them.
+    starts_at, due_at = window(form.starts_on.data, form.due_on.data, assignment.time_zone)
+    assignment.title = (form.title.data or "").strip() or default_title(
+        form.scope, get_deck(), activities, amount, quantity, target
+    )
+    assignment.activities = [a.slug for a in activities]
+    assignment.scope = form.scope.to_json()
+    assignment.amount = amount.value
+    assignment.quantity = quantity
+    assignment.target = target
+    assignment.starts_at = starts_at
+    assignment.due_at = due_at
+    assignment.everyone = form.who.data != "some"
+    assignment.test_on = form.test_on.data
+    assignment.test_target = form.test_target_value()
+    db.session.add(assignment)
+    db.session.flush()
+    db.session.execute(
+        delete(AssignmentStudent).where(AssignmentStudent.assignment_id == assignment.id)
+    )
+    if not assignment.everyone:
+        # Only students of this class can be chosen (the form's choices); one transaction.
+        db.session.add_all(
+            AssignmentStudent(assignment_id=assignment.id, student_id=sid) for sid in form.chosen
+        )
+    db.session.flush()
+    # A test day set, moved or kept over a new scope: the facts already scheduled past it come in (P-M9).
+    aim_now(assignment)
+
+
+def form_page(
+    klass: SchoolClass,
+    form: AssignmentForm,
+    students: list[Any],
+    status: int,
+    preview: object = None,
+    message: str = "Choose a test day to see the daily work it would cost.",
+    editing: Assignment | None = None,
+) -> tuple[str, int]:
+    """The assignment form's page: a new assignment, or ``editing`` one."""
     return render_template(
         "teach/assignment_new.html",
         klass=klass,
@@ -178,6 +188,7 @@ def new_assignment(class_id: int) -> str | Response | tuple[str, int]:
         has_students=bool(students),
         preview=preview,
         message=message,
+        editing=editing,
     ), status
 
 
