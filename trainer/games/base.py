@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -148,7 +148,24 @@ class Game(ABC):
                 cls.log_mode = cls.slug.replace("-", "_")
             REGISTRY.register(cls)
 
-    def __init__(self, deck: Deck, params: Params | None = None) -> None:
+    def __init__(
+        self,
+        deck: Deck,
+        params: Params | None = None,
+        *,
+        viewer: int = 0,
+        names: Mapping[int, str] | None = None,
+    ) -> None:
+        """A game with ``params``, its log written for the student at seat ``viewer``.
+
+        ``names`` names some seats (the students at a live table, by username); a seat without
+        one is a computer player. Neither is part of the rules: they change the log's words and
+        nothing else (no legal move, observation, deal or return), so the same seed and actions
+        replay to the same game whoever reads it.
+
+        Raises:
+            GameError: parameters the game does not allow, or a viewer or name for no seat.
+        """
         params = params or Params()
         if not self.min_players <= params.players <= self.max_players:
             raise GameError(
@@ -162,6 +179,21 @@ class Game(ABC):
             )
         if params.first_leader is not None and not 0 <= params.first_leader < params.players:
             raise GameError("The first leader must be one of the players.")
+        if (
+            isinstance(viewer, bool)
+            or not isinstance(viewer, int)
+            or not 0 <= viewer < params.players
+        ):
+            raise GameError("The student reading the game must sit at one of the seats.")
+        names = dict(names or {})
+        if any(not 0 <= seat < params.players for seat in names):
+            raise GameError("Only a seat at the table can have a player's name.")
+        if not all(isinstance(name, str) and name.strip() for name in names.values()):
+            raise GameError("A player's name cannot be empty.")
+        #: The seat whose student reads the log: "You" (live play lets every seat read it).
+        self.viewer = viewer
+        #: The names of the seats that have one (students at a live table); the others are computers.
+        self.names: Mapping[int, str] = names
         self.deck = deck
         self.params = params
         self.cards: tuple[StateCard, ...] = tuple(deck)
@@ -295,7 +327,7 @@ class State(ABC):
         return {}
 
     def seat_names(self) -> list[str]:
-        """Every seat's name as the student at seat 0 reads it (see :meth:`seat_name`)."""
+        """Every seat's name as the viewer reads it (see :meth:`seat_name`)."""
         return [self.seat_name(seat) for seat in range(self.game.players)]
 
     def winners(self) -> list[int]:
@@ -306,20 +338,62 @@ class State(ABC):
         best = max(returns)
         return [seat for seat, value in enumerate(returns) if value == best]
 
+    @property
+    def viewer(self) -> int:
+        """The seat the log is written for (:attr:`Game.viewer`): its moves are "You play"."""
+        return self.game.viewer
+
     def seat_name(self, seat: int) -> str:
-        """How the log names a seat to the student at seat 0: "You", "Your partner (player 3)", "Computer 2"."""
-        if seat == 0:
+        """How the log names a seat to the viewer: "You", "Your partner (maria.g)" (or "(player
+        3)" unnamed), a named player's name ("maria.g"), else a computer: "Computer 2", or "The
+        computer" in a two-player game."""
+        game = self.game
+        if seat == game.viewer:
             return "You"
-        params = self.game.params
-        if params.team_size > 1 and params.side_of(seat) == 0:
-            return f"Your partner (player {seat + 1})"
+        params = game.params
+        name = game.names.get(seat)
+        if params.team_size > 1 and params.side_of(seat) == params.side_of(game.viewer):
+            return f"Your partner ({name or f'player {seat + 1}'})"
+        if name:
+            return name
         return f"Computer {seat}" if params.players > 2 else "The computer"
 
     def side_name(self, side: int) -> str:
-        """How the log names a side: the player alone, or "Your team" / "Team 2"."""
-        if self.game.params.team_size == 1:
+        """How the log names a side: the player alone, or "Your team" (the viewer's) / "Team 2"."""
+        params = self.game.params
+        if params.team_size == 1:
             return self.seat_name(side)
-        return "Your team" if side == 0 else f"Team {side + 1}"
+        return "Your team" if side == params.side_of(self.viewer) else f"Team {side + 1}"
+
+    def verb_end(self, seat: int) -> str:
+        """The verb ending after ``seat``'s name: "You play", "maria.g plays", "Computer 1 plays".
+
+        Decided by the seat, not by its name's words, so a player named "You..." reads right.
+        """
+        return "" if seat == self.viewer else "s"
+
+    def side_verb_end(self, side: int) -> str:
+        """The verb ending after a side's name: "You score" alone, "Your team scores", "Team 2 scores"."""
+        params = self.game.params
+        return "" if params.team_size == 1 and side == params.side_of(self.viewer) else "s"
+
+    def seat_in_sentence(self, seat: int) -> str:
+        """``seat``'s name inside a sentence: "you", "your partner (maria.g)", "the computer",
+        "Computer 2"; a player's own name stays as they spell it."""
+        game = self.game
+        partner = game.params.team_size > 1 and game.params.side_of(seat) == game.params.side_of(
+            game.viewer
+        )
+        if seat != game.viewer and seat in game.names and not partner:
+            return game.names[seat]
+        return in_sentence(self.seat_name(seat))
+
+    def side_in_sentence(self, side: int) -> str:
+        """A side's name inside a sentence: "you", "your team", "Team 2" (a player alone as
+        :meth:`seat_in_sentence`)."""
+        if self.game.params.team_size == 1:
+            return self.seat_in_sentence(side)
+        return in_sentence(self.side_name(side))
 
     def note(self, text: str, seat: int | None = None, kind: str = "play") -> None:
         self.log.append(Event(len(self.history), text, seat, kind))
@@ -365,11 +439,6 @@ class PointsState(DealtState):
         if not self.over:
             return [0.0] * self.game.players
         return self.side_returns([self.scores.index(max(self.scores))])
-
-
-def verb_s(name: str) -> str:
-    """The verb ending after ``name``: "You play", "Computer 1 plays", "Your team plays"."""
-    return "" if name == "You" else "s"
 
 
 def in_sentence(name: str) -> str:
@@ -448,16 +517,24 @@ class Registry:
 REGISTRY = Registry()
 
 
-def make_game(slug: str, deck: Deck, params: Params | None = None) -> Game:
-    """The registered game ``slug`` with ``params``.
+def make_game(
+    slug: str,
+    deck: Deck,
+    params: Params | None = None,
+    *,
+    viewer: int = 0,
+    names: Mapping[int, str] | None = None,
+) -> Game:
+    """The registered game ``slug`` with ``params``, its log written for seat ``viewer`` with
+    the seats' ``names`` (see :class:`Game`).
 
     Raises:
-        GameError: no such game, or parameters it does not allow.
+        GameError: no such game, or parameters, a viewer or names it does not allow.
     """
     cls = REGISTRY.find(slug)
     if cls is None:
         raise GameError("There is no such game.")
-    return cls(deck, params)
+    return cls(deck, params, viewer=viewer, names=names)
 
 
 def replay(game: Game, seed: int, actions: Iterable[int]) -> State:

@@ -13,7 +13,7 @@ leads a trick; a card alone (``card index``) follows.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import Category, Deck
@@ -56,8 +56,15 @@ class GeoClashDownBack(Game):
     max_players = 7
     team_sizes = (1,)
 
-    def __init__(self, deck: Deck, params: Params | None = None) -> None:
-        super().__init__(deck, params)
+    def __init__(
+        self,
+        deck: Deck,
+        params: Params | None = None,
+        *,
+        viewer: int = 0,
+        names: Mapping[int, str] | None = None,
+    ) -> None:
+        super().__init__(deck, params, viewer=viewer, names=names)
         #: How useful a card is for later tricks: its worst ranking (a leader names that category),
         #: the other two breaking ties.
         self.useful = {p: max(r) + sum(r) / 200 for p, r in self.ranks.items()}
@@ -200,16 +207,16 @@ class ClashState(DealtState):
 
     def _names(self, seats: Sequence[int], start: bool = True) -> str:
         """Seats as words, "You, Computer 1 and Computer 3" ("you" inside a sentence)."""
-        names = [self.seat_name(s) for s in seats]
-        if not start:
-            names = [n if n.startswith("Computer") else n.lower() for n in names]
+        if start:
+            names = [self.seat_name(s) for s in seats]
+        else:
+            names = [self.seat_in_sentence(s) for s in seats]
         return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
-    @staticmethod
-    def _s(seats: Sequence[int] | int) -> str:
+    def _s(self, seats: Sequence[int] | int) -> str:
         """The verb ending after these seats: "You take", "Computer 1 takes", "You and Computer 1 take"."""
         one = [seats] if isinstance(seats, int) else list(seats)
-        return "s" if len(one) == 1 and one[0] != 0 else ""
+        return self.verb_end(one[0]) if len(one) == 1 else ""
 
     def _tally(self, counts: Sequence[int]) -> str:
         """Per seat still in the game: "you 2, Computer 1 0, Computer 2 1"."""
@@ -387,8 +394,8 @@ class ClashState(DealtState):
             counts[seat] = 0
             self.in_game[seat] = False
             self.note(
-                f"{self.seat_name(seat)} {'were' if seat == 0 else 'was'} dealt 1 card and did not win the trick, "
-                f"so {self._names([seat], start=False)} {'are' if seat == 0 else 'is'} out of the game.",
+                f"{self.seat_name(seat)} {'was' if self._s(seat) else 'were'} dealt 1 card and did not win the trick, "
+                f"so {self._names([seat], start=False)} {'is' if self._s(seat) else 'are'} out of the game.",
                 seat,
                 "out",
             )
@@ -401,7 +408,7 @@ class ClashState(DealtState):
             self.winner = left[0]
             win = (
                 "You are the last player left: you win the game!"
-                if self.winner == 0
+                if self.winner == self.viewer
                 else (f"{self.seat_name(self.winner)} is the last player left and wins the game.")
             )
             self.note(win, self.winner, "end")
@@ -424,7 +431,7 @@ class ClashState(DealtState):
         if len(tied) == 1:
             why = f"{self._names(losers, start=False)} won the fewest tricks ({fewest}) and lose{self._s(losers)} the round"
         elif losers != tied:
-            verb = "were" if 0 in losers or len(losers) > 1 else "was"
+            verb = "were" if self.viewer in losers or len(losers) > 1 else "was"
             why = (
                 f"{self._names(tied, start=False)} tie for the fewest tricks ({fewest}); "
                 f"{self._names(losers, start=False)} {verb} dealt the most cards ({most}) and lose{self._s(losers)} the round"
@@ -496,6 +503,7 @@ class ClashState(DealtState):
                 "in_game": obs["in_game"][seat],
                 "turn": obs["current_player"] == seat,
                 "dealer": obs["dealer"] == seat,
+                "you": seat == obs["seat"],
             }
             for seat in range(game.players)
         ]
@@ -520,7 +528,7 @@ class ClashState(DealtState):
             "past": past,
             "round": obs["round"],
             "trick_number": obs["trick_number"],
-            "out": not obs["in_game"][0],
+            "out": not obs["in_game"][obs["seat"]],
         }
 
     # --- the end ---------------------------------------------------------------------------

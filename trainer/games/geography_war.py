@@ -152,8 +152,13 @@ class WarState(State):
                     "Neither of you has a card left to turn up: the game is a draw.", None, "end"
                 )
             else:
-                who = "You have" if empty[0] == 0 else "The computer has"
-                self.note(f"{who} no card left to turn up, and loses the war.", empty[0], "end")
+                seat = empty[0]
+                has = "has" if self.verb_end(seat) else "have"
+                self.note(
+                    f"{self.seat_name(seat)} {has} no card left to turn up, and loses the war.",
+                    seat,
+                    "end",
+                )
             return
         for seat in (0, 1):
             pile = self.piles[seat]
@@ -161,20 +166,20 @@ class WarState(State):
             lay[seat].extend(pile.popleft() for _ in range(count))
         self.lays.append(lay)
         self.tied = False
-        a, b = lay[0][-1], lay[1][-1]
+        up = [self.game.card(cards[-1]).name for cards in lay]
+        who = [self.seat_name(0), self.seat_in_sentence(1)]
+        s = [self.verb_end(0), self.verb_end(1)]
         if war:
             down = [len(cards) - 1 for cards in lay]
             self.note(
-                f"Geography War! You lay {down[0]} down and turn up {self.game.card(a).name}; "
-                f"the computer lays {down[1]} down and turns up {self.game.card(b).name}.",
+                f"Geography War! {who[0]} lay{s[0]} {down[0]} down and turn{s[0]} up {up[0]}; "
+                f"{who[1]} lay{s[1]} {down[1]} down and turn{s[1]} up {up[1]}.",
                 None,
                 "turn",
             )
         else:
             self.note(
-                f"You turn up {self.game.card(a).name}; the computer turns up {self.game.card(b).name}.",
-                None,
-                "turn",
+                f"{who[0]} turn{s[0]} up {up[0]}; {who[1]} turn{s[1]} up {up[1]}.", None, "turn"
             )
 
     def _settle(self) -> None:
@@ -193,7 +198,7 @@ class WarState(State):
         self.piles[winner].extend(taken)
         self.lays = []
         self.battles += 1
-        who = "You win" if winner == 0 else "The computer wins"
+        who = f"{self.seat_name(winner)} win{self.verb_end(winner)}"
         self.note(f"{result.reason} {who} {len(taken)} cards.", winner, "battle")
         if self.is_terminal():
             self.note(self._ending(), None, "end")
@@ -225,12 +230,17 @@ class WarState(State):
     def table_view(
         self, observation: dict[str, Any], your_turn: bool, drill: bool
     ) -> dict[str, Any]:
+        """The two seats in the reader's order, the observation's seat first ("You"): ``piles``,
+        ``face_up``, ``face_down`` and ``names``."""
         deck = self.game.deck
         settled_view = not (drill and observation["waiting"] == "settle")
+        order = [observation["seat"], 1 - observation["seat"]]
+        face_up = observation["face_up"]
         return {
-            "piles": observation["pile_counts"],
-            "face_up": [deck[p] for p in observation["face_up"]],
-            "face_down": observation["face_down"],
+            "piles": [observation["pile_counts"][seat] for seat in order],
+            "face_up": [deck[face_up[seat]] for seat in order] if face_up else [],
+            "face_down": [observation["face_down"][seat] for seat in order],
+            "names": [self.seat_name(seat) for seat in order],
             "waiting": observation["waiting"],
             "battles": observation["battles"],
             "at_war": observation["at_war"],
@@ -263,15 +273,15 @@ class WarState(State):
         return [1.0, 0.0] if mine > theirs else [0.0, 1.0]
 
     def _ending(self) -> str:
-        if not self.piles[1]:
+        you, other = self.viewer, 1 - self.viewer
+        if not self.piles[other]:
             return "You hold all 50 cards: you win!"
-        if not self.piles[0]:
-            return "The computer holds all 50 cards."
-        mine, theirs = len(self.piles[0]), len(self.piles[1])
-        verdict = (
-            "a draw" if mine == theirs else ("you win" if mine > theirs else "the computer wins")
-        )
-        return f"{BATTLE_CAP:,} battles played: you have {mine} cards and the computer {theirs}, so {verdict}."
+        if not self.piles[you]:
+            return f"{self.seat_name(other)} holds all 50 cards."
+        mine, theirs = len(self.piles[you]), len(self.piles[other])
+        them = self.seat_in_sentence(other)
+        verdict = "a draw" if mine == theirs else ("you win" if mine > theirs else f"{them} wins")
+        return f"{BATTLE_CAP:,} battles played: you have {mine} cards and {them} {theirs}, so {verdict}."
 
     # --- what each seat sees ---------------------------------------------------------------
 
@@ -308,9 +318,6 @@ class WarState(State):
         other.battles = self.battles
         other.out_of_cards = self.out_of_cards
         return other
-
-    def _name(self, seat: int) -> str:
-        return "You" if seat == 0 else "The computer"
 
 
 def cards_won(lays: Sequence[tuple[list[str], list[str]]], winner: int) -> list[str]:

@@ -124,8 +124,9 @@ class FiftyOneState(PointsState):
         self.dealer = dealer
         self.round += 1
         self.to_play = dealer
+        s = self.verb_end(dealer)
         self.note(
-            f"Round {self.round}: {self.seat_name(dealer)} deal{'' if dealer == 0 else 's'} and play{'' if dealer == 0 else 's'} first.",
+            f"Round {self.round}: {self.seat_name(dealer)} deal{s} and play{s} first.",
             None,
             "deal",
         )
@@ -186,9 +187,9 @@ class FiftyOneState(PointsState):
                 "points": 0,
             }
         )
-        who = self.seat_name(seat)
+        who, s = self.seat_name(seat), self.verb_end(seat)
         self.note(
-            f"{who} play{'' if seat == 0 else 's'} {card.name}, {move.category.value.lower()} {rank}: the count is {self.count}.",
+            f"{who} play{s} {card.name}, {move.category.value.lower()} {rank}: the count is {self.count}.",
             seat,
         )
         side = self.game.params.side_of(seat)
@@ -197,7 +198,7 @@ class FiftyOneState(PointsState):
             self.played[-1]["points"] = EXACT_POINTS
             self.scores[side] += EXACT_POINTS
             self.note(
-                f"Exactly {TARGET}! {who} score{'' if seat == 0 else 's'} {EXACT_POINTS}; the count starts again at 0.",
+                f"Exactly {TARGET}! {who} score{s} {EXACT_POINTS}; the count starts again at 0.",
                 seat,
                 "score",
             )
@@ -206,8 +207,8 @@ class FiftyOneState(PointsState):
             self.played[-1]["points"] = BLOCK_POINTS
             self.scores[side] += BLOCK_POINTS
             self.note(
-                f"{self.seat_name(nxt)} cannot play without passing {TARGET}, so {who.lower() if seat == 0 else who} "
-                f"score{'' if seat == 0 else 's'} {BLOCK_POINTS}; the count starts again at 0.",
+                f"{self.seat_name(nxt)} cannot play without passing {TARGET}, so {'you' if seat == self.viewer else who} "
+                f"score{s} {BLOCK_POINTS}; the count starts again at 0.",
                 seat,
                 "score",
             )
@@ -239,9 +240,10 @@ class FiftyOneState(PointsState):
         best = max(self.scores)
         if best >= GAME_POINTS and self.scores.count(best) == 1:  # G8
             self.over = True
-            name = self.side_name(self.scores.index(best))
+            side = self.scores.index(best)
+            name, s = self.side_name(side), self.side_verb_end(side)
             self.note(
-                f"{name} reach{'' if name == 'You' else 'es'} {best} points and win{'' if name == 'You' else 's'}!",
+                f"{name} reach{'es' if s else ''} {best} points and win{s}!",
                 None,
                 "end",
             )
@@ -307,6 +309,7 @@ class FiftyOneState(PointsState):
                 "side": params.side_of(seat),
                 "turn": obs["current_player"] == seat,
                 "dealer": obs["dealer"] == seat,
+                "you": seat == obs["seat"],
             }
             for seat in range(params.players)
         ]
@@ -315,6 +318,7 @@ class FiftyOneState(PointsState):
                 "name": self.side_name(side),
                 "points": obs["scores"][side],
                 "members": [names[s] for s in params.seats_of(side)],
+                "yours": side == obs["side"],
             }
             for side in range(params.sides)
         ]

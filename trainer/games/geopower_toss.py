@@ -18,7 +18,7 @@ Actions:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -33,10 +33,8 @@ from .base import (
     PlayCard,
     PointsState,
     copy_rng,
-    in_sentence,
     shuffled,
     table_plays,
-    verb_s,
 )
 from .drill import (
     Answerer,
@@ -97,8 +95,15 @@ class GeoPowerToss(Game):
     max_players = 6
     team_sizes = (1, 2, 3)
 
-    def __init__(self, deck: Deck, params: Params | None = None) -> None:
-        super().__init__(deck, params)
+    def __init__(
+        self,
+        deck: Deck,
+        params: Params | None = None,
+        *,
+        viewer: int = 0,
+        names: Mapping[int, str] | None = None,
+    ) -> None:
+        super().__init__(deck, params, viewer=viewer, names=names)
         #: Each card's Zone as an index into ZONES (G2: the primary zone only).
         self.zone_of = {card.postal: ZONES.index(card.zone) for card in self.cards}
         self.power_by_id = {power.id: power for power in deck.power_cards}
@@ -294,11 +299,11 @@ class TossState(PointsState):
         self.to_play = dealer
         if self.quiet:
             return
-        who = self.seat_name(dealer)
+        who, s = self.seat_name(dealer), self.verb_end(dealer)
         laid = ", ".join(game.power_by_id[i].category.value for i in self.power)
         self.note(
-            f"Round {self.round}: {who} deal{verb_s(who)} {HAND} cards each and lay{verb_s(who)} out {len(self.power)} Power cards "
-            f"({laid}). {who} remove{verb_s(who)} one first, then each player clockwise; the last one left is the GeoPower Card.",
+            f"Round {self.round}: {who} deal{s} {HAND} cards each and lay{s} out {len(self.power)} Power cards "
+            f"({laid}). {who} remove{s} one first, then each player clockwise; the last one left is the GeoPower Card.",
             None,
             "deal",
         )
@@ -407,11 +412,10 @@ class TossState(PointsState):
         self.called.append(side)
         if self.quiet:
             return
-        who = self.seat_name(seat)
-        team = self.side_name(side)
+        who, team, s = self.seat_name(seat), self.side_in_sentence(side), self.side_verb_end(side)
         self.note(
-            f"{who} call{verb_s(who)} GeoPlunge: {in_sentence(team)} need{verb_s(team)} {PLUNGE_TRICKS} of the {TRICKS} tricks for "
-            f"{MOST_POINTS + BONUS_POINTS} points, or score{verb_s(team)} nothing this round.",
+            f"{who} call{self.verb_end(seat)} GeoPlunge: {team} need{s} {PLUNGE_TRICKS} of the {TRICKS} tricks for "
+            f"{MOST_POINTS + BONUS_POINTS} points, or score{s} nothing this round.",
             seat,
             "call",
         )
@@ -424,7 +428,7 @@ class TossState(PointsState):
         if not self.quiet:
             who = self.seat_name(seat)
             self.note(
-                f"{who} remove{verb_s(who)} a {game.power_by_id[power_id].category.value} Power card.",
+                f"{who} remove{self.verb_end(seat)} a {game.power_by_id[power_id].category.value} Power card.",
                 seat,
             )
         if len(self.power) > 1:
@@ -437,7 +441,7 @@ class TossState(PointsState):
             lead = self.seat_name(self.dealer)
             self.note(
                 f"The GeoPower Card is {self.geopower.value}: on every trick the best {self.geopower.value.lower()} "
-                f"ranking in the led zone wins. {lead} lead{verb_s(lead)} the first trick.",
+                f"ranking in the led zone wins. {lead} lead{self.verb_end(self.dealer)} the first trick.",
                 None,
                 "power",
             )
@@ -456,25 +460,23 @@ class TossState(PointsState):
     def _note_play(self, seat: int, postal: str) -> None:
         game = self.game
         card = game.card(postal)
-        who = self.seat_name(seat)
+        who, s = self.seat_name(seat), self.verb_end(seat)
         assert self.geopower is not None
         name = self.geopower.value.lower()
         rank = game.ranks[postal][self.k]
         if len(self.trick) == 1:
             self.note(
-                f"Trick {len(self.tricks) + 1}: {who} lead{verb_s(who)} {card.name} ({card.zone.value} zone, {name} {rank}).",
+                f"Trick {len(self.tricks) + 1}: {who} lead{s} {card.name} ({card.zone.value} zone, {name} {rank}).",
                 seat,
             )
             return
         led = game.card(self.trick[0]["card"]).zone
         if card.zone is led:
-            self.note(
-                f"{who} play{verb_s(who)} {card.name} ({card.zone.value}, {name} {rank}).", seat
-            )
+            self.note(f"{who} play{s} {card.name} ({card.zone.value}, {name} {rank}).", seat)
         else:
-            having = "you have" if seat == 0 else f"{who} has"
+            having = "you have" if seat == self.viewer else f"{who} has"
             self.note(
-                f"{who} play{verb_s(who)} {card.name} ({card.zone.value}): {having} no {led.value} card, so it cannot win.",
+                f"{who} play{s} {card.name} ({card.zone.value}): {having} no {led.value} card, so it cannot win.",
                 seat,
             )
 
@@ -504,11 +506,11 @@ class TossState(PointsState):
         k = self.k
         ranks = game.ranks
         card = game.card(best["card"])
-        who = self.seat_name(best["seat"])
+        who, s = self.seat_in_sentence(best["seat"]), self.verb_end(best["seat"])
         assert self.geopower is not None
         text = (
             f"{card.name}'s {self.geopower.value.lower()} {ranks[card.postal][k]} is the best {card.zone.value} card: "
-            f"{in_sentence(who)} take{verb_s(who)} trick {len(self.tricks)}."
+            f"{who} take{s} trick {len(self.tricks)}."
         )
         better = [
             play["card"]
@@ -565,9 +567,10 @@ class TossState(PointsState):
         if best >= GAME_POINTS and self.scores.count(best) == 1:  # G8
             self.over = True
             if not self.quiet:
-                name = self.side_name(self.scores.index(best))
+                side = self.scores.index(best)
+                name, s = self.side_name(side), self.side_verb_end(side)
                 self.note(
-                    f"{name} reach{'' if name == 'You' else 'es'} {best} points and win{verb_s(name)}!",
+                    f"{name} reach{'es' if s else ''} {best} points and win{s}!",
                     None,
                     "end",
                 )
@@ -659,6 +662,7 @@ class TossState(PointsState):
                     "called": side in obs["called"],
                     "tricks": sum(obs["won"][s] for s in seats),
                     "members": [names[s] for s in seats],
+                    "yours": side == params.side_of(obs["seat"]),
                 }
             )
         table_seats = [
@@ -668,6 +672,7 @@ class TossState(PointsState):
                 "tricks": obs["won"][seat],
                 "turn": obs["current_player"] == seat,
                 "dealer": obs["dealer"] == seat,
+                "you": seat == obs["seat"],
             }
             for seat in range(params.players)
         ]

@@ -56,8 +56,9 @@ class PlayTheRanks(Game):
             leader = 0 if ranks[0] < ranks[1] else 1
             a, b = (self.card(p) for p in drawn)
             state.note(
-                f"The draw: you drew {a.name} ({ordinal(a.statehood_rank)} in statehood), the computer drew "
-                f"{b.name} ({ordinal(b.statehood_rank)}). {'You lead' if leader == 0 else 'The computer leads'} the first trick.",
+                f"The draw: {state.seat_in_sentence(0)} drew {a.name} ({ordinal(a.statehood_rank)} in statehood), "
+                f"{state.seat_in_sentence(1)} drew {b.name} ({ordinal(b.statehood_rank)}). "
+                f"{state.seat_name(leader)} lead{state.verb_end(leader)} the first trick.",
                 None,
                 "round",
             )
@@ -174,10 +175,10 @@ class RanksState(State):
         seat = self.current_player()
         postal = move.card
         self.hands[seat].remove(postal)
-        who = "You" if seat == 0 else "The computer"
+        who, s = self.seat_name(seat), self.verb_end(seat)
         if self.phase == "discard":
             self.discards[seat] = postal
-            self.note(f"{who} discard{'' if seat == 0 else 's'} a card face down.", seat)
+            self.note(f"{who} discard{s} a card face down.", seat)
             return
         card = self.game.card(postal)
         if isinstance(move, LeadCard):
@@ -189,7 +190,7 @@ class RanksState(State):
             )
             wins = "lower" if self.lower_wins(number) else "higher"
             self.note(
-                f"Trick {number}: {who} lead{'' if seat == 0 else 's'} {card.name} on {move.category.value.lower()} "
+                f"Trick {number}: {who} lead{s} {card.name} on {move.category.value.lower()} "
                 f"({wins} wins): {card.rank(move.category)}.",
                 seat,
             )
@@ -211,11 +212,13 @@ class RanksState(State):
         w, lo = (a, b) if winner == 0 else (b, a)
         wr, lr = (ra, rb) if winner == 0 else (rb, ra)
         follower = 1 - trick["leader"]
-        who = "You play" if follower == 0 else "The computer plays"
+        who = f"{self.seat_name(follower)} play{self.verb_end(follower)}"
+        you, other = self.viewer, 1 - self.viewer
         self.note(
             f"{who} {self.game.card(trick['cards'][follower]).name}. {w.name}'s {category.value.lower()} {wr} "
             f"beats {lo.name}'s {lr} ({'lower' if lower else 'higher'} wins): "
-            f"{'you take' if winner == 0 else 'the computer takes'} trick {number}. Tricks: you {self.won[0]}, the computer {self.won[1]}.",
+            f"{self.seat_in_sentence(winner)} take{self.verb_end(winner)} trick {number}. "
+            f"Tricks: you {self.won[you]}, {self.seat_in_sentence(other)} {self.won[other]}.",
             winner,
             "trick",
         )
@@ -247,8 +250,11 @@ class RanksState(State):
     def table_view(
         self, observation: dict[str, Any], your_turn: bool, drill: bool
     ) -> dict[str, Any]:
+        """The seats in the reader's order, the observation's seat first ("You", then the other):
+        ``won``, ``names`` and each past trick's ``cards``, ``winner`` and ``leader`` (0 = you)."""
         deck = self.game.deck
         obs = observation
+        order = [obs["seat"], 1 - obs["seat"]]
         trick = obs["tricks"][-1] if obs["tricks"] and obs["tricks"][-1]["winner"] is None else None
         led = None
         if trick is not None:
@@ -266,9 +272,9 @@ class RanksState(State):
                     "number": number,
                     "category": category,
                     "lower": number <= LOW_TRICKS,
-                    "cards": [deck[p] for p in t["cards"]],
-                    "winner": t["winner"],
-                    "leader": t["leader"],
+                    "cards": [deck[t["cards"][seat]] for seat in order],
+                    "winner": order.index(t["winner"]),
+                    "leader": order.index(t["leader"]),
                 }
             )
         legal = self.legal_actions() if your_turn else []
@@ -278,7 +284,8 @@ class RanksState(State):
             "phase": obs["phase"],
             "trick_number": obs["trick_number"],
             "lower": obs["trick_number"] <= LOW_TRICKS,
-            "won": obs["won"],
+            "won": [obs["won"][seat] for seat in order],
+            "names": [self.seat_name(seat) for seat in order],
             "led": led,
             "past": past,
             "leading": leading,
@@ -309,14 +316,16 @@ class RanksState(State):
     def _ending(self) -> str:
         side = self.winner_side()
         score = f"{max(self.won)} tricks to {min(self.won)}"  # the winner's tricks first
+        assert side is not None
+        who, s = self.seat_in_sentence(side), self.verb_end(side)
         if self.won[0] == self.won[1]:
-            return f"4-4, and {'you' if side == 0 else 'the computer'} won the last trick: {'you win' if side == 0 else 'the computer wins'}."
+            return f"4-4, and {who} won the last trick: {who} win{s}."
         early = (
             " Six tricks end the game early."
             if max(self.won) >= EARLY_END and len(self.tricks) < TRICKS
             else ""
         )
-        return f"{'You win' if side == 0 else 'The computer wins'}, {score}.{early}"
+        return f"{self.seat_name(side)} win{s}, {score}.{early}"
 
     # --- what each seat sees ---------------------------------------------------------------
 

@@ -18,6 +18,7 @@ State IQ is not a card game: it registers with ``card_game = False``, so it is k
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -60,9 +61,16 @@ class StateIQGame(Game):
     reviews = frozenset(iq.CLUE_FACETS.values())
 
     def __init__(
-        self, deck: Deck, params: Params | None = None, level: Level = Level.MEDIUM
+        self,
+        deck: Deck,
+        params: Params | None = None,
+        level: Level = Level.MEDIUM,
+        *,
+        viewer: int = 0,
+        names: Mapping[int, str] | None = None,
     ) -> None:
-        super().__init__(deck, params)
+        """``viewer`` and ``names`` as for every game; the log is still written for seat 0."""
+        super().__init__(deck, params, viewer=viewer, names=names)
         #: How the computer team gives its clues (Q2); its guesses are seat 1's actions.
         self.level = level
 
