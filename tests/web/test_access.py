@@ -221,6 +221,18 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "tournament_play.match_finish": MATCH_PLAYERS,
     "tournament_play.match_confirm": MATCH_PLAYERS,
     "tournament_play.match_finish_answer": MATCH_PLAYERS,
+    # Live tables (issue 22): open or join one; a table's pages only for the students at it (S
+    # opened the world's), to anyone else as unknown as a made-up code.
+    "live.index": STUDENTS,
+    "live.new_table": STUDENTS,
+    "live.join": STUDENTS,
+    "live.table": STUDENT_OWN,
+    "live.version": STUDENT_OWN,
+    "live.move": STUDENT_OWN,
+    "live.sit": STUDENT_OWN,
+    "live.computer": STUDENT_OWN,
+    "live.leave": STUDENT_OWN,
+    "live.start": STUDENT_OWN,
 }
 
 #: Endpoints that are not the app's own pages.
@@ -244,6 +256,7 @@ TOKEN_BY_PATH = {
     "/play/combo/": "combo",
 }
 ARGS_BY_NAME = {
+    "code": "live_table",
     "class_id": "class_id",
     "student_id": "student_id",
     "assignment_id": "assignment_id",
@@ -477,6 +490,7 @@ def _build_world(app: Flask) -> World:
     world.tokens["combo"] = _token_of(
         student.post("/play/combo/", data={"format": "afternoon", "level": "easy"}), "/play/combo/"
     )
+    world.tokens["live_table"] = _token_of(student.post("/play/live/", data=game), "/play/live/")
 
     # The other student has answers too (in the other class's export).
     other = world.client("other_student")

@@ -104,12 +104,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def register_extensions(app: Flask) -> None:
     """Bind the extension objects of ``extensions.py`` to this app."""
     from . import models
+    from .live import sockets as live_sockets
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS_DIR), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
     login_manager.init_app(app)
+    live_sockets.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Please log in to see that page."
     login_manager.login_message_category = "info"
@@ -153,6 +155,7 @@ BLUEPRINTS = (
     "deck",
     "study",
     "play",
+    "live",
     "teach",
     "assign",
     "dashboard",

@@ -38,7 +38,8 @@ def from_environment(instance_path: Path, *, with_secret: bool = True) -> dict[s
     """The settings for ``create_app`` taken from environment variables.
 
     ``DATABASE_URL`` (default SQLite in ``instance/``), ``SECRET_KEY`` (default generated once),
-    ``REDIS_URL`` (optional: rate-limit counters shared by several workers), ``HTTPS`` (set to 1
+    ``REDIS_URL`` (optional: rate-limit counters and live tables' notices shared by several
+    workers), ``HTTPS`` (set to 1
     behind an HTTPS proxy: Secure cookies, proxy headers trusted), ``GEOPLUNGE_DATA_DIR``
     (another copy of ``data/``, e.g. to check edited data before it ships),
     ``GEOPLUNGE_OPEN_TEACHER_SIGNUP`` (set to 1 to let anyone sign up as a teacher: for an
@@ -56,6 +57,8 @@ def from_environment(instance_path: Path, *, with_secret: bool = True) -> dict[s
         "SQLALCHEMY_DATABASE_URI": database_url,
         "DATA_DIR": os.environ.get("GEOPLUNGE_DATA_DIR") or None,
         "RATELIMIT_STORAGE_URI": os.environ.get("REDIS_URL") or "memory://",
+        # Live tables: each server process fans out every table's notices through Redis.
+        "REDIS_URL": os.environ.get("REDIS_URL") or None,
         "SESSION_COOKIE_SECURE": https,
         "REMEMBER_COOKIE_SECURE": https,
         "PREFERRED_URL_SCHEME": "https" if https else "http",

@@ -543,6 +543,60 @@ class CardGame(Model):
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
 
 
+class LiveTable(Model):
+    """A card game played live by several students, each on their own device (issue 22).
+
+    Before it starts (``status`` "open") it is a lobby: its seats (:class:`LiveSeat`) fill as
+    classmates join with its code. Once started it is stored as the game's seed and every action,
+    as :class:`CardGame` is (G9), and every seat's view is rebuilt by replay. ``version`` counts
+    every change (a seat taken, a move made): a change names the version it was made on, so of two
+    at once exactly one is kept.
+    """
+
+    __tablename__ = "live_table"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    #: What classmates type to join (``trainer.live.TABLE_CODE_ALPHABET``).
+    code: Mapped[str] = mapped_column(String(8), unique=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    #: The game's slug in the registry ("geoplunge-51").
+    game: Mapped[str] = mapped_column(String(24))
+    players: Mapped[int] = mapped_column(SmallInteger)
+    team_size: Mapped[int] = mapped_column(SmallInteger, default=1)
+    #: The computer players' level: "easy", "medium" or "hard".
+    level: Mapped[str] = mapped_column(String(8))
+    #: "open" (the lobby), "playing", "over", or "closed" (the host closed it before it started).
+    status: Mapped[str] = mapped_column(String(8), default="open")
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    actions: Mapped[list[int]] = mapped_column(JSON, default=list)
+    #: len(actions): the version a move must name.
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    #: Every change to the table (seats or moves); what the pages poll and the socket announces.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+
+
+class LiveSeat(Model):
+    """A seat at a live table: a student's, the computer's, or free (neither)."""
+
+    __tablename__ = "live_seat"
+    __table_args__ = (
+        UniqueConstraint("table_id", "seat"),
+        Index("ix_live_seat_user", "user_id", "table_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("live_table.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    computer: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The seat's result once the game is over: "won", "lost" or "drawn".
+    result: Mapped[str | None] = mapped_column(String(8))
+
+
 #: Join codes use only letters and digits that cannot be taken for one another (no 0/O, 1/I/L).
 JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 JOIN_CODE_LENGTH = 8

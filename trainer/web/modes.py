@@ -57,6 +57,8 @@ class NavLink:
 #: album (#21), whose "Charts and numbers" link is one click away; it is the current page on both
 #: (a student has no other ``dashboard.`` page).
 PROGRESS_LINK = NavLink("Progress", "dashboard.album", 20, prefix="dashboard.")
+#: Live tables with classmates (issue 22): not a mode of its own, the card games played together.
+LIVE_LINK = NavLink("With classmates", "live.index", 75, blueprint="live")
 
 
 class Access(str, Enum):
@@ -230,10 +232,11 @@ def adapters() -> list[WebMode]:
 
 
 def nav_links() -> list[NavLink]:
-    """The modes' links of the main navigation and the Progress page's, in their order; a link
+    """The links of the main navigation: the modes', the Progress page's and live play's, in order; a link
     that several modes share once."""
     links = {a.nav.endpoint: a.nav for a in adapters() if a.nav is not None}
     links.setdefault(PROGRESS_LINK.endpoint, PROGRESS_LINK)
+    links.setdefault(LIVE_LINK.endpoint, LIVE_LINK)
     return sorted(links.values(), key=lambda link: (link.order, link.label))
 
 

@@ -1,0 +1,402 @@
+"""Live tables through the Flask client and Socket.IO's test client (issue 22): classmates open,
+join, sit, start and play a card game to the end, each on their own client; every refusal (a
+stranger's code, out of turn, a stale page, not the host) changes nothing; no seat's page names a
+card another seat holds; a move reaches the other seats' sockets."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from tests.conftest import client_for, csrf_token, make_user
+from tests.web.test_security import assert_strict_page
+from trainer.cards import Category
+from trainer.games import Params, make_game, replay
+from trainer.web import get_deck
+from trainer.web.extensions import db
+from trainer.web.live import routes as live_routes
+from trainer.web.models import ClassMembership, LiveSeat, LiveTable, Role, SchoolClass
+
+INDEX = "/play/live/"
+
+
+@pytest.fixture(autouse=True)
+def known_seeds(monkeypatch):
+    """Deal from known seeds, so every test plays the same cards every run (G9)."""
+    seeds = iter(range(9101, 9200))
+    monkeypatch.setattr(live_routes, "new_seed", lambda: next(seeds))
+
+
+@pytest.fixture
+def school(app: Flask) -> dict[str, int]:
+    """A class of three students (ana, ben, cai) and a student of another class (dee)."""
+    teacher = make_user(app, "ms.t", role=Role.TEACHER)
+    other_teacher = make_user(app, "mr.o", role=Role.TEACHER)
+    ids = {name: make_user(app, name).id for name in ("ana", "ben", "cai", "dee")}
+    with app.app_context():
+        mine = SchoolClass(teacher_id=teacher.id, name="5B", join_code="ABCDEFGH")
+        theirs = SchoolClass(teacher_id=other_teacher.id, name="6C", join_code="HGFEDCBA")
+        db.session.add_all([mine, theirs])
+        db.session.flush()
+        for name in ("ana", "ben", "cai"):
+            db.session.add(ClassMembership(class_id=mine.id, student_id=ids[name]))
+        db.session.add(ClassMembership(class_id=theirs.id, student_id=ids["dee"]))
+        db.session.commit()
+    return ids
+
+
+def open_table(client: FlaskClient, game="geoplunge-51", players="3", team_size="1") -> str:
+    response = client.post(
+        INDEX,
+        data={
+            "csrf_token": csrf_token(client, INDEX),
+            "game": game,
+            "players": players,
+            "team_size": team_size,
+            "level": "easy",
+        },
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response.location.split("?")[0].rsplit("/", 1)[1]
+
+
+def join(client: FlaskClient, code: str):
+    return client.post(INDEX + "join", data={"csrf_token": csrf_token(client, INDEX), "code": code})
+
+
+def table_row(app: Flask, code: str) -> LiveTable:
+    with app.app_context():
+        row = db.session.execute(select(LiveTable).where(LiveTable.code == code)).scalar_one()
+        db.session.expunge(row)
+        return row
+
+
+def seats_of(app: Flask, code: str) -> list[tuple[int, int | None, bool, str | None]]:
+    with app.app_context():
+        return [
+            (s.seat, s.user_id, s.computer, s.result)
+            for s in db.session.execute(
+                select(LiveSeat)
+                .join(LiveTable, LiveTable.id == LiveSeat.table_id)
+                .where(LiveTable.code == code)
+                .order_by(LiveSeat.seat)
+            ).scalars()
+        ]
+
+
+def post(client: FlaskClient, code: str, what: str, **fields):
+    url = f"{INDEX}{code}"
+    data = {"csrf_token": csrf_token(client, url), **{k: str(v) for k, v in fields.items()}}
+    return client.post(f"{url}/{what}", data=data)
+
+
+def state_of(app: Flask, code: str, viewer: int = 0):
+    row = table_row(app, code)
+    with app.app_context():
+        game = make_game(row.game, get_deck(), Params(row.players, row.team_size), viewer=viewer)
+    return replay(game, row.seed, row.actions)
+
+
+def snapshot(app: Flask) -> tuple:
+    with app.app_context():
+        tables = db.session.execute(
+            select(LiveTable.code, LiveTable.status, LiveTable.version, LiveTable.ply)
+        ).all()
+        seats = db.session.execute(
+            select(LiveSeat.table_id, LiveSeat.seat, LiveSeat.user_id, LiveSeat.computer)
+        ).all()
+        return sorted(map(tuple, tables)), sorted(map(tuple, seats))
+
+
+@pytest.fixture
+def players(app: Flask, school) -> dict[str, FlaskClient]:
+    return {name: client_for(app, name) for name in ("ana", "ben", "cai", "dee")}
+
+
+def test_classmates_open_join_and_start_a_table(app, school, players):
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana)
+    lobby = ana.get(INDEX + code).get_data(as_text=True)
+    assert code in lobby and "Start the game" in lobby
+    assert_strict_page(lobby)
+    # A code is typed as a child types it: lower case, with a space or a dash.
+    typed = f"{code[:3].lower()} {code[3:].lower()}"
+    assert join(ben, typed).status_code == 302
+    assert [(s, u) for s, u, _c, _r in seats_of(app, code)] == [
+        (0, school["ana"]),
+        (1, school["ben"]),
+        (2, None),
+    ]
+    page = ben.get(INDEX + code).get_data(as_text=True)
+    assert "ana" in page and "Waiting for ana to start the game" in page
+    # Only the host starts it; the free seat goes to the computer.
+    version = table_row(app, code).version
+    refused = post(ben, code, "start", version=version)
+    assert refused.status_code == 302 and table_row(app, code).status == "open"
+    assert post(ana, code, "start", version=version).status_code == 302
+    row = table_row(app, code)
+    assert row.status == "playing" and row.seed == 9101
+    assert [c for _s, _u, c, _r in seats_of(app, code)] == [False, False, True]
+
+
+def test_a_stranger_or_a_made_up_code_finds_no_table_and_changes_nothing(app, school, players):
+    """L-T1."""
+    code = open_table(players["ana"])
+    before = snapshot(app)
+    for client, typed in (
+        (players["dee"], code),
+        (players["ben"], "ZZZZZZ"),
+        (players["ben"], "K!"),
+    ):
+        response = join(client, typed)
+        assert response.status_code == 400
+        body = response.get_data(as_text=True)
+        assert "No open table has that code" in body or "6 letters and digits" in body
+    assert snapshot(app) == before
+    # Its pages are as unknown to a student who does not sit at it as a made-up code.
+    for what in ("", "/version"):
+        assert players["dee"].get(f"{INDEX}{code}{what}").status_code == 404
+        assert players["ben"].get(f"{INDEX}{code}{what}").status_code == 404
+    assert post(players["dee"], code, "move", ply=0, action=0).status_code == 404
+    assert snapshot(app) == before
+
+
+def test_lobby_changes_from_a_stale_page_change_nothing(app, school, players):
+    """L-T2."""
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, players="4")
+    stale = table_row(app, code).version
+    assert join(ben, code).status_code == 302
+    before = snapshot(app)
+    # The host's page was one change ago: giving a seat to the computer or starting is refused.
+    post(ana, code, "computer", version=stale, seat=3, computer="y")
+    post(ana, code, "start", version=stale)
+    assert snapshot(app) == before
+    version = table_row(app, code).version
+    # Ben moves to seat 3; a seat taken, or no seat at all, is refused.
+    post(ben, code, "sit", version=version, seat=3)
+    assert [u for _s, u, _c, _r in seats_of(app, code)] == [
+        school["ana"],
+        None,
+        None,
+        school["ben"],
+    ]
+    before = snapshot(app)
+    version = table_row(app, code).version
+    post(ben, code, "sit", version=version, seat=0)
+    post(ben, code, "sit", version=version, seat=9)
+    post(ben, code, "computer", version=version, seat=1, computer="y")  # not the host
+    post(ana, code, "computer", version=version, seat=3, computer="y")  # ben sits there
+    assert snapshot(app) == before
+
+
+def test_three_classmates_and_the_computer_play_geoplunge_51_to_the_end(app, school, players):
+    """L-T3, L-T4."""
+    ana, ben, cai = players["ana"], players["ben"], players["cai"]
+    code = open_table(ana, players="4")
+    join(ben, code)
+    join(cai, code)
+    post(ana, code, "start", version=table_row(app, code).version)
+    by_seat = {0: ana, 1: ben, 2: cai}
+    names = {0: "ana", 1: "ben", 2: "cai"}
+    moves = 0
+    while True:
+        row = table_row(app, code)
+        if row.status == "over":
+            break
+        state = state_of(app, code)
+        seat = state.current_player()
+        assert seat in by_seat, "the computer's seat is never left to move"
+        # Every page of the table names no card another seat holds.
+        for viewer, client in by_seat.items():
+            html = client.get(INDEX + code).get_data(as_text=True)
+            deck = state.game.deck
+            hidden = {deck[p].name for p in state.hidden_from(viewer)}
+            public = " ".join(event.text for event in state.log)
+            for name in hidden - {n for n in (c.name for c in deck) if n in public}:
+                assert not re.search(rf"(?<!West )\b{re.escape(name)}\b", html), name
+            if viewer == seat:
+                assert "Your turn." in html
+            else:
+                assert f"Waiting for {names[seat]} to play" in html
+        if moves % 7 == 0:
+            # Out of turn, and from a page a move ago: refused, nothing changed.
+            other = by_seat[(seat + 1) % 3]
+            before = snapshot(app)
+            post(other, code, "move", ply=row.ply, action=state.legal_actions()[0])
+            post(by_seat[seat], code, "move", ply=row.ply - 1, action=state.legal_actions()[0])
+            assert snapshot(app) == before
+        action = state.legal_actions()[0]
+        response = post(by_seat[seat], code, "move", ply=row.ply, action=action)
+        assert response.status_code == 302
+        assert table_row(app, code).ply > row.ply
+        moves += 1
+        assert moves < 400
+    results = [r for _s, _u, _c, r in seats_of(app, code)]
+    assert set(results) <= {"drawn", "lost", "won"} and "won" in results
+    final = state_of(app, code)
+    winners = set(final.winners())
+    for seat, client in by_seat.items():
+        html = client.get(INDEX + code).get_data(as_text=True)
+        assert ("You won!" in html) == (seat in winners)
+    # Each seat's log speaks to it: its own moves are "You play ...", the others' by name.
+    assert "You play" in by_seat[1].get(INDEX + code).get_data(as_text=True)
+    assert "ben plays" in by_seat[0].get(INDEX + code).get_data(as_text=True)
+    # A move sent to a finished game changes nothing.
+    before = snapshot(app)
+    post(ana, code, "move", ply=table_row(app, code).ply, action=0)
+    assert snapshot(app) == before
+
+
+def test_a_move_reaches_the_other_seats_socket(app, school, players):
+    """L-T5."""
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, game="play-the-ranks", players="2")
+    join(ben, code)
+    socketio = app.extensions["socketio"]
+    listener = socketio.test_client(app, flask_test_client=ben)
+    assert listener.is_connected()
+    reply = listener.emit("watch", {"code": code}, callback=True)
+    assert reply["ok"] is True
+    listener.get_received()
+    post(ana, code, "start", version=table_row(app, code).version)
+    heard = [m for m in listener.get_received() if m["name"] == "changed"]
+    assert heard and heard[-1]["args"][0] == {"code": code, "version": table_row(app, code).version}
+    # The notice holds nothing but the table's code and version: no card, no move.
+    state = state_of(app, code)
+    seat = state.current_player()
+    mover = ana if seat == 0 else ben
+    post(mover, code, "move", ply=table_row(app, code).ply, action=state.legal_actions()[0])
+    heard = [m for m in listener.get_received() if m["name"] == "changed"]
+    assert [m["args"][0]["version"] for m in heard] == [table_row(app, code).version]
+    # A student who does not sit at the table cannot listen to it; no one signed out connects.
+    stranger = socketio.test_client(app, flask_test_client=players["dee"])
+    assert stranger.emit("watch", {"code": code}, callback=True) == {"ok": False}
+    assert stranger.emit("watch", {"code": 5}, callback=True) == {"ok": False}
+    anonymous = socketio.test_client(app, flask_test_client=app.test_client())
+    assert not anonymous.is_connected()
+
+
+def test_the_version_endpoint_says_when_to_fetch_the_table_again(app, school, players):
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, game="play-the-ranks", players="2")
+    before = ana.get(f"{INDEX}{code}/version").get_json()
+    join(ben, code)
+    after = ana.get(f"{INDEX}{code}/version").get_json()
+    assert after["version"] == before["version"] + 1 and after["status"] == "open"
+
+
+def test_the_host_closes_a_table_and_a_guest_leaves_one(app, school, players):
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana)
+    join(ben, code)
+    post(ben, code, "leave", version=table_row(app, code).version)
+    assert [u for _s, u, _c, _r in seats_of(app, code)][1] is None
+    post(ana, code, "leave", version=table_row(app, code).version)
+    assert table_row(app, code).status == "closed"
+    assert join(ben, code).status_code == 400
+
+
+def test_index_lists_my_tables_and_refuses_a_bad_form(app, school, players):
+    ana = players["ana"]
+    code = open_table(ana, game="play-the-ranks", players="2")
+    page = ana.get(INDEX).get_data(as_text=True)
+    assert code in page and "Play with classmates" in page
+    assert_strict_page(page)
+    with app.app_context():
+        count = db.session.execute(select(func.count()).select_from(LiveTable)).scalar_one()
+    response = ana.post(
+        INDEX,
+        data={
+            "csrf_token": csrf_token(ana, INDEX),
+            "game": "chess",
+            "players": "3",
+            "level": "easy",
+        },
+    )
+    assert response.status_code == 400
+    response = ana.post(
+        INDEX,
+        data={
+            "csrf_token": csrf_token(ana, INDEX),
+            "game": "geoplunge-51",
+            "players": "5",
+            "team_size": "2",
+            "level": "easy",
+        },
+    )
+    assert response.status_code == 400 and "teams" in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.execute(select(func.count()).select_from(LiveTable)).scalar_one() == count
+
+
+def test_rankings_in_a_move_are_not_asked_at_a_live_table(app, school, players):
+    """A live table is played with the rankings shown (drill at live tables is not offered yet):
+    a GeoPlunge 51 move is one button per ranking, with no number to type."""
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, players="2")
+    join(ben, code)
+    post(ana, code, "start", version=table_row(app, code).version)
+    state = state_of(app, code)
+    seat = state.current_player()
+    html = (ana if seat == 0 else ben).get(INDEX + code).get_data(as_text=True)
+    card = state.game.cards[state.legal_actions()[0] // 3]
+    assert f"{Category.SIZE.value} {card.rank(Category.SIZE)}" in html
+    assert 'name="number"' not in html
+
+
+def test_two_server_processes_sharing_redis_hear_each_others_moves(app, school, players):
+    """With REDIS_URL set, a change made through one server process reaches a page listening on
+    another: two apps here, each with its own Socket.IO server as two gunicorn workers have; the
+    second is served for real and Ben listens to it with a real Socket.IO client over WebSocket,
+    while Ana's moves go through the first."""
+    import threading
+    import time
+    import uuid
+
+    import redis
+    import socketio as socketio_client
+    from werkzeug.serving import make_server
+
+    from tests.conftest import skip_unless_optional
+    from trainer.web import create_app
+
+    url = "redis://127.0.0.1:6379/15"
+    try:
+        redis.Redis.from_url(url).ping()
+    except redis.exceptions.ConnectionError:
+        skip_unless_optional("Redis is not running on 127.0.0.1:6379")
+    config = {**app.config, "REDIS_URL": url, "SOCKETIO_CHANNEL": f"test-{uuid.uuid4().hex}"}
+    first, second = create_app(config), create_app(config)
+    cookie = app.config["SESSION_COOKIE_NAME"]
+    ana = first.test_client()
+    ana.set_cookie(cookie, players["ana"].get_cookie(cookie).value)
+    code = open_table(ana, game="play-the-ranks", players="2")
+    join(players["ben"], code)
+
+    server = make_server("127.0.0.1", 0, second, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    heard: list[dict] = []
+    ben = socketio_client.Client(reconnection=False)
+    ben.on("changed", heard.append)
+    try:
+        ben.connect(
+            f"http://127.0.0.1:{server.server_port}",
+            headers={"Cookie": f"{cookie}={players['ben'].get_cookie(cookie).value}"},
+            transports=["websocket"],
+        )
+        assert ben.call("watch", {"code": code}, timeout=5)["ok"] is True
+        post(ana, code, "start", version=table_row(app, code).version)  # through the first app
+        deadline = time.monotonic() + 5
+        while not heard and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert heard == [{"code": code, "version": table_row(app, code).version}]
+    finally:
+        ben.disconnect()
+        server.shutdown()
+        thread.join(timeout=5)

@@ -1,0 +1,649 @@
+"""Live tables: open one, join with its code, sit, start, and play, each student on their own device.
+
+The server is the only judge, as at a table against the computer (:mod:`trainer.web.play.games`):
+a move names the table's ply, is checked against the seat whose turn it is, and is stored with the
+computer seats' replies in one conditional write, so of two moves sent at once exactly one is
+kept and the other is refused with the table as it is now. Each page shows one seat's view: its
+own hand, and what the rules make public. A change is announced to the other seats' pages
+(:func:`.sockets.announce`), which fetch their own view.
+
+Only classmates meet: a student may join a table only if they share a class with the student who
+opened it; to anyone else its code is as unknown as a made-up one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_login import current_user
+from sqlalchemy import select, update
+from sqlalchemy.orm import aliased
+from werkzeug.wrappers import Response
+
+from trainer import live
+from trainer.games import (
+    REGISTRY,
+    GameError,
+    IllegalAction,
+    Level,
+    Params,
+    State,
+    make_game,
+    play_computer_turns,
+    replay,
+)
+from trainer.live import Seat, TableError
+from trainer.results import Result
+
+from .. import get_deck
+from ..extensions import changed_rows, db
+from ..guards import Refused, Stale, nothing_changed
+from ..memory import atomically
+from ..models import ClassMembership, LiveSeat, LiveTable, User, utcnow
+from ..play.common import GAME_OVER, TABLE_MOVE_MADE
+from ..play.forms import CardGameMoveForm
+from ..play.games import TITLES, new_seed
+from ..security import student_required
+from . import sockets
+from .forms import JoinTableForm, NewTableForm, SeatForm
+
+bp = Blueprint("live", __name__, url_prefix="/play/live")
+
+#: A join code that names no open table the student may join (a made-up one, a stranger's).
+NO_SUCH_TABLE = "No open table has that code. Check it with the classmate who opened the table."
+#: A change to the lobby made from a page that was out of date.
+TABLE_CHANGED = "The table changed meanwhile. Nothing changed; here it is now."
+STATUS_OPEN, STATUS_PLAYING, STATUS_OVER, STATUS_CLOSED = "open", "playing", "over", "closed"
+#: How many of a student's tables the index lists.
+LISTED = 20
+LOG_SHOWN = 40
+
+
+# --- reading a table -------------------------------------------------------------------------
+
+
+def _by_code(code: str) -> LiveTable | None:
+    return db.session.execute(
+        select(LiveTable).where(LiveTable.code == live.normal_code(code)[:8])
+    ).scalar_one_or_none()
+
+
+def _seats(table: LiveTable) -> tuple[Seat, ...]:
+    rows = db.session.execute(
+        select(LiveSeat).where(LiveSeat.table_id == table.id).order_by(LiveSeat.seat)
+    ).scalars()
+    return tuple(Seat(row.seat, row.user_id, row.computer) for row in rows)
+
+
+def seated_table(code: str) -> LiveTable | None:
+    """The table with ``code`` if the signed-in student sits at it (the socket's check too)."""
+    if not current_user.is_authenticated:
+        return None
+    table = _by_code(code)
+    if table is None or live.seat_of(_seats(table), current_user.id) is None:
+        return None
+    return table
+
+
+def _seated_or_404(code: str) -> tuple[LiveTable, tuple[Seat, ...], int]:
+    """The table, its seats and the student's seat; a table they do not sit at is not found."""
+    table = _by_code(code)
+    if table is None:
+        abort(404)
+    seats = _seats(table)
+    seat = live.seat_of(seats, current_user.id)
+    if seat is None:
+        abort(404)
+    return table, seats, seat
+
+
+def _names(seats: tuple[Seat, ...]) -> dict[int, str]:
+    """The students' usernames by seat (what classmates call each other at the table)."""
+    ids = live.humans(seats)
+    if not ids:
+        return {}
+    users = dict(db.session.execute(select(User.id, User.username).where(User.id.in_(ids))).all())
+    return {seat.index: users[seat.user_id] for seat in seats if seat.user_id in users}
+
+
+def _classmates(student_id: int, other_id: int) -> bool:
+    """Whether the two students share a class."""
+    mine, theirs = aliased(ClassMembership), aliased(ClassMembership)
+    return (
+        db.session.execute(
+            select(mine.id)
+            .join(theirs, theirs.class_id == mine.class_id)
+            .where(mine.student_id == student_id, theirs.student_id == other_id)
+            .limit(1)
+        ).first()
+        is not None
+    )
+
+
+def _game_for(table: LiveTable, seats: tuple[Seat, ...], viewer: int) -> Any:
+    return make_game(
+        table.game,
+        get_deck(),
+        Params(table.players, table.team_size),
+        viewer=viewer,
+        names=_names(seats),
+    )
+
+
+def _state(table: LiveTable, seats: tuple[Seat, ...], viewer: int) -> State:
+    assert table.seed is not None
+    return replay(_game_for(table, seats, viewer), table.seed, table.actions)
+
+
+# --- writing a table -------------------------------------------------------------------------
+
+
+def _write_seats(table_id: int, version: int, seats: tuple[Seat, ...], **values: Any) -> bool:
+    """Store new seats (and ``values`` of the table) if the table is still at ``version``."""
+    saved = changed_rows(
+        update(LiveTable)
+        .where(LiveTable.id == table_id, LiveTable.version == version)
+        .values(version=version + 1, updated_at=utcnow(), **values)
+    )
+    if saved != 1:
+        return False
+    for seat in seats:
+        db.session.execute(
+            update(LiveSeat)
+            .where(LiveSeat.table_id == table_id, LiveSeat.seat == seat.index)
+            .values(user_id=seat.user_id, computer=seat.computer)
+        )
+    return True
+
+
+def _commit_and_announce(table_id: int, code: str, work: Any) -> bool:
+    """Run ``work`` as one unit; when it kept its change, tell the table's pages."""
+    kept = bool(atomically(work))
+    if kept:
+        version = db.session.execute(
+            select(LiveTable.version).where(LiveTable.id == table_id)
+        ).scalar_one()
+        sockets.announce(table_id, code, version)
+    return kept
+
+
+def open_table(host: User, slug: str, players: int, team_size: int, level: str) -> LiveTable:
+    """A new table with ``host`` at seat 0 (added and flushed, not committed).
+
+    Raises:
+        GameError: the game cannot be played with these players and teams.
+    """
+    make_game(slug, get_deck(), Params(players, team_size))  # the game's own checks
+    rng = random.SystemRandom()
+    while True:
+        code = live.new_code(rng)
+        if _by_code(code) is None:
+            break
+    table = LiveTable(
+        code=code,
+        host_id=host.id,
+        game=slug,
+        players=players,
+        team_size=team_size,
+        level=level,
+        status=STATUS_OPEN,
+        actions=[],
+        ply=0,
+        version=0,
+    )
+    db.session.add(table)
+    db.session.flush()
+    for seat in live.empty_seats(players, host.id):
+        db.session.add(LiveSeat(table_id=table.id, seat=seat.index, user_id=seat.user_id))
+    db.session.flush()
+    return table
+
+
+def start_table(table: LiveTable, seats: tuple[Seat, ...], version: int, now: dt.datetime) -> bool:
+    """Deal the game: free seats go to the computer, which plays until a student is to move.
+
+    Returns False when the table changed meanwhile (nothing kept).
+
+    Raises:
+        TableError: fewer than two students at the table.
+    """
+    seats = live.started(seats)
+    seed = new_seed()
+    state = _game_for(table, seats, 0).new_initial_state(seed)
+    _computer_turns(table, seats, state, seed)
+    values = {
+        "status": STATUS_PLAYING,
+        "seed": seed,
+        "actions": list(state.history),
+        "ply": len(state.history),
+        "started_at": now,
+        **_ending(state, now),
+    }
+    table_id = table.id
+
+    def work() -> bool:
+        if not _write_seats(table_id, version, seats, **values):
+            return False
+        _store_results(table_id, state)
+        return True
+
+    return _commit_and_announce(table.id, table.code, work)
+
+
+def _computer_turns(table: LiveTable, seats: tuple[Seat, ...], state: State, seed: int) -> None:
+    level = Level(table.level)
+    play_computer_turns(state, {seat: level for seat in live.computer_seats(seats)}, seed)
+
+
+def _ending(state: State, now: dt.datetime) -> dict[str, Any]:
+    if not state.is_terminal():
+        return {}
+    return {"status": STATUS_OVER, "finished_at": now}
+
+
+def _store_results(table_id: int, state: State) -> None:
+    """Each seat's result once the game is over."""
+    if not state.is_terminal():
+        return
+    for seat, value in enumerate(state.returns()):
+        # 1 for the winning side, 0.5 each for sides that drew, 0 for the others.
+        result = Result.WON if value == 1.0 else Result.LOST if value == 0.0 else Result.DRAWN
+        db.session.execute(
+            update(LiveSeat)
+            .where(LiveSeat.table_id == table_id, LiveSeat.seat == seat)
+            .values(result=str(result))
+        )
+
+
+@dataclass(frozen=True)
+class LiveMove:
+    """A move that was kept: the table's ply it was made on."""
+
+    ply: int
+
+
+def play_live_move(
+    table: LiveTable, seats: tuple[Seat, ...], seat: int, move: Any, now: dt.datetime
+) -> LiveMove:
+    """Play the move of the student at ``seat``, then the computer seats up to a student's turn,
+    and store it all in one conditional write.
+
+    Raises:
+        Stale: the game is over, or the move was made already or sent from a page a move ago.
+        Refused: not this seat's turn, or a move the rules do not allow; nothing changed.
+    """
+    if table.status != STATUS_PLAYING:
+        raise Stale(GAME_OVER)
+    if move.ply != table.ply:
+        raise Stale(TABLE_MOVE_MADE)
+    state = _state(table, seats, seat)
+    if state.current_player() != seat:
+        raise Refused("It is not your turn: wait for the others.")
+    try:
+        if not (move.battles and state.play_batch(move.battles)):
+            if move.action is None:
+                raise IllegalAction("Choose a move.")
+            state.decode(move.action)
+            card = state.decode(move.action).card_played()
+            if card is not None and card not in state.observation(seat).get("hand", [card]):
+                raise IllegalAction("That card is not in your hand.")
+            state.apply_action(move.action)
+    except IllegalAction as refused:
+        raise Refused(f"{refused} Nothing changed.") from None
+    assert table.seed is not None
+    _computer_turns(table, seats, state, table.seed)
+    before, table_id, version = table.ply, table.id, table.version
+    values = {
+        "actions": list(state.history),
+        "ply": len(state.history),
+        "version": version + 1,
+        "updated_at": now,
+        **_ending(state, now),
+    }
+
+    def work() -> bool:
+        saved = changed_rows(
+            update(LiveTable)
+            .where(LiveTable.id == table_id, LiveTable.ply == before)
+            .values(**values)
+        )
+        if saved != 1:
+            return False
+        _store_results(table_id, state)
+        return True
+
+    if not _commit_and_announce(table_id, table.code, work):
+        raise Stale(TABLE_MOVE_MADE)
+    return LiveMove(before)
+
+
+# --- pages -----------------------------------------------------------------------------------
+
+
+def _my_tables(finished: bool) -> list[tuple[LiveTable, LiveSeat]]:
+    statuses = (STATUS_OVER,) if finished else (STATUS_OPEN, STATUS_PLAYING)
+    rows = db.session.execute(
+        select(LiveTable, LiveSeat)
+        .join(LiveSeat, LiveSeat.table_id == LiveTable.id)
+        .where(LiveSeat.user_id == current_user.id, LiveTable.status.in_(statuses))
+        .order_by(LiveTable.updated_at.desc())
+        .limit(LISTED)
+    ).all()
+    return [(table, seat) for table, seat in rows]
+
+
+def _render_index(form: NewTableForm, join: JoinTableForm) -> str:
+    return render_template(
+        "live/index.html",
+        form=form,
+        join=join,
+        tables=_my_tables(False),
+        finished=_my_tables(True),
+        titles=TITLES,
+    )
+
+
+@bp.get("/")
+@student_required
+def index() -> str:
+    """Open a table, join one with its code, or go back to one."""
+    return _render_index(NewTableForm(), JoinTableForm(formdata=None))
+
+
+@bp.post("/")
+@student_required
+def new_table() -> str | Response | tuple[str, int]:
+    form = NewTableForm()
+    if not form.validate():
+        return _render_index(form, JoinTableForm(formdata=None)), 400
+    players, team_size = form.seats()
+    if REGISTRY[form.game.data].max_players == 2:
+        players, team_size = 2, 1
+    try:
+        table = open_table(
+            current_user._get_current_object(), form.game.data, players, team_size, form.level.data
+        )
+    except (GameError, TableError) as refused:
+        db.session.rollback()
+        form.team_size.errors = [str(refused)]
+        return _render_index(form, JoinTableForm(formdata=None)), 400
+    db.session.commit()
+    return redirect(url_for("live.table", code=table.code))
+
+
+@bp.post("/join")
+@student_required
+def join() -> str | Response | tuple[str, int]:
+    """Sit at a classmate's open table with its code."""
+    form = JoinTableForm()
+    if not form.validate():
+        return _render_index(NewTableForm(formdata=None), form), 400
+    table = _by_code(form.code.data)
+    if table is not None and live.seat_of(_seats(table), current_user.id) is not None:
+        return redirect(url_for("live.table", code=table.code))  # already there
+    if (
+        table is None
+        or table.status != STATUS_OPEN
+        or not _classmates(current_user.id, table.host_id)
+    ):
+        form.code.errors = [NO_SUCH_TABLE]
+        return _render_index(NewTableForm(formdata=None), form), 400
+    table_id, version, user_id = table.id, table.version, current_user.id
+    try:
+        seats = live.sit(_seats(table), user_id)
+    except TableError as refused:
+        form.code.errors = [str(refused)]
+        return _render_index(NewTableForm(formdata=None), form), 400
+    if not _commit_and_announce(
+        table_id, table.code, lambda: _write_seats(table_id, version, seats)
+    ):
+        return nothing_changed(TABLE_CHANGED, url_for("live.index"))
+    return redirect(url_for("live.table", code=table.code))
+
+
+@bp.get("/<code>")
+@student_required
+def table(code: str) -> str:
+    """The lobby before the game starts, then this student's seat at the table."""
+    found, seats, seat = _seated_or_404(code)
+    template, context = _page(found, seats, seat, request.args.get("since", type=int))
+    return render_template(template, **context)
+
+
+@bp.get("/<code>/version")
+@student_required
+def version(code: str) -> Response:
+    """The table's version, for a page whose socket cannot connect (it polls this)."""
+    found, _seats_now, _seat = _seated_or_404(code)
+    return jsonify(version=found.version, status=found.status, ply=found.ply)
+
+
+def _page(
+    table: LiveTable, seats: tuple[Seat, ...], seat: int, since: int | None
+) -> tuple[str, dict[str, Any]]:
+    names = _names(seats)
+    common = {
+        "table": table,
+        "title": TITLES[table.game],
+        "live_seats": seats,
+        "usernames": names,
+        "my_seat": seat,
+        "is_host": seat == 0,
+        "seat_form": SeatForm(formdata=None),
+    }
+    if table.status in (STATUS_OPEN, STATUS_CLOSED):
+        return ("live/lobby.html", _lobby(table, seats, common))
+    state = _state(table, seats, seat)
+    return ("live/table.html", {**common, **_table_view(table, state, seat, since)})
+
+
+def _lobby(table: LiveTable, seats: tuple[Seat, ...], common: dict[str, Any]) -> dict[str, Any]:
+    params = Params(table.players, table.team_size)
+    return {
+        **common,
+        "sides": params.sides,
+        "side_of": params.side_of,
+        "humans": len(live.humans(seats)),
+        "can_start": len(live.humans(seats)) >= live.MIN_HUMANS,
+    }
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """What the card games' table templates read of their game row, for one seat of a live table."""
+
+    token: str
+    game: str
+    players: int
+    team_size: int
+    level: str
+    ply: int
+    result: str
+    move_url: str
+    drill: bool = False
+    drill_right: int = 0
+    drill_answers: int = 0
+
+
+def _table_view(table: LiveTable, state: State, seat: int, since: int | None) -> dict[str, Any]:
+    """The card game's table for ``seat``: its observation, the public log, its turn."""
+    deck = get_deck()
+    obs = state.observation(seat)
+    your_turn = state.current_player() == seat
+    over = state.is_terminal()
+    result = ""
+    if over:
+        mine = db.session.execute(
+            select(LiveSeat.result).where(LiveSeat.table_id == table.id, LiveSeat.seat == seat)
+        ).scalar_one()
+        result = mine or Result.DRAWN
+    log = list(state.log)
+    deals = [event.ply for event in log if event.kind == "deal"]
+    log = [event for event in log if event.ply >= (deals[-1] if deals else 0)]
+    row = TableRow(
+        token=table.code,
+        game=table.game,
+        players=table.players,
+        team_size=table.team_size,
+        level=table.level,
+        ply=table.ply,
+        result=str(result),
+        move_url=url_for("live.move", code=table.code),
+    )
+    to_move = state.current_player()
+    view: dict[str, Any] = {
+        "row": row,
+        "obs": obs,
+        "your_turn": your_turn,
+        "over": over,
+        "log": log[-LOG_SHOWN:],
+        "fresh": [event for event in log if since is not None and event.ply >= since],
+        "form": CardGameMoveForm(formdata=None),
+        "hand": [deck[p] for p in obs.get("hand", [])],
+        "hide_ranks": frozenset(),
+        "asks": lambda postal, what: False,
+        "drilling": False,
+        "level": Level(table.level),
+        "game": state.game,
+        "viewer": seat,
+        "waiting_for": None if over or your_turn else state.seat_name(to_move),
+    }
+    view.update(state.table_view(obs, your_turn, False))
+    return view
+
+
+@bp.post("/<code>/move")
+@student_required
+def move(code: str) -> Response:
+    """This student's move at the table."""
+    found, seats, seat = _seated_or_404(code)
+    here = url_for("live.table", code=found.code)
+    form = CardGameMoveForm()
+    if found.status != STATUS_PLAYING:
+        return nothing_changed(GAME_OVER, here)
+    if not form.validate():
+        flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
+        return redirect(here)
+    try:
+        played = play_live_move(found, seats, seat, form.move(), utcnow())
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        db.session.rollback()
+        flash(str(refused), "error")
+        return redirect(here)
+    return redirect(url_for("live.table", code=found.code, since=played.ply))
+
+
+def _lobby_change(code: str, change: Any, host_only: bool = False) -> Response:
+    """Apply ``change(seats, seat, form)`` to an open table's seats, from a page at the form's
+    version; refused with the lobby as it is now when the table changed or the rules say no."""
+    found, seats, seat = _seated_or_404(code)
+    here = url_for("live.table", code=found.code)
+    form = SeatForm()
+    if found.status != STATUS_OPEN:
+        return nothing_changed("The game has started; the seats are fixed now.", here)
+    if not form.validate():
+        flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
+        return redirect(here)
+    if form.version_number() != found.version:
+        return nothing_changed(TABLE_CHANGED, here)
+    if host_only and seat != 0:
+        flash("Only the student who opened the table can do that.", "error")
+        return redirect(here)
+    try:
+        new_seats = change(seats, seat, form)
+    except TableError as refused:
+        flash(str(refused), "error")
+        return redirect(here)
+    table_id, version_now = found.id, found.version
+    if not _commit_and_announce(
+        table_id, found.code, lambda: _write_seats(table_id, version_now, new_seats)
+    ):
+        return nothing_changed(TABLE_CHANGED, here)
+    return redirect(here)
+
+
+@bp.post("/<code>/sit")
+@student_required
+def sit(code: str) -> Response:
+    """Move to another free seat (and so to another team) before the game starts."""
+    return _lobby_change(
+        code, lambda seats, seat, form: live.sit(seats, current_user.id, form.seat_number())
+    )
+
+
+@bp.post("/<code>/computer")
+@student_required
+def computer(code: str) -> Response:
+    """The host gives a free seat to the computer, or takes it back."""
+    return _lobby_change(
+        code,
+        lambda seats, seat, form: live.give_to_computer(
+            seats, form.seat_number(), bool(form.computer.data)
+        ),
+        host_only=True,
+    )
+
+
+@bp.post("/<code>/leave")
+@student_required
+def leave(code: str) -> Response:
+    """Leave a table before it starts; the host closes it instead (everyone else is told)."""
+    found, seats, seat = _seated_or_404(code)
+    form = SeatForm()
+    if found.status != STATUS_OPEN or not form.validate():
+        return nothing_changed(
+            "The game has started: play it to the end.", url_for("live.table", code=found.code)
+        )
+    table_id, version_now, code_now = found.id, found.version, found.code
+    if seat == 0:
+
+        def close() -> bool:
+            return (
+                changed_rows(
+                    update(LiveTable)
+                    .where(LiveTable.id == table_id, LiveTable.status == STATUS_OPEN)
+                    .values(status=STATUS_CLOSED, version=LiveTable.version + 1)
+                )
+                == 1
+            )
+
+        _commit_and_announce(table_id, code_now, close)
+        flash("You closed the table.", "info")
+        return redirect(url_for("live.index"))
+    new_seats = live.stand(seats, current_user.id)
+    if not _commit_and_announce(
+        table_id, code_now, lambda: _write_seats(table_id, version_now, new_seats)
+    ):
+        return nothing_changed(TABLE_CHANGED, url_for("live.table", code=code_now))
+    flash("You left the table.", "info")
+    return redirect(url_for("live.index"))
+
+
+@bp.post("/<code>/start")
+@student_required
+def start(code: str) -> Response:
+    """The host deals the game."""
+    found, seats, seat = _seated_or_404(code)
+    here = url_for("live.table", code=found.code)
+    form = SeatForm()
+    if found.status != STATUS_OPEN:
+        return nothing_changed("This game has started already.", here)
+    if not form.validate() or form.version_number() != found.version:
+        return nothing_changed(TABLE_CHANGED, here)
+    if seat != 0:
+        flash("Only the student who opened the table can start the game.", "error")
+        return redirect(here)
+    try:
+        if not start_table(found, seats, found.version, utcnow()):
+            return nothing_changed(TABLE_CHANGED, here)
+    except TableError as refused:
+        db.session.rollback()
+        flash(str(refused), "error")
+        return redirect(here)
+    return redirect(url_for("live.table", code=found.code, since=0))
