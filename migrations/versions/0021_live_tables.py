@@ -53,6 +53,7 @@ def upgrade() -> None:
         sa.Column("seat", sa.SmallInteger(), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=True),
         sa.Column("computer", sa.Boolean(), nullable=False),
+        sa.Column("drill", sa.Boolean(), nullable=False),
         sa.Column("result", sa.String(length=8), nullable=True),
         sa.ForeignKeyConstraint(
             ["table_id"],

@@ -233,6 +233,8 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "live.computer": STUDENT_OWN,
     "live.leave": STUDENT_OWN,
     "live.start": STUDENT_OWN,
+    "live.drill": STUDENT_OWN,
+    "live.peek": STUDENT_OWN,
 }
 
 #: Endpoints that are not the app's own pages.

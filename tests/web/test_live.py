@@ -335,8 +335,8 @@ def test_index_lists_my_tables_and_refuses_a_bad_form(app, school, players):
 
 
 def test_rankings_in_a_move_are_not_asked_at_a_live_table(app, school, players):
-    """A live table is played with the rankings shown (drill at live tables is not offered yet):
-    a GeoPlunge 51 move is one button per ranking, with no number to type."""
+    """Without drill (L-T6), a live table is played with the rankings shown: a GeoPlunge 51 move
+    is one button per ranking, with no number to type."""
     ana, ben = players["ana"], players["ben"]
     code = open_table(ana, players="2")
     join(ben, code)
@@ -400,3 +400,117 @@ def test_two_server_processes_sharing_redis_hear_each_others_moves(app, school, 
         ben.disconnect()
         server.shutdown()
         thread.join(timeout=5)
+
+
+def test_drill_at_a_live_table_is_each_students_own_choice_and_every_answer_counts(
+    app, school, players
+):
+    """L-T6: Ben drills, Ana does not. Ben's met rankings are hidden on his cards only; his typed
+    numbers are reviews in his memory model (a wrong one refuses the play and still counts); a
+    peek counts as a miss; Ana's page and moves are as without drill."""
+    from tests.web.test_card_games_drill import meet
+    from trainer.web.models import ReviewLog
+
+    meet(app, school["ben"])
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, players="2")
+    join(ben, code)
+    lobby = ben.get(INDEX + code).get_data(as_text=True)
+    assert "Turn drill mode on for me" in lobby
+    post(ben, code, "drill", version=table_row(app, code).version, computer="y")
+    assert [d for d in drill_flags(app, code)] == [False, True]
+    assert "drill mode" in ana.get(INDEX + code).get_data(as_text=True)
+    post(ana, code, "start", version=table_row(app, code).version)
+
+    def reviews() -> list[tuple[str, str, str]]:
+        with app.app_context():
+            return [
+                tuple(r)
+                for r in db.session.execute(
+                    select(ReviewLog.fact_key, ReviewLog.verdict, ReviewLog.round_token).where(
+                        ReviewLog.student_id == school["ben"]
+                    )
+                )
+            ]
+
+    wrong_done = peeked = False
+    for _ in range(60):
+        row = table_row(app, code)
+        if row.status == "over" or (wrong_done and peeked):
+            break
+        state = state_of(app, code)
+        seat = state.current_player()
+        if seat == 0:
+            html = ana.get(INDEX + code).get_data(as_text=True)
+            assert "Rankings hidden" not in html and 'name="number"' not in html
+            post(ana, code, "move", ply=row.ply, action=state.legal_actions()[0])
+            continue
+        html = ben.get(INDEX + code).get_data(as_text=True)
+        assert html.count("Rankings hidden") == len(state.observation(1)["hand"])
+        action = state.legal_actions()[0]
+        card = state.game.cards[action // 3]
+        category = list(Category)[action % 3]
+        rank = card.rank(category)
+        fact = f"{card.postal}:{category.name.lower()}"
+        if not peeked:
+            before = len(reviews())
+            post(ben, code, "peek", ply=row.ply, peek=f"{card.postal}:statehood")
+            assert len(reviews()) == before + 1 and reviews()[-1][1] == "wrong"
+            post(ben, code, "peek", ply=row.ply, peek=f"{card.postal}:statehood")  # again: no
+            assert len(reviews()) == before + 1
+            peeked = True
+        if not wrong_done:
+            before = len(reviews())
+            post(ben, code, "move", ply=row.ply, action=action, number=str(rank % 50 + 1))
+            assert table_row(app, code).ply == row.ply, "a wrong number refuses the play"
+            assert len(reviews()) == before + 1 and reviews()[-1][1] == "wrong"
+            wrong_done = True
+            continue
+        before = len(reviews())
+        post(ben, code, "move", ply=row.ply, action=action, number=str(rank))
+        assert table_row(app, code).ply > row.ply
+        assert reviews()[before:] == [(fact, "right", f"live:{code}:1")]
+    assert wrong_done and peeked
+    assert all(token == f"live:{code}:1" for _f, _v, token in reviews())
+    with app.app_context():
+        ana_reviews = db.session.execute(
+            select(func.count()).select_from(ReviewLog).where(ReviewLog.student_id == school["ana"])
+        ).scalar_one()
+    assert ana_reviews == 0
+
+
+def test_drill_is_set_before_the_start_and_not_for_geography_war(app, school, players):
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, game="geography-war", players="2")
+    join(ben, code)
+    before = snapshot(app)
+    post(ben, code, "drill", version=table_row(app, code).version, computer="y")
+    assert snapshot(app) == before and drill_flags(app, code) == [False, False]
+    code = open_table(ana, players="2")
+    join(ben, code)
+    post(ana, code, "start", version=table_row(app, code).version)
+    before = snapshot(app)
+    post(ben, code, "drill", version=table_row(app, code).version, computer="y")
+    assert snapshot(app) == before and drill_flags(app, code) == [False, False]
+
+
+def test_a_seat_that_changes_hands_loses_its_drill_mode(app, school, players):
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, players="3")
+    join(ben, code)
+    post(ben, code, "drill", version=table_row(app, code).version, computer="y")
+    assert drill_flags(app, code) == [False, True, False]
+    post(ben, code, "sit", version=table_row(app, code).version, seat=2)
+    assert drill_flags(app, code) == [False, False, False]
+
+
+def drill_flags(app: Flask, code: str) -> list[bool]:
+    with app.app_context():
+        return list(
+            db.session.execute(
+                select(LiveSeat.drill)
+                .join(LiveTable, LiveTable.id == LiveSeat.table_id)
+                .where(LiveTable.code == code)
+                .order_by(LiveSeat.seat)
+            ).scalars()
+        )

@@ -593,6 +593,9 @@ class LiveSeat(Model):
     seat: Mapped[int] = mapped_column(SmallInteger)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
     computer: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: Drill mode for this seat's student (L-T6): the rankings they have met are hidden on their
+    #: cards, and each one they say is a review in their memory model.
+    drill: Mapped[bool] = mapped_column(Boolean, default=False)
     #: The seat's result once the game is over: "won", "lost" or "drawn".
     result: Mapped[str | None] = mapped_column(String(8))
 

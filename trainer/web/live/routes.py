@@ -20,7 +20,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import aliased
 from werkzeug.wrappers import Response
 
@@ -36,6 +36,7 @@ from trainer.games import (
     play_computer_turns,
     replay,
 )
+from trainer.games.drill import DrillAnswer, RefusedPlay
 from trainer.live import Seat, TableError
 from trainer.results import Result
 
@@ -43,10 +44,24 @@ from .. import get_deck
 from ..extensions import changed_rows, db
 from ..guards import Refused, Stale, nothing_changed
 from ..memory import atomically
-from ..models import ClassMembership, LiveSeat, LiveTable, User, utcnow
+from ..models import ClassMembership, LiveSeat, LiveTable, ReviewLog, User, utcnow
 from ..play.common import GAME_OVER, TABLE_MOVE_MADE
 from ..play.forms import CardGameMoveForm
-from ..play.games import TITLES, new_seed
+from ..play.games import (
+    ALREADY_PEEKED,
+    MODES,
+    NOTHING_TO_PEEK,
+    TITLES,
+    answered,
+    asked_facts,
+    drill_answers,
+    drill_feedback,
+    hidden_on_cards,
+    met_rankings,
+    new_seed,
+    peek_answer,
+    record_drill,
+)
 from ..security import student_required
 from . import sockets
 from .forms import JoinTableForm, NewTableForm, SeatForm
@@ -58,6 +73,9 @@ NO_SUCH_TABLE = "No open table has that code. Check it with the classmate who op
 #: A change to the lobby made from a page that was out of date.
 TABLE_CHANGED = "The table changed meanwhile. Nothing changed; here it is now."
 STATUS_OPEN, STATUS_PLAYING, STATUS_OVER, STATUS_CLOSED = "open", "playing", "over", "closed"
+#: Games whose drill is not offered at a live table: Geography War's drill calls each battle from
+#: seat 1's side, and its battles need no choice from either player (L-T6).
+NO_LIVE_DRILL = frozenset({"geography-war"})
 #: How many of a student's tables the index lists.
 LISTED = 20
 LOG_SHOWN = 40
@@ -77,6 +95,19 @@ def _seats(table: LiveTable) -> tuple[Seat, ...]:
         select(LiveSeat).where(LiveSeat.table_id == table.id).order_by(LiveSeat.seat)
     ).scalars()
     return tuple(Seat(row.seat, row.user_id, row.computer) for row in rows)
+
+
+def _drills(table: LiveTable) -> dict[int, bool]:
+    """Which seats play in drill mode (L-T6)."""
+    rows = db.session.execute(
+        select(LiveSeat.seat, LiveSeat.drill).where(LiveSeat.table_id == table.id)
+    )
+    return {seat: drill for seat, drill in rows}
+
+
+def round_token(table: LiveTable, seat: int) -> str:
+    """What a seat's drill answers carry in the review log: one round per seat of a table."""
+    return f"live:{table.code}:{seat}"
 
 
 def seated_table(code: str) -> LiveTable | None:
@@ -152,10 +183,24 @@ def _write_seats(table_id: int, version: int, seats: tuple[Seat, ...], **values:
     if saved != 1:
         return False
     for seat in seats:
+        # A seat that changes hands loses its drill mode (it was the student's who left it).
         db.session.execute(
             update(LiveSeat)
-            .where(LiveSeat.table_id == table_id, LiveSeat.seat == seat.index)
-            .values(user_id=seat.user_id, computer=seat.computer)
+            .where(
+                LiveSeat.table_id == table_id,
+                LiveSeat.seat == seat.index,
+                LiveSeat.user_id.is_not_distinct_from(seat.user_id),
+            )
+            .values(computer=seat.computer)
+        )
+        db.session.execute(
+            update(LiveSeat)
+            .where(
+                LiveSeat.table_id == table_id,
+                LiveSeat.seat == seat.index,
+                LiveSeat.user_id.is_distinct_from(seat.user_id),
+            )
+            .values(user_id=seat.user_id, computer=seat.computer, drill=False)
         )
     return True
 
@@ -261,20 +306,28 @@ def _store_results(table_id: int, state: State) -> None:
 
 @dataclass(frozen=True)
 class LiveMove:
-    """A move that was kept: the table's ply it was made on."""
+    """A move that was kept: the table's ply it was made on, and the drill answers it carried."""
 
     ply: int
+    answers: list[DrillAnswer]
 
 
 def play_live_move(
-    table: LiveTable, seats: tuple[Seat, ...], seat: int, move: Any, now: dt.datetime
+    table: LiveTable,
+    seats: tuple[Seat, ...],
+    seat: int,
+    move: Any,
+    student: User,
+    now: dt.datetime,
 ) -> LiveMove:
-    """Play the move of the student at ``seat``, then the computer seats up to a student's turn,
-    and store it all in one conditional write.
+    """Play the move of ``student`` at ``seat`` (with its drill answers when the seat drills),
+    then the computer seats up to a student's turn, and store it all in one conditional write.
 
     Raises:
         Stale: the game is over, or the move was made already or sent from a page a move ago.
-        Refused: not this seat's turn, or a move the rules do not allow; nothing changed.
+        Refused: not this seat's turn, or a move the rules do not allow; nothing changed, except
+            that a drill answer that refuses its play (a wrong number in GeoPlunge 51) is
+            recorded first, in a unit of its own, as it counts (D-F1).
     """
     if table.status != STATUS_PLAYING:
         raise Stale(GAME_OVER)
@@ -283,15 +336,25 @@ def play_live_move(
     state = _state(table, seats, seat)
     if state.current_player() != seat:
         raise Refused("It is not your turn: wait for the others.")
+    drilling = _drills(table).get(seat, False) and table.game not in NO_LIVE_DRILL
+    token = round_token(table, seat)
+    answers: list[DrillAnswer] = []
     try:
-        if not (move.battles and state.play_batch(move.battles)):
+        if drilling or not (move.battles and state.play_batch(move.battles)):
             if move.action is None:
                 raise IllegalAction("Choose a move.")
             state.decode(move.action)
-            card = state.decode(move.action).card_played()
-            if card is not None and card not in state.observation(seat).get("hand", [card]):
-                raise IllegalAction("That card is not in your hand.")
+            asked = asked_facts(student, token, table.ply) if drilling else set()
+            # Without drill (or with nothing asked) this only checks the card is in the hand.
+            answers = drill_answers(state, move.action, move, asked, seat) if drilling else []
+            if not drilling:
+                card = state.decode(move.action).card_played()
+                if card is not None and card not in state.observation(seat).get("hand", [card]):
+                    raise IllegalAction("That card is not in your hand.")
             state.apply_action(move.action)
+    except RefusedPlay as wrong:
+        record_drill(wrong.answers, student, MODES[table.game], token, table.ply, now)
+        raise Refused(str(wrong)) from None
     except IllegalAction as refused:
         raise Refused(f"{refused} Nothing changed.") from None
     assert table.seed is not None
@@ -313,12 +376,13 @@ def play_live_move(
         )
         if saved != 1:
             return False
+        record_drill(answers, student, MODES[table.game], token, before, now)
         _store_results(table_id, state)
         return True
 
     if not _commit_and_announce(table_id, table.code, work):
         raise Stale(TABLE_MOVE_MADE)
-    return LiveMove(before)
+    return LiveMove(before, answers)
 
 
 # --- pages -----------------------------------------------------------------------------------
@@ -449,6 +513,9 @@ def _lobby(table: LiveTable, seats: tuple[Seat, ...], common: dict[str, Any]) ->
         "side_of": params.side_of,
         "humans": len(live.humans(seats)),
         "can_start": len(live.humans(seats)) >= live.MIN_HUMANS,
+        "drills": _drills(table),
+        "drill_offered": table.game not in NO_LIVE_DRILL,
+        "met_any": bool(met_rankings(current_user._get_current_object())),
     }
 
 
@@ -464,6 +531,7 @@ class TableRow:
     ply: int
     result: str
     move_url: str
+    peek_url: str
     drill: bool = False
     drill_right: int = 0
     drill_answers: int = 0
@@ -484,6 +552,14 @@ def _table_view(table: LiveTable, state: State, seat: int, since: int | None) ->
     log = list(state.log)
     deals = [event.ply for event in log if event.kind == "deal"]
     log = [event for event in log if event.ply >= (deals[-1] if deals else 0)]
+    student = current_user._get_current_object()
+    drilling = _drills(table).get(seat, False) and table.game not in NO_LIVE_DRILL
+    hidden = _hidden(table, state, seat, student) if not over else set()
+    tally = db.session.execute(
+        select(func.count(), func.count().filter(ReviewLog.verdict == "right")).where(
+            ReviewLog.student_id == student.id, ReviewLog.round_token == round_token(table, seat)
+        )
+    ).one()
     row = TableRow(
         token=table.code,
         game=table.game,
@@ -493,6 +569,10 @@ def _table_view(table: LiveTable, state: State, seat: int, since: int | None) ->
         ply=table.ply,
         result=str(result),
         move_url=url_for("live.move", code=table.code),
+        peek_url=url_for("live.peek", code=table.code),
+        drill=drilling,
+        drill_answers=tally[0],
+        drill_right=tally[1],
     )
     to_move = state.current_player()
     view: dict[str, Any] = {
@@ -504,15 +584,15 @@ def _table_view(table: LiveTable, state: State, seat: int, since: int | None) ->
         "fresh": [event for event in log if since is not None and event.ply >= since],
         "form": CardGameMoveForm(formdata=None),
         "hand": [deck[p] for p in obs.get("hand", [])],
-        "hide_ranks": frozenset(),
-        "asks": lambda postal, what: False,
-        "drilling": False,
+        "hide_ranks": frozenset(hidden),
+        "asks": lambda postal, what: f"{postal}:{getattr(what, 'slug', what)}" in hidden,
+        "drilling": bool(hidden),
         "level": Level(table.level),
         "game": state.game,
         "viewer": seat,
         "waiting_for": None if over or your_turn else state.seat_name(to_move),
     }
-    view.update(state.table_view(obs, your_turn, False))
+    view.update(state.table_view(obs, your_turn, bool(hidden)))
     return view
 
 
@@ -529,14 +609,101 @@ def move(code: str) -> Response:
         flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(here)
     try:
-        played = play_live_move(found, seats, seat, form.move(), utcnow())
+        played = play_live_move(
+            found, seats, seat, form.move(), current_user._get_current_object(), utcnow()
+        )
     except Stale as stale:
         return nothing_changed(str(stale), here, stale.category)
     except Refused as refused:
         db.session.rollback()
         flash(str(refused), "error")
         return redirect(here)
+    drill_feedback(played.answers)
     return redirect(url_for("live.table", code=found.code, since=played.ply))
+
+
+@bp.post("/<code>/peek")
+@student_required
+def peek(code: str) -> Response:
+    """A peek at one hidden ranking of this student's cards: shown, and counted as a miss (D-H3)."""
+    found, seats, seat = _seated_or_404(code)
+    here = url_for("live.table", code=found.code)
+    form = CardGameMoveForm()
+    if found.status != STATUS_PLAYING:
+        return nothing_changed(GAME_OVER, here)
+    if not form.validate():
+        flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
+        return redirect(here)
+    student = current_user._get_current_object()
+    token = round_token(found, seat)
+    try:
+        ply, fact_key = form.peeked()
+        if ply != found.ply:
+            raise Stale(TABLE_MOVE_MADE)
+        if fact_key in met_rankings(student) and answered(student, token, found.ply, fact_key):
+            raise Stale(ALREADY_PEEKED)
+        if fact_key not in _hidden(found, _state(found, seats, seat), seat, student):
+            raise Refused(NOTHING_TO_PEEK)
+        peeked = peek_answer(fact_key)
+        if not record_drill([peeked], student, MODES[found.game], token, found.ply, utcnow()):
+            raise Stale(ALREADY_PEEKED)
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        flash(str(refused), "error")
+        return redirect(here)
+    card = get_deck()[peeked.fact.postal]
+    flash(
+        f"{card.name}: {peeked.fact.facet.value} {peeked.judgement.expected}. You peeked, so it "
+        "counts as one to practise; it comes back in your study soon.",
+        "info",
+    )
+    return redirect(here)
+
+
+def _hidden(table: LiveTable, state: State, seat: int, student: User) -> set[str]:
+    """The facts hidden on ``seat``'s cards now: none unless the seat drills (L-T6)."""
+    if not _drills(table).get(seat, False) or table.game in NO_LIVE_DRILL:
+        return set()
+    return hidden_on_cards(state, seat, asked_facts(student, round_token(table, seat), table.ply))
+
+
+@bp.post("/<code>/drill")
+@student_required
+def drill(code: str) -> Response:
+    """Turn drill mode on or off for this student's own seat, before the game starts (L-T6)."""
+    found, seats, seat = _seated_or_404(code)
+    here = url_for("live.table", code=found.code)
+    form = SeatForm()
+    if found.status != STATUS_OPEN:
+        return nothing_changed("The game has started; drill mode is set before the start.", here)
+    if not form.validate() or form.version_number() != found.version:
+        return nothing_changed(TABLE_CHANGED, here)
+    if found.game in NO_LIVE_DRILL:
+        flash("Geography War is played without drill at a live table.", "error")
+        return redirect(here)
+    table_id, version_now, on = found.id, found.version, bool(form.computer.data)
+
+    def work() -> bool:
+        if (
+            changed_rows(
+                update(LiveTable)
+                .where(LiveTable.id == table_id, LiveTable.version == version_now)
+                .values(version=version_now + 1, updated_at=utcnow())
+            )
+            != 1
+        ):
+            return False
+        db.session.execute(
+            update(LiveSeat)
+            .where(LiveSeat.table_id == table_id, LiveSeat.seat == seat)
+            .values(drill=on)
+        )
+        return True
+
+    if not _commit_and_announce(table_id, found.code, work):
+        return nothing_changed(TABLE_CHANGED, here)
+    return redirect(here)
 
 
 def _lobby_change(code: str, change: Any, host_only: bool = False) -> Response:

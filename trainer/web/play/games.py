@@ -16,6 +16,7 @@ import datetime as dt
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -246,7 +247,7 @@ def game_move(token: str) -> Response:
         flash(str(refused), "error")
         return redirect(here)
     _remember(row.token, played.state)
-    _feedback(played.answers)
+    drill_feedback(played.answers)
     return redirect(url_for("play.game_table", token=token, since=played.ply))
 
 
@@ -347,14 +348,21 @@ def asked_rankings(row: CardGame, student: User) -> set[str]:
     recorded with no answer given; a wrong answer is asked again, D-F1). Empty without drill."""
     if not row.drill:
         return set()
+    return asked_facts(student, f"game:{row.token}", row.ply)
+
+
+def asked_facts(student: User, round_token: str, ply: int) -> set[str]:
+    """The rankings (and Zones) a drill move at version ``ply`` of the game whose answers carry
+    ``round_token`` asks the student about: those they have met, less those peeked at on this
+    move (D-H1, D-H3). Shared by games against the computer and live tables."""
     met = met_rankings(student)
     if not met:
         return set()
     peeked = db.session.execute(
         select(ReviewLog.fact_key).where(
             ReviewLog.student_id == student.id,
-            ReviewLog.round_token == f"game:{row.token}",
-            ReviewLog.item.like(f"{row.ply}:%"),
+            ReviewLog.round_token == round_token,
+            ReviewLog.item.like(f"{ply}:%"),
             ReviewLog.answer == "",
         )
     ).scalars()
@@ -367,10 +375,18 @@ def hidden_rankings(row: CardGame, state: State, student: User) -> set[str]:
     Empty without drill or once the game is over."""
     if not row.drill or state.is_terminal():
         return set()
-    obs = state.observation(0)
+    return hidden_on_cards(state, 0, asked_rankings(row, student))
+
+
+def hidden_on_cards(state: State, seat: int, asked: set[str]) -> set[str]:
+    """The facts of ``asked`` on the cards ``seat`` sees as theirs (its hand, and Geography War's
+    face-up cards) that the game's drill reviews: what its table hides (D-H1)."""
+    if state.is_terminal():
+        return set()
+    obs = state.observation(seat)
     cards = [*obs.get("hand", []), *obs.get("face_up", [])]
     facts = {f.key for f in ranking_facts(cards, type(state.game).reviews)}
-    return asked_rankings(row, student) & facts
+    return asked & facts
 
 
 def play_card_game_peek(
@@ -387,26 +403,32 @@ def play_card_game_peek(
     check_card_game_open(row)
     if ply != row.ply:
         raise Stale(TABLE_MOVE_MADE)
-    state = _load(row)
-    if fact_key in met_rankings(student) and _answered(row, fact_key, student):
+    round_token = f"game:{row.token}"
+    if fact_key in met_rankings(student) and answered(student, round_token, row.ply, fact_key):
         raise Stale(ALREADY_PEEKED)
-    if fact_key not in hidden_rankings(row, state, student):
+    if fact_key not in hidden_rankings(row, _load(row), student):
         raise Refused(NOTHING_TO_PEEK)
-    fact = Fact.from_key(fact_key)
-    peeked = DrillAnswer(fact, Form.TYPED, dont_know(fact, get_deck()))
+    peeked = peek_answer(fact_key)
     if not _record(row, row.ply, [peeked], student, now):
         raise Stale(ALREADY_PEEKED)
     return peeked
 
 
-def _answered(row: CardGame, fact_key: str, student: User) -> bool:
-    """Whether ``fact_key`` was answered or peeked at on the game's current move."""
+def peek_answer(fact_key: str) -> DrillAnswer:
+    """A peek at a hidden ranking, as the answer it counts as: "I don't know" (D-H3)."""
+    fact = Fact.from_key(fact_key)
+    return DrillAnswer(fact, Form.TYPED, dont_know(fact, get_deck()))
+
+
+def answered(student: User, round_token: str, ply: int, fact_key: str) -> bool:
+    """Whether ``fact_key`` was answered or peeked at on the move at version ``ply`` of the game
+    whose answers carry ``round_token``."""
     return (
         db.session.execute(
             select(ReviewLog.id).where(
                 ReviewLog.student_id == student.id,
-                ReviewLog.round_token == f"game:{row.token}",
-                ReviewLog.item == f"{row.ply}:{fact_key}",
+                ReviewLog.round_token == round_token,
+                ReviewLog.item == f"{ply}:{fact_key}",
             )
         ).first()
         is not None
@@ -434,18 +456,23 @@ def _play(row: CardGame, state: State, move: TableMove, asked: set[str]) -> list
     state.decode(action)  # a number that is no move at all is refused as such
     answers: list[DrillAnswer] = []
     if row.drill:
-        answers = _drill_answers(state, action, move, asked)
+        answers = drill_answers(state, action, move, asked)
     state.apply_action(action)
     return answers
 
 
-def _drill_answers(
-    state: State, action: int, move: TableMove, asked: set[str]
+def drill_answers(
+    state: State, action: int, move: TableMove, asked: set[str], seat: int = 0
 ) -> list[DrillAnswer]:
-    """Judge what the student said with a drill move (the game asks its own questions); an
-    unreadable answer refuses the move (nothing recorded)."""
+    """Judge what the student at ``seat`` said with a drill move (the game asks its own
+    questions); an unreadable answer refuses the move (nothing recorded).
+
+    Raises:
+        RefusedPlay: the play is refused, but its judged answers count.
+        IllegalAction: the move is refused (a card not in the hand, an unreadable answer).
+    """
     card = state.decode(action).card_played()
-    if card is not None and card not in state.observation(0).get("hand", [card]):
+    if card is not None and card not in state.observation(seat).get("hand", [card]):
         raise IllegalAction("That card is not in your hand.")
 
     def answer(question: DrillQuestion) -> str:
@@ -489,16 +516,44 @@ def _record(
     fact and move counts. One unit of work: the move's, or one of its own for a refused play.
 
     Returns how many answers counted (0 when every one was recorded already)."""
+    game_id = row.id
+
+    def tally(answer: DrillAnswer) -> None:
+        db.session.execute(
+            update(CardGame)
+            .where(CardGame.id == game_id)
+            .values(
+                drill_answers=CardGame.drill_answers + 1,
+                drill_right=CardGame.drill_right + int(answer.right),
+            )
+        )
+
+    return record_drill(answers, student, MODES[row.game], f"game:{row.token}", ply, now, tally)
+
+
+def record_drill(
+    answers: list[DrillAnswer],
+    student: User,
+    mode: str,
+    round_token: str,
+    ply: int,
+    now: dt.datetime,
+    tally: Callable[[DrillAnswer], None] | None = None,
+) -> int:
+    """Record drill answers given at version ``ply`` of a game whose answers carry
+    ``round_token``: only the first answer per fact and move counts (``tally`` is called for each
+    that did). One unit of work: the move's, or one of its own for a refused play.
+
+    Returns how many answers counted (0 when every one was recorded already)."""
     if not answers:
         return 0
-    game_id = row.id
     outcomes = [
         srs.Outcome(
             fact_key=answer.fact.key,
             verdict=answer.judgement.verdict,
-            mode=MODES[row.game],
+            mode=mode,
             form=answer.form,
-            round_token=f"game:{row.token}",
+            round_token=round_token,
             item=f"{ply}:{answer.fact.key}",
             answer=answer.judgement.given[:200],
         )
@@ -510,20 +565,14 @@ def _record(
         for answer, outcome in zip(answers, outcomes):
             if record(student, outcome, now).created:
                 counted += 1
-                db.session.execute(
-                    update(CardGame)
-                    .where(CardGame.id == game_id)
-                    .values(
-                        drill_answers=CardGame.drill_answers + 1,
-                        drill_right=CardGame.drill_right + int(answer.right),
-                    )
-                )
+                if tally is not None:
+                    tally(answer)
         return counted
 
     return atomically(save_answers)
 
 
-def _feedback(answers: list[DrillAnswer]) -> None:
+def drill_feedback(answers: list[DrillAnswer]) -> None:
     """Tell the student how their drill answer went, with the fact behind it."""
     if not answers:
         return
