@@ -3,6 +3,7 @@ which seats the computer plays, and who is to move. Rulings L-T1 to L-T3 (docs/R
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 
 import pytest
@@ -124,3 +125,28 @@ def test_no_change_ever_puts_two_in_a_seat_or_a_student_at_two_seats(players, ch
         users = live.humans(seats)
         assert len(users) == len(set(users))
         assert not any(s.user_id is not None and s.computer for s in seats)
+
+
+NOON = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.UTC)
+
+
+@pytest.mark.parametrize(
+    ("seen", "timer", "expected"),
+    [
+        # Heard from 10 s before the turn began: away 60 s after that.
+        (NOON - dt.timedelta(seconds=10), None, NOON + dt.timedelta(seconds=50)),
+        # Gone for 5 minutes when the turn began: the computer may play at once.
+        (NOON - dt.timedelta(minutes=5), None, NOON),
+        # Never heard from at this table: 60 s from the turn.
+        (None, None, NOON + live.AWAY_AFTER),
+        # Heard from during the turn: 60 s after that.
+        (NOON + dt.timedelta(seconds=30), None, NOON + dt.timedelta(seconds=90)),
+        # A 30-second turn timer comes first.
+        (NOON + dt.timedelta(seconds=20), 30, NOON + dt.timedelta(seconds=30)),
+        # Away before the timer runs out.
+        (NOON - dt.timedelta(seconds=50), 120, NOON + dt.timedelta(seconds=10)),
+    ],
+)
+def test_when_the_computer_may_play_for_an_absent_student(seen, timer, expected):
+    """L-T7."""
+    assert live.computer_may_move_at(seen, NOON, timer) == expected

@@ -14,6 +14,7 @@ table, and every seat still free is then played by the computer at the table's l
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -168,3 +169,23 @@ def to_move(seats: Sequence[Seat], current_player: int) -> int | None:
 def computer_seats(seats: Sequence[Seat]) -> list[int]:
     """The seats the computer plays."""
     return [seat.index for seat in seats if seat.computer]
+
+
+#: A student whose page has not been heard from for this long is away (L-T7): their pages
+#: report every 15 seconds while open.
+AWAY_AFTER = dt.timedelta(seconds=60)
+#: The turn timers a table may have (seconds), or none.
+TURN_TIMERS: tuple[int, ...] = (30, 60, 120)
+
+
+def computer_may_move_at(
+    seen_at: dt.datetime | None, turn_began: dt.datetime, turn_seconds: int | None
+) -> dt.datetime:
+    """When the computer may play for the student whose turn it is (L-T7): once they have been
+    away for :data:`AWAY_AFTER` (not heard from since ``seen_at``; since the turn began if never),
+    but not before their turn began, or once the table's turn timer has run out, whichever comes
+    first."""
+    at = max((seen_at or turn_began) + AWAY_AFTER, turn_began)
+    if turn_seconds:
+        at = min(at, turn_began + dt.timedelta(seconds=turn_seconds))
+    return at

@@ -35,6 +35,8 @@ def upgrade() -> None:
         sa.Column("actions", sa.JSON(), nullable=False),
         sa.Column("ply", sa.Integer(), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("turn_seconds", sa.SmallInteger(), nullable=True),
+        sa.Column("covered", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
@@ -54,6 +56,7 @@ def upgrade() -> None:
         sa.Column("user_id", sa.Integer(), nullable=True),
         sa.Column("computer", sa.Boolean(), nullable=False),
         sa.Column("drill", sa.Boolean(), nullable=False),
+        sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("result", sa.String(length=8), nullable=True),
         sa.ForeignKeyConstraint(
             ["table_id"],

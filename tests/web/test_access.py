@@ -235,6 +235,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "live.start": STUDENT_OWN,
     "live.drill": STUDENT_OWN,
     "live.peek": STUDENT_OWN,
+    "live.stand_in": STUDENT_OWN,
 }
 
 #: Endpoints that are not the app's own pages.

@@ -5,6 +5,7 @@ card another seat holds; a move reaches the other seats' sockets."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -514,3 +515,97 @@ def drill_flags(app: Flask, code: str) -> list[bool]:
                 .order_by(LiveSeat.seat)
             ).scalars()
         )
+
+
+def test_the_computer_plays_for_a_student_who_is_away_and_they_take_their_seat_back(
+    app, school, players
+):
+    """L-T7: a student not heard from for a minute is played for by the computer, asked by a
+    classmate's page; not before, never for the asker's own turn, and the seat stays theirs."""
+    import time_machine
+
+    from trainer.web.models import utcnow
+
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, game="play-the-ranks", players="2")
+    join(ben, code)
+    post(ana, code, "start", version=table_row(app, code).version)
+    ben.get(INDEX + code)  # Ben's page is open
+    # Ana plays until it is Ben's turn.
+    for _ in range(4):
+        state = state_of(app, code)
+        if state.current_player() == 1:
+            break
+        post(ana, code, "move", ply=table_row(app, code).ply, action=state.legal_actions()[0])
+    assert state_of(app, code).current_player() == 1
+    page = ana.get(INDEX + code).get_data(as_text=True)
+    assert "data-live-stand-in-at" in page and "the computer plays for them" in page
+    # Too early: Ben was just heard from.
+    before = snapshot(app)
+    post(ana, code, "stand-in", version=table_row(app, code).version)
+    assert snapshot(app) == before
+    # Ben's own page may not ask the computer to play his turn.
+    response = post(ben, code, "stand-in", version=table_row(app, code).version)
+    assert "It is your turn" in ben.get(response.location).get_data(as_text=True)
+    assert snapshot(app)[0] == before[0]
+    # Two minutes on, with no word from Ben (his page closed): the computer plays his move once.
+    ply = table_row(app, code).ply
+    with time_machine.travel(utcnow() + dt.timedelta(minutes=2), tick=False):
+        stale = table_row(app, code).version - 1
+        post(ana, code, "stand-in", version=stale)  # from a page a change ago: nothing
+        assert table_row(app, code).ply == ply
+        post(ana, code, "stand-in", version=table_row(app, code).version)
+    row = table_row(app, code)
+    assert row.ply > ply and row.covered == [ply]
+    assert seats_of(app, code)[1][1] == school["ben"]
+    # Ben comes back: the table is his to play again when his turn comes.
+    html = ben.get(INDEX + code + f"?since={ply}").get_data(as_text=True)
+    assert "(the computer played for you)" in html
+
+
+def test_a_turn_clock_lets_the_computer_move_for_a_slow_student(app, school, players):
+    """L-T7: a table's clock (30, 60 or 120 seconds a move)."""
+    import time_machine
+
+    from trainer.web.models import utcnow
+
+    ana, ben = players["ana"], players["ben"]
+    response = ana.post(
+        INDEX,
+        data={
+            "csrf_token": csrf_token(ana, INDEX),
+            "game": "play-the-ranks",
+            "players": "2",
+            "team_size": "1",
+            "level": "easy",
+            "turn_seconds": "30",
+        },
+    )
+    code = response.location.rsplit("/", 1)[1]
+    assert table_row(app, code).turn_seconds == 30
+    join(ben, code)
+    post(ana, code, "start", version=table_row(app, code).version)
+    state = state_of(app, code)
+    mover, waiter = (ana, ben) if state.current_player() == 0 else (ben, ana)
+    mover.get(INDEX + code)
+    ply = table_row(app, code).ply
+    with time_machine.travel(utcnow() + dt.timedelta(seconds=20), tick=False):
+        mover.get(f"{INDEX}{code}/version")  # still here
+        post(waiter, code, "stand-in", version=table_row(app, code).version)
+    assert table_row(app, code).ply == ply
+    with time_machine.travel(utcnow() + dt.timedelta(seconds=35), tick=False):
+        mover.get(f"{INDEX}{code}/version")  # still here, but out of time
+        post(waiter, code, "stand-in", version=table_row(app, code).version)
+    assert table_row(app, code).ply > ply
+    # A bad clock is refused with the form.
+    bad = ana.post(
+        INDEX,
+        data={
+            "csrf_token": csrf_token(ana, INDEX),
+            "game": "play-the-ranks",
+            "players": "2",
+            "level": "easy",
+            "turn_seconds": "5",
+        },
+    )
+    assert bad.status_code == 400

@@ -573,6 +573,10 @@ class LiveTable(Model):
     ply: Mapped[int] = mapped_column(Integer, default=0)
     #: Every change to the table (seats or moves); what the pages poll and the socket announces.
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: Seconds each student has for a move before the computer plays it for them (L-T7); None: no timer.
+    turn_seconds: Mapped[int | None] = mapped_column(SmallInteger)
+    #: The plies at which the computer played for a student who was away or out of time (L-T7).
+    covered: Mapped[list[int]] = mapped_column(JSON, default=list)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
@@ -596,6 +600,8 @@ class LiveSeat(Model):
     #: Drill mode for this seat's student (L-T6): the rankings they have met are hidden on their
     #: cards, and each one they say is a review in their memory model.
     drill: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: When the seat's student's page was last heard from (L-T7: away after a minute).
+    seen_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     #: The seat's result once the game is over: "won", "lost" or "drawn".
     result: Mapped[str | None] = mapped_column(String(8))
 

@@ -52,7 +52,25 @@ class NewTableForm(FlaskForm):
         default="medium",
         validators=[DataRequired(message="Choose a level.")],
     )
+    turn_seconds = RadioField(
+        "A clock for each move?",
+        choices=[
+            SelectChoice("", "No clock: wait for everyone"),
+            *(
+                SelectChoice(str(s), f"{s} seconds, then the computer plays for whoever is slow")
+                for s in live.TURN_TIMERS
+            ),
+        ],
+        default="",
+        validate_choice=True,
+        description="Whatever you choose, a classmate who leaves the table is played for by the "
+        "computer after a minute, and takes their seat back when they return.",
+    )
     submit = SubmitField("Open the table")
+
+    def timer(self) -> int | None:
+        """The turn timer chosen, in seconds (validate first); None: no clock."""
+        return whole_number(self.turn_seconds.data) or None
 
     def seats(self) -> tuple[int, int]:
         """The seats and the players per team (validate first)."""

@@ -33,6 +33,7 @@ from trainer.games import (
     Params,
     State,
     make_game,
+    make_player,
     play_computer_turns,
     replay,
 )
@@ -216,7 +217,14 @@ def _commit_and_announce(table_id: int, code: str, work: Any) -> bool:
     return kept
 
 
-def open_table(host: User, slug: str, players: int, team_size: int, level: str) -> LiveTable:
+def open_table(
+    host: User,
+    slug: str,
+    players: int,
+    team_size: int,
+    level: str,
+    turn_seconds: int | None = None,
+) -> LiveTable:
     """A new table with ``host`` at seat 0 (added and flushed, not committed).
 
     Raises:
@@ -235,8 +243,10 @@ def open_table(host: User, slug: str, players: int, team_size: int, level: str) 
         players=players,
         team_size=team_size,
         level=level,
+        turn_seconds=turn_seconds,
         status=STATUS_OPEN,
         actions=[],
+        covered=[],
         ply=0,
         version=0,
     )
@@ -429,7 +439,12 @@ def new_table() -> str | Response | tuple[str, int]:
         players, team_size = 2, 1
     try:
         table = open_table(
-            current_user._get_current_object(), form.game.data, players, team_size, form.level.data
+            current_user._get_current_object(),
+            form.game.data,
+            players,
+            team_size,
+            form.level.data,
+            form.timer(),
         )
     except (GameError, TableError) as refused:
         db.session.rollback()
@@ -474,6 +489,7 @@ def join() -> str | Response | tuple[str, int]:
 def table(code: str) -> str:
     """The lobby before the game starts, then this student's seat at the table."""
     found, seats, seat = _seated_or_404(code)
+    _heard_from(found.id, seat)
     template, context = _page(found, seats, seat, request.args.get("since", type=int))
     return render_template(template, **context)
 
@@ -482,8 +498,44 @@ def table(code: str) -> str:
 @student_required
 def version(code: str) -> Response:
     """The table's version, for a page whose socket cannot connect (it polls this)."""
-    found, _seats_now, _seat = _seated_or_404(code)
+    found, _seats_now, seat = _seated_or_404(code)
+    _heard_from(found.id, seat)
     return jsonify(version=found.version, status=found.status, ply=found.ply)
+
+
+#: How often a seat's "last heard from" is written at most (its pages report every 15 s).
+SEEN_EVERY = dt.timedelta(seconds=10)
+
+
+def _heard_from(table_id: int, seat: int) -> None:
+    """The seat's student is at the table now (L-T7): their page loaded or reported in."""
+    now = utcnow()
+    changed_rows(
+        update(LiveSeat)
+        .where(
+            LiveSeat.table_id == table_id,
+            LiveSeat.seat == seat,
+            (LiveSeat.seen_at.is_(None)) | (LiveSeat.seen_at < now - SEEN_EVERY),
+        )
+        .values(seen_at=now)
+    )
+    db.session.commit()
+
+
+def _seen(table: LiveTable) -> dict[int, dt.datetime | None]:
+    rows = db.session.execute(
+        select(LiveSeat.seat, LiveSeat.seen_at).where(LiveSeat.table_id == table.id)
+    )
+    return {seat: seen for seat, seen in rows}
+
+
+def stand_in_at(table: LiveTable, state: State, seats: tuple[Seat, ...]) -> dt.datetime | None:
+    """When the computer may play for the student whose turn it is (L-T7); None when it is no
+    student's turn."""
+    mover = state.current_player()
+    if table.status != STATUS_PLAYING or live.to_move(seats, mover) is None:
+        return None
+    return live.computer_may_move_at(_seen(table).get(mover), table.updated_at, table.turn_seconds)
 
 
 def _page(
@@ -502,7 +554,7 @@ def _page(
     if table.status in (STATUS_OPEN, STATUS_CLOSED):
         return ("live/lobby.html", _lobby(table, seats, common))
     state = _state(table, seats, seat)
-    return ("live/table.html", {**common, **_table_view(table, state, seat, since)})
+    return ("live/table.html", {**common, **_table_view(table, state, seats, seat, since)})
 
 
 def _lobby(table: LiveTable, seats: tuple[Seat, ...], common: dict[str, Any]) -> dict[str, Any]:
@@ -537,7 +589,9 @@ class TableRow:
     drill_answers: int = 0
 
 
-def _table_view(table: LiveTable, state: State, seat: int, since: int | None) -> dict[str, Any]:
+def _table_view(
+    table: LiveTable, state: State, seats: tuple[Seat, ...], seat: int, since: int | None
+) -> dict[str, Any]:
     """The card game's table for ``seat``: its observation, the public log, its turn."""
     deck = get_deck()
     obs = state.observation(seat)
@@ -591,6 +645,9 @@ def _table_view(table: LiveTable, state: State, seat: int, since: int | None) ->
         "game": state.game,
         "viewer": seat,
         "waiting_for": None if over or your_turn else state.seat_name(to_move),
+        # L-T7: when the computer may play for the student to move, if it is another student.
+        "stand_in_at": None if your_turn else stand_in_at(table, state, seats),
+        "covered": set(table.covered),
     }
     view.update(state.table_view(obs, your_turn, bool(hidden)))
     return view
@@ -620,6 +677,78 @@ def move(code: str) -> Response:
         return redirect(here)
     drill_feedback(played.answers)
     return redirect(url_for("live.table", code=found.code, since=played.ply))
+
+
+def play_for_absent(
+    table: LiveTable, seats: tuple[Seat, ...], asker: int, version: int | None, now: dt.datetime
+) -> None:
+    """The computer plays one move for the student whose turn it is, who is away or out of time
+    (L-T7), asked by another seat's page; then the computer seats play as after any move. The
+    seat stays the student's: their next turn is theirs again.
+
+    Raises:
+        Stale: the table changed since the asking page (or the game is over).
+        Refused: it is the asker's own turn, or the student to move still has time.
+    """
+    if table.status != STATUS_PLAYING:
+        raise Stale(GAME_OVER)
+    if version != table.version:
+        raise Stale(TABLE_MOVE_MADE)
+    state = _state(table, seats, asker)
+    mover = state.current_player()
+    if mover == asker:
+        raise Refused("It is your turn: play your move.")
+    at = stand_in_at(table, state, seats)
+    if at is None or now < at:
+        raise Refused("They still have time to play. Nothing changed.")
+    assert table.seed is not None
+    # One move only, seeded as the computer seats' are (G9): if it is their turn again, they may
+    # be back by then.
+    player = make_player(Level(table.level), f"{table.seed}:{len(state.history)}")
+    state.apply_action(player.choose(state.game, state.observation(mover), state.legal_actions()))
+    _computer_turns(table, seats, state, table.seed)
+    before, table_id = table.ply, table.id
+    values = {
+        "actions": list(state.history),
+        "ply": len(state.history),
+        "version": table.version + 1,
+        "updated_at": now,
+        "covered": [*table.covered, before],
+        **_ending(state, now),
+    }
+
+    def work() -> bool:
+        saved = changed_rows(
+            update(LiveTable)
+            .where(LiveTable.id == table_id, LiveTable.ply == before)
+            .values(**values)
+        )
+        if saved != 1:
+            return False
+        _store_results(table_id, state)
+        return True
+
+    if not _commit_and_announce(table_id, table.code, work):
+        raise Stale(TABLE_MOVE_MADE)
+
+
+@bp.post("/<code>/stand-in")
+@student_required
+def stand_in(code: str) -> Response:
+    """Another seat's page asks the computer to play for a student who is away or out of time."""
+    found, seats, seat = _seated_or_404(code)
+    here = url_for("live.table", code=found.code)
+    form = SeatForm()
+    if not form.validate():
+        return nothing_changed(TABLE_CHANGED, here)
+    try:
+        play_for_absent(found, seats, seat, form.version_number(), utcnow())
+    except Stale as stale:
+        return nothing_changed(str(stale), here, stale.category)
+    except Refused as refused:
+        flash(str(refused), "info")
+        return redirect(here)
+    return redirect(url_for("live.table", code=found.code, since=found.ply))
 
 
 @bp.post("/<code>/peek")

@@ -5,6 +5,11 @@
 (function () {
   "use strict";
   var POLL_MS = 3000;
+  // While the socket is up, the page still reports in every 15 s: a student not heard from for a
+  // minute is away, and the computer may play for them (L-T7).
+  var HEARTBEAT_MS = 15000;
+  var lastPoll = 0;
+  var standInTimer = null;
   var root = document.getElementById("live-root");
   if (!root) { return; }
   var code = root.getAttribute("data-live-code");
@@ -35,8 +40,14 @@
     root.innerHTML = fresh.innerHTML;
     version = Number(fresh.getAttribute("data-live-version"));
     ply = Number(fresh.getAttribute("data-live-ply"));
-    root.setAttribute("data-live-version", String(version));
-    root.setAttribute("data-live-ply", String(ply));
+    // The root's own attributes (version, ply, when the computer may stand in) come across too.
+    ["data-live-version", "data-live-ply", "data-live-stand-in-at", "data-live-stand-in-url"].forEach(
+      function (name) {
+        var value = fresh.getAttribute(name);
+        if (value === null) { root.removeAttribute(name); } else { root.setAttribute(name, value); }
+      }
+    );
+    scheduleStandIn();
     if (focusedId) {
       var back = document.getElementById(focusedId);
       if (back) { back.focus(); }
@@ -75,12 +86,33 @@
   }
 
   function poll() {
-    if (socket && socket.connected) { return; }
+    var now = Date.now();
+    if (socket && socket.connected && now - lastPoll < HEARTBEAT_MS) { return; }
+    lastPoll = now;
     fetch(versionUrl, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (data) { if (data) { heard(data.version); } })
       .catch(function () {});
   }
+
+  // When the student to move is away or out of time, ask the computer to play for them.
+  function scheduleStandIn() {
+    if (standInTimer) { window.clearTimeout(standInTimer); standInTimer = null; }
+    var at = Number(root.getAttribute("data-live-stand-in-at"));
+    var url = root.getAttribute("data-live-stand-in-url");
+    var csrf = document.getElementById("live-csrf");
+    if (!at || !url || !csrf) { return; }
+    var wait = Math.max(0, at - Date.now()) + 1000 + Math.floor(Math.random() * 1000);
+    standInTimer = window.setTimeout(function () {
+      var body = new URLSearchParams();
+      body.set("csrf_token", csrf.value);
+      body.set("version", String(version));
+      fetch(url, { method: "POST", credentials: "same-origin", body: body })
+        .catch(function () {})
+        .then(function () { refresh(); });
+    }, wait);
+  }
+  scheduleStandIn();
 
   if (typeof window.io === "function") {
     socket = window.io({ transports: ["websocket"], reconnectionDelayMax: 5000 });
