@@ -171,6 +171,21 @@ def computer_seats(seats: Sequence[Seat]) -> list[int]:
     return [seat.index for seat in seats if seat.computer]
 
 
+#: The few friendly messages a student may send to their table (L-T8): there is no free text.
+CHEERS: tuple[str, ...] = ("Good game!", "Your turn!", "Nice move!", "Good luck!", "Thanks!")
+
+
+def cheer(index: int | None) -> str:
+    """The friendly message numbered ``index``.
+
+    Raises:
+        TableError: no such message.
+    """
+    if index is None or not 0 <= index < len(CHEERS):
+        raise TableError("Choose one of the messages.")
+    return CHEERS[index]
+
+
 #: A student whose page has not been heard from for this long is away (L-T7): their pages
 #: report every 15 seconds while open.
 AWAY_AFTER = dt.timedelta(seconds=60)

@@ -56,6 +56,8 @@ def upgrade() -> None:
         sa.Column("user_id", sa.Integer(), nullable=True),
         sa.Column("computer", sa.Boolean(), nullable=False),
         sa.Column("drill", sa.Boolean(), nullable=False),
+        sa.Column("cheer", sa.SmallInteger(), nullable=True),
+        sa.Column("cheered_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("result", sa.String(length=8), nullable=True),
         sa.ForeignKeyConstraint(

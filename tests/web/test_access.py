@@ -236,6 +236,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "live.drill": STUDENT_OWN,
     "live.peek": STUDENT_OWN,
     "live.stand_in": STUDENT_OWN,
+    "live.send_cheer": STUDENT_OWN,
 }
 
 #: Endpoints that are not the app's own pages.

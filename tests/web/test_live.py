@@ -609,3 +609,29 @@ def test_a_turn_clock_lets_the_computer_move_for_a_slow_student(app, school, pla
         },
     )
     assert bad.status_code == 400
+
+
+def test_friendly_messages_are_a_fixed_few_and_not_a_flood(app, school, players):
+    """L-T8: one of a few fixed messages, shown to the table for a minute; no free text, and not
+    more often than every 5 seconds."""
+    import time_machine
+
+    from trainer.web.models import utcnow
+
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, game="play-the-ranks", players="2")
+    join(ben, code)
+    post(ben, code, "cheer", message=3)
+    assert "ben: Good luck!" in ana.get(INDEX + code).get_data(as_text=True)
+    assert "You: Good luck!" in ben.get(INDEX + code).get_data(as_text=True)
+    before = snapshot(app)
+    post(ben, code, "cheer", message=0)  # too soon
+    post(ana, code, "cheer", message=9)  # no such message
+    post(ana, code, "cheer", message="Hi there")  # no free text
+    assert snapshot(app) == before
+    assert "Good game!" not in ana.get(INDEX + code).get_data(as_text=True).split("<legend>")[0]
+    with time_machine.travel(utcnow() + dt.timedelta(seconds=61), tick=False):
+        assert "ben: Good luck!" not in ana.get(INDEX + code).get_data(as_text=True)
+        post(ben, code, "cheer", message=0)
+        assert "ben: Good game!" in ana.get(INDEX + code).get_data(as_text=True)
+    assert post(players["dee"], code, "cheer", message=0).status_code == 404

@@ -600,6 +600,9 @@ class LiveSeat(Model):
     #: Drill mode for this seat's student (L-T6): the rankings they have met are hidden on their
     #: cards, and each one they say is a review in their memory model.
     drill: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The last friendly message the seat's student sent (an index of ``trainer.live.CHEERS``), and when.
+    cheer: Mapped[int | None] = mapped_column(SmallInteger)
+    cheered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     #: When the seat's student's page was last heard from (L-T7: away after a minute).
     seen_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     #: The seat's result once the game is over: "won", "lost" or "drawn".

@@ -104,9 +104,14 @@ class SeatForm(FlaskForm):
     version = HiddenField()
     seat = HiddenField()
     computer = BooleanField()
+    #: A friendly message's number (``trainer.live.CHEERS``).
+    message = HiddenField()
 
     def version_number(self) -> int | None:
         return whole_number(self.version.data, hi=10**9)
+
+    def message_number(self) -> int | None:
+        return whole_number(self.message.data, hi=len(live.CHEERS))
 
     def seat_number(self) -> int:
         """The seat named, or -1 (no such seat) when it is not a number."""

@@ -550,6 +550,8 @@ def _page(
         "my_seat": seat,
         "is_host": seat == 0,
         "seat_form": SeatForm(formdata=None),
+        "cheers": live.CHEERS,
+        "cheers_sent": _cheers(table, names, seat),
     }
     if table.status in (STATUS_OPEN, STATUS_CLOSED):
         return ("live/lobby.html", _lobby(table, seats, common))
@@ -749,6 +751,68 @@ def stand_in(code: str) -> Response:
         flash(str(refused), "info")
         return redirect(here)
     return redirect(url_for("live.table", code=found.code, since=found.ply))
+
+
+#: How long a friendly message stays on the table's pages, and how soon a student may send another.
+CHEER_SHOWN = dt.timedelta(seconds=60)
+CHEER_EVERY = dt.timedelta(seconds=5)
+
+
+@bp.post("/<code>/cheer")
+@student_required
+def send_cheer(code: str) -> Response:
+    """Send one of the few friendly messages to the table (L-T8)."""
+    found, seats, seat = _seated_or_404(code)
+    here = url_for("live.table", code=found.code)
+    form = SeatForm()
+    if found.status not in (STATUS_OPEN, STATUS_PLAYING, STATUS_OVER) or not form.validate():
+        return nothing_changed(TABLE_CHANGED, here)
+    try:
+        message = live.cheer(form.message_number())
+    except TableError as refused:
+        flash(str(refused), "error")
+        return redirect(here)
+    now, table_id = utcnow(), found.id
+
+    def work() -> bool:
+        sent = changed_rows(
+            update(LiveSeat)
+            .where(
+                LiveSeat.table_id == table_id,
+                LiveSeat.seat == seat,
+                (LiveSeat.cheered_at.is_(None)) | (LiveSeat.cheered_at < now - CHEER_EVERY),
+            )
+            .values(cheer=live.CHEERS.index(message), cheered_at=now)
+        )
+        if sent != 1:
+            return False
+        db.session.execute(
+            update(LiveTable).where(LiveTable.id == table_id).values(version=LiveTable.version + 1)
+        )
+        return True
+
+    if not _commit_and_announce(table_id, found.code, work):
+        flash("Wait a moment before sending another message.", "info")
+    return redirect(here)
+
+
+def _cheers(table: LiveTable, names: dict[int, str], seat: int) -> list[str]:
+    """The friendly messages sent to the table in the last minute, oldest first."""
+    since = utcnow() - CHEER_SHOWN
+    rows = db.session.execute(
+        select(LiveSeat.seat, LiveSeat.cheer)
+        .where(
+            LiveSeat.table_id == table.id,
+            LiveSeat.cheer.is_not(None),
+            LiveSeat.cheered_at >= since,
+        )
+        .order_by(LiveSeat.cheered_at)
+    )
+    return [
+        f"{'You' if who == seat else names.get(who, 'A classmate')}: {live.CHEERS[cheer]}"
+        for who, cheer in rows
+        if cheer is not None and 0 <= cheer < len(live.CHEERS)
+    ]
 
 
 @bp.post("/<code>/peek")

@@ -37,6 +37,10 @@
       return;
     }
     var focusedId = document.activeElement && document.activeElement.id;
+    var heardBefore = {};
+    Array.prototype.forEach.call(root.querySelectorAll(".live-cheers__said li"), function (item) {
+      heardBefore[item.textContent.trim()] = true;
+    });
     root.innerHTML = fresh.innerHTML;
     version = Number(fresh.getAttribute("data-live-version"));
     ply = Number(fresh.getAttribute("data-live-ply"));
@@ -54,6 +58,10 @@
     }
     // Screen readers hear what just happened: the new log lines and whose turn it is.
     var said = [];
+    Array.prototype.forEach.call(root.querySelectorAll(".live-cheers__said li"), function (item) {
+      var text = item.textContent.trim();
+      if (!heardBefore[text]) { said.push(text); }
+    });
     Array.prototype.forEach.call(root.querySelectorAll(".fresh__item"), function (item) {
       said.push(item.textContent.trim());
     });
