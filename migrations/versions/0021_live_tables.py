@@ -73,9 +73,47 @@ def upgrade() -> None:
         sa.UniqueConstraint("table_id", "seat", name=op.f("uq_live_seat_table_id")),
     )
     op.create_index("ix_live_seat_user", "live_seat", ["user_id", "table_id"], unique=False)
+    op.create_table(
+        "live_invite",
+        sa.Column("id", BIG_ID, nullable=False),
+        sa.Column("table_id", BIG_ID, nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("inviter_id", sa.Integer(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["table_id"],
+            ["live_table.id"],
+            name=op.f("fk_live_invite_table_id_live_table"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["user_id"], ["user.id"], name=op.f("fk_live_invite_user_id_user"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["inviter_id"],
+            ["user.id"],
+            name=op.f("fk_live_invite_inviter_id_user"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_live_invite")),
+        sa.UniqueConstraint("table_id", "user_id", name=op.f("uq_live_invite_table_id")),
+    )
+    op.create_index(op.f("ix_live_invite_user_id"), "live_invite", ["user_id"], unique=False)
+    op.create_table(
+        "live_presence",
+        sa.Column("user_id", sa.Integer(), autoincrement=False, nullable=False),
+        sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["user_id"], ["user.id"], name=op.f("fk_live_presence_user_id_user"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("user_id", name=op.f("pk_live_presence")),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("live_presence")
+    op.drop_index(op.f("ix_live_invite_user_id"), table_name="live_invite")
+    op.drop_table("live_invite")
     op.drop_index("ix_live_seat_user", table_name="live_seat")
     op.drop_table("live_seat")
     op.drop_index(op.f("ix_live_table_host_id"), table_name="live_table")

@@ -237,6 +237,8 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "live.peek": STUDENT_OWN,
     "live.stand_in": STUDENT_OWN,
     "live.send_cheer": STUDENT_OWN,
+    "live.invite": STUDENT_OWN,
+    "live.here": STUDENTS,
 }
 
 #: Endpoints that are not the app's own pages.

@@ -401,6 +401,9 @@ def test_two_server_processes_sharing_redis_hear_each_others_moves(app, school, 
         ben.disconnect()
         server.shutdown()
         thread.join(timeout=5)
+        for extra in (first, second):  # their own connection pools, closed (no leaked connection)
+            with extra.app_context():
+                db.engine.dispose()
 
 
 def test_drill_at_a_live_table_is_each_students_own_choice_and_every_answer_counts(
@@ -635,3 +638,46 @@ def test_friendly_messages_are_a_fixed_few_and_not_a_flood(app, school, players)
         post(ben, code, "cheer", message=0)
         assert "ben: Good game!" in ana.get(INDEX + code).get_data(as_text=True)
     assert post(players["dee"], code, "cheer", message=0).status_code == 404
+
+
+def test_a_classmate_on_the_with_classmates_page_can_be_invited(app, school, players):
+    """L-T9: the lobby offers the classmates who have the "With classmates" page open; the one
+    invited finds the table there, and a student of another class is never offered."""
+    import time_machine
+
+    from trainer.web.models import utcnow
+
+    ana, ben, cai, dee = (players[n] for n in ("ana", "ben", "cai", "dee"))
+    for client in (ben, dee):
+        client.get(INDEX)  # on the With classmates page
+    code = open_table(ana, game="play-the-ranks", players="2")
+    lobby = ana.get(INDEX + code).get_data(as_text=True)
+    assert "Invite ben" in lobby and "Invite dee" not in lobby and "Invite cai" not in lobby
+    listener = app.extensions["socketio"].test_client(app, flask_test_client=ben)
+    listener.get_received()
+    post(ana, code, "invite", student=school["ben"])
+    assert [m["name"] for m in listener.get_received()] == ["invited"]
+    page = ben.get(INDEX).get_data(as_text=True)
+    assert "ana invited you to Play the Ranks" in page
+    assert ben.get(INDEX + "here").get_json() == {"invitations": 1}
+    # Inviting someone not offered (another class, not on the page, made up) changes nothing.
+    with app.app_context():
+        from trainer.web.models import LiveInvite
+
+        count = lambda: db.session.execute(  # noqa: E731
+            select(func.count()).select_from(LiveInvite)
+        ).scalar_one()
+        before = count()
+    for student in (school["dee"], school["cai"], 999999, "x"):
+        post(ana, code, "invite", student=student)
+    with app.app_context():
+        assert count() == before
+    # Ben joins from the invitation; then it is no longer listed.
+    assert join(ben, code).status_code == 302
+    assert "invited you" not in ben.get(INDEX).get_data(as_text=True)
+    # Two minutes away from the page: no longer offered.
+    cai.get(INDEX)
+    code2 = open_table(ana, game="play-the-ranks", players="2")
+    assert "Invite cai" in ana.get(INDEX + code2).get_data(as_text=True)
+    with time_machine.travel(utcnow() + dt.timedelta(minutes=3), tick=False):
+        assert "Invite cai" not in ana.get(INDEX + code2).get_data(as_text=True)

@@ -609,6 +609,30 @@ class LiveSeat(Model):
     result: Mapped[str | None] = mapped_column(String(8))
 
 
+class LiveInvite(Model):
+    """A student at an open table invited a classmate to it (L-T9)."""
+
+    __tablename__ = "live_invite"
+    __table_args__ = (UniqueConstraint("table_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("live_table.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    inviter_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class LivePresence(Model):
+    """When a student last had the "With classmates" page open (L-T9): who may be invited now."""
+
+    __tablename__ = "live_presence"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("user.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
 #: Join codes use only letters and digits that cannot be taken for one another (no 0/O, 1/I/L).
 JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 JOIN_CODE_LENGTH = 8

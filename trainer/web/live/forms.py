@@ -106,6 +106,11 @@ class SeatForm(FlaskForm):
     computer = BooleanField()
     #: A friendly message's number (``trainer.live.CHEERS``).
     message = HiddenField()
+    #: The classmate invited (a user id).
+    student = HiddenField()
+
+    def student_number(self) -> int | None:
+        return whole_number(self.student.data)
 
     def version_number(self) -> int | None:
         return whole_number(self.version.data, hi=10**9)

@@ -21,6 +21,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 from werkzeug.wrappers import Response
 
@@ -45,7 +46,16 @@ from .. import get_deck
 from ..extensions import changed_rows, db
 from ..guards import Refused, Stale, nothing_changed
 from ..memory import atomically
-from ..models import ClassMembership, LiveSeat, LiveTable, ReviewLog, User, utcnow
+from ..models import (
+    ClassMembership,
+    LiveInvite,
+    LivePresence,
+    LiveSeat,
+    LiveTable,
+    ReviewLog,
+    User,
+    utcnow,
+)
 from ..play.common import GAME_OVER, TABLE_MOVE_MADE
 from ..play.forms import CardGameMoveForm
 from ..play.games import (
@@ -417,6 +427,7 @@ def _render_index(form: NewTableForm, join: JoinTableForm) -> str:
         join=join,
         tables=_my_tables(False),
         finished=_my_tables(True),
+        invitations=_invitations(current_user.id),
         titles=TITLES,
     )
 
@@ -425,7 +436,102 @@ def _render_index(form: NewTableForm, join: JoinTableForm) -> str:
 @student_required
 def index() -> str:
     """Open a table, join one with its code, or go back to one."""
+    _present(current_user.id)
     return _render_index(NewTableForm(), JoinTableForm(formdata=None))
+
+
+@bp.get("/here")
+@student_required
+def here() -> Response:
+    """The "With classmates" page reports in (L-T9: classmates may invite this student now)."""
+    _present(current_user.id)
+    return jsonify(invitations=len(_invitations(current_user.id)))
+
+
+#: A student on the "With classmates" page reports in every 15 s; one not heard from for this
+#: long is no longer offered to be invited.
+PRESENT_FOR = dt.timedelta(minutes=2)
+
+
+def _present(user_id: int) -> None:
+    """The student has the "With classmates" page open now."""
+    now = utcnow()
+    if not changed_rows(
+        update(LivePresence).where(LivePresence.user_id == user_id).values(seen_at=now)
+    ):
+        db.session.add(LivePresence(user_id=user_id, seen_at=now))
+    try:
+        db.session.commit()
+    except IntegrityError:  # another request made the row first
+        db.session.rollback()
+
+
+def _invitations(user_id: int) -> list[tuple[LiveTable, str]]:
+    """The open tables the student was invited to and does not sit at, with who invited them."""
+    seated = select(LiveSeat.table_id).where(LiveSeat.user_id == user_id)
+    rows = db.session.execute(
+        select(LiveTable, User.username)
+        .join(LiveInvite, LiveInvite.table_id == LiveTable.id)
+        .join(User, User.id == LiveInvite.inviter_id)
+        .where(
+            LiveInvite.user_id == user_id,
+            LiveTable.status == STATUS_OPEN,
+            LiveTable.id.not_in(seated),
+        )
+        .order_by(LiveInvite.created_at.desc())
+        .limit(LISTED)
+    ).all()
+    return [(table, inviter) for table, inviter in rows]
+
+
+def _invitable(table: LiveTable, seats: tuple[Seat, ...], inviter: int) -> list[tuple[int, str]]:
+    """Classmates of the inviter (and of the host, L-T1) who have the "With classmates" page open
+    and are not at the table (L-T9), by username."""
+    mine, theirs = aliased(ClassMembership), aliased(ClassMembership)
+    rows = db.session.execute(
+        select(User.id, User.username)
+        .join(LivePresence, LivePresence.user_id == User.id)
+        .join(theirs, theirs.student_id == User.id)
+        .join(mine, (mine.class_id == theirs.class_id) & (mine.student_id == inviter))
+        .where(LivePresence.seen_at >= utcnow() - PRESENT_FOR, User.id != inviter)
+        .distinct()
+        .order_by(User.username)
+    ).all()
+    at_table = set(live.humans(seats))
+    return [
+        (user_id, name)
+        for user_id, name in rows
+        if user_id not in at_table
+        and (inviter == table.host_id or _classmates(user_id, table.host_id))
+    ]
+
+
+@bp.post("/<code>/invite")
+@student_required
+def invite(code: str) -> Response:
+    """Invite a classmate who has the "With classmates" page open to this table (L-T9)."""
+    found, seats, seat = _seated_or_404(code)
+    here_url = url_for("live.table", code=found.code)
+    form = SeatForm()
+    if found.status != STATUS_OPEN or not form.validate():
+        return nothing_changed("The game has started: no one else can join now.", here_url)
+    target = form.student_number()
+    offered = dict(_invitable(found, seats, current_user.id))
+    if target not in offered:
+        flash("That classmate cannot be invited now: give them the table's code.", "error")
+        return redirect(here_url)
+    exists = db.session.execute(
+        select(LiveInvite.id).where(LiveInvite.table_id == found.id, LiveInvite.user_id == target)
+    ).first()
+    if exists is None:
+        db.session.add(LiveInvite(table_id=found.id, user_id=target, inviter_id=current_user.id))
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+    sockets.announce_invite(target)
+    flash(f"{offered[target]} is invited: the table is on their With classmates page.", "success")
+    return redirect(here_url)
 
 
 @bp.post("/")
@@ -569,6 +675,7 @@ def _lobby(table: LiveTable, seats: tuple[Seat, ...], common: dict[str, Any]) ->
         "can_start": len(live.humans(seats)) >= live.MIN_HUMANS,
         "drills": _drills(table),
         "drill_offered": table.game not in NO_LIVE_DRILL,
+        "invitable": _invitable(table, seats, current_user.id),
         "met_any": bool(met_rankings(current_user._get_current_object())),
     }
 

@@ -25,8 +25,24 @@ from ..models import Role
 CHANGED = "changed"
 
 
+#: The event a student's "With classmates" page hears when someone invites them to a table.
+INVITED = "invited"
+
+
 def room(table_id: int) -> str:
     return f"live:{table_id}"
+
+
+def personal_room(user_id: int) -> str:
+    return f"user:{user_id}"
+
+
+def announce_invite(user_id: int) -> None:
+    """Tell the student's open "With classmates" pages that they were invited (no details: the
+    page fetches itself again)."""
+    socketio: SocketIO | None = current_app.extensions.get("socketio")
+    if socketio is not None:
+        socketio.emit(INVITED, {}, to=personal_room(user_id))
 
 
 def init_app(app: Flask) -> SocketIO:
@@ -46,8 +62,11 @@ def init_app(app: Flask) -> SocketIO:
 
     @socketio.on("connect")
     def connect(auth: Any = None) -> bool:
-        """Only a signed-in student may listen."""
-        return bool(current_user.is_authenticated and current_user.role == Role.STUDENT)
+        """Only a signed-in student may listen; they hear their own invitations (L-T9)."""
+        if not (current_user.is_authenticated and current_user.role == Role.STUDENT):
+            return False
+        join_room(personal_room(current_user.id))
+        return True
 
     @socketio.on("watch")
     def watch(message: Any) -> dict[str, Any]:
