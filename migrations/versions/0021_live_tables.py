@@ -37,6 +37,7 @@ def upgrade() -> None:
         sa.Column("version", sa.Integer(), nullable=False),
         sa.Column("turn_seconds", sa.SmallInteger(), nullable=True),
         sa.Column("covered", sa.JSON(), nullable=False),
+        sa.Column("rematch_code", sa.String(length=8), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),

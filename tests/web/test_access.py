@@ -239,6 +239,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "live.send_cheer": STUDENT_OWN,
     "live.invite": STUDENT_OWN,
     "live.here": STUDENTS,
+    "live.rematch": STUDENT_OWN,
 }
 
 #: Endpoints that are not the app's own pages.

@@ -681,3 +681,45 @@ def test_a_classmate_on_the_with_classmates_page_can_be_invited(app, school, pla
     assert "Invite cai" in ana.get(INDEX + code2).get_data(as_text=True)
     with time_machine.travel(utcnow() + dt.timedelta(minutes=3), tick=False):
         assert "Invite cai" not in ana.get(INDEX + code2).get_data(as_text=True)
+
+
+def finish(app: Flask, code: str, by_seat: dict[int, FlaskClient]) -> None:
+    """Play the table's game to the end, each student taking the first legal move."""
+    for _ in range(400):
+        row = table_row(app, code)
+        if row.status == "over":
+            return
+        state = state_of(app, code)
+        post(
+            by_seat[state.current_player()],
+            code,
+            "move",
+            ply=row.ply,
+            action=state.legal_actions()[0],
+        )
+    raise AssertionError("the game never ended")
+
+
+def test_play_again_with_the_same_classmates(app, school, players):
+    """L-T10: after the game, whoever asks first opens the same table again; the others are
+    invited, and their finished table offers to join it; a second ask joins, never opens twice."""
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, game="play-the-ranks", players="2")
+    join(ben, code)
+    before = snapshot(app)
+    post(ana, code, "rematch")  # not over yet: nothing
+    assert snapshot(app) == before
+    post(ana, code, "start", version=table_row(app, code).version)
+    finish(app, code, {0: ana, 1: ben})
+    assert "Play again with the same classmates" in ben.get(INDEX + code).get_data(as_text=True)
+    response = post(ben, code, "rematch")
+    new = response.location.rsplit("/", 1)[1]
+    assert table_row(app, code).rematch_code == new and new != code
+    assert [u for _s, u, _c, _r in seats_of(app, new)] == [school["ben"], None]
+    assert "ben invited you to Play the Ranks" in ana.get(INDEX).get_data(as_text=True)
+    assert "Join the new table" in ana.get(INDEX + code).get_data(as_text=True)
+    response = post(ana, code, "rematch")
+    assert response.location.endswith(f"/{new}")
+    assert [u for _s, u, _c, _r in seats_of(app, new)] == [school["ben"], school["ana"]]
+    with app.app_context():
+        assert db.session.execute(select(func.count()).select_from(LiveTable)).scalar_one() == 2

@@ -577,6 +577,8 @@ class LiveTable(Model):
     turn_seconds: Mapped[int | None] = mapped_column(SmallInteger)
     #: The plies at which the computer played for a student who was away or out of time (L-T7).
     covered: Mapped[list[int]] = mapped_column(JSON, default=list)
+    #: The code of the table opened to play again with the same classmates (L-T10), once one was.
+    rematch_code: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())

@@ -922,6 +922,64 @@ def _cheers(table: LiveTable, names: dict[int, str], seat: int) -> list[str]:
     ]
 
 
+@bp.post("/<code>/rematch")
+@student_required
+def rematch(code: str) -> Response:
+    """Play again with the same classmates (L-T10): a new table of the same game, seats, teams,
+    level and clock, opened by whoever asks first; the others are invited to it, and their finished
+    table's page offers to join it. Asked again, it goes to the table already opened."""
+    found, seats, seat = _seated_or_404(code)
+    here = url_for("live.table", code=found.code)
+    if found.status != STATUS_OVER or not SeatForm().validate():
+        return nothing_changed("Play this game to the end first.", here)
+    if found.rematch_code:
+        return _join_rematch(found.rematch_code)
+    asker = current_user._get_current_object()
+    table = open_table(
+        asker, found.game, found.players, found.team_size, found.level, found.turn_seconds
+    )
+    claimed = changed_rows(
+        update(LiveTable)
+        .where(LiveTable.id == found.id, LiveTable.rematch_code.is_(None))
+        .values(rematch_code=table.code, version=LiveTable.version + 1)
+    )
+    if claimed != 1:  # a classmate asked at the same moment: theirs is the new table
+        db.session.rollback()
+        db.session.expire_all()
+        again = db.session.get(LiveTable, found.id)
+        return _join_rematch(again.rematch_code if again is not None else None)
+    others = [user for user in live.humans(seats) if user != asker.id]
+    for user in others:
+        db.session.add(LiveInvite(table_id=table.id, user_id=user, inviter_id=asker.id))
+    db.session.commit()
+    version = found.version + 1
+    sockets.announce(found.id, found.code, version)
+    for user in others:
+        sockets.announce_invite(user)
+    return redirect(url_for("live.table", code=table.code))
+
+
+def _join_rematch(code: str | None) -> Response:
+    """Sit at the rematch table ``code`` (as joining it with its code would)."""
+    table = _by_code(code) if code else None
+    if table is None or table.status != STATUS_OPEN:
+        flash("That new table has started or closed. Open another one.", "info")
+        return redirect(url_for("live.index"))
+    seats = _seats(table)
+    if live.seat_of(seats, current_user.id) is None:
+        try:
+            new_seats = live.sit(seats, current_user.id)
+        except TableError as refused:
+            flash(str(refused), "error")
+            return redirect(url_for("live.index"))
+        table_id, version = table.id, table.version
+        if not _commit_and_announce(
+            table_id, table.code, lambda: _write_seats(table_id, version, new_seats)
+        ):
+            return nothing_changed(TABLE_CHANGED, url_for("live.index"))
+    return redirect(url_for("live.table", code=table.code))
+
+
 @bp.post("/<code>/peek")
 @student_required
 def peek(code: str) -> Response:
