@@ -1,7 +1,8 @@
 """Live tables (issue 22): a card game played by several students, each on their own device.
 
 ``live_table`` holds the table's game, its code, its state in the lobby and, once started, the
-game's seed and actions; ``live_seat`` one row per seat (a student's, the computer's, or free).
+game's seed and actions; ``live_seat`` one row per seat (a student's, the computer's, or free),
+with its own Border-Up round at a Border-Up race.
 
 Revision ID: 0021_live_tables
 Revises: 0020_roster_ids
@@ -61,11 +62,18 @@ def upgrade() -> None:
         sa.Column("cheered_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("result", sa.String(length=8), nullable=True),
+        sa.Column("round_id", BIG_ID, nullable=True),
         sa.ForeignKeyConstraint(
             ["table_id"],
             ["live_table.id"],
             name=op.f("fk_live_seat_table_id_live_table"),
             ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["round_id"],
+            ["border_up_round.id"],
+            name=op.f("fk_live_seat_round_id_border_up_round"),
+            ondelete="SET NULL",
         ),
         sa.ForeignKeyConstraint(
             ["user_id"], ["user.id"], name=op.f("fk_live_seat_user_id_user"), ondelete="SET NULL"

@@ -240,6 +240,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "live.invite": STUDENT_OWN,
     "live.here": STUDENTS,
     "live.rematch": STUDENT_OWN,
+    "live.race_call": STUDENT_OWN,
 }
 
 #: Endpoints that are not the app's own pages.

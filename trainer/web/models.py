@@ -609,6 +609,10 @@ class LiveSeat(Model):
     seen_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     #: The seat's result once the game is over: "won", "lost" or "drawn".
     result: Mapped[str | None] = mapped_column(String(8))
+    #: At a Border-Up race (L-R1), the seat's own round: its 18 cards, its call and its result.
+    round_id: Mapped[int | None] = mapped_column(
+        ForeignKey("border_up_round.id", ondelete="SET NULL")
+    )
 
 
 class LiveInvite(Model):

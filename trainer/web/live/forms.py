@@ -14,6 +14,17 @@ from ..play.forms import GAME_CHOICES
 
 #: The most seats any card game has.
 MOST_SEATS = 7
+#: A table for a Border-Up race between two students (L-R1): not a card game of the registry.
+BORDER_UP = "border-up"
+#: What a table may be opened for: the card games, and the Border-Up race.
+TABLE_CHOICES = [
+    *GAME_CHOICES,
+    SelectChoice(
+        BORDER_UP,
+        "Border-Up race (2 players): each of you gets your own 18 cards; "
+        "the first right call of two groups wins",
+    ),
+]
 
 
 class NewTableForm(FlaskForm):
@@ -21,7 +32,7 @@ class NewTableForm(FlaskForm):
 
     game = RadioField(
         "Which game?",
-        choices=GAME_CHOICES,
+        choices=TABLE_CHOICES,
         default=GAME_CHOICES[0].value,
         validators=[DataRequired(message="Choose a game.")],
     )

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,7 +77,7 @@ from ..play.games import (
 )
 from ..security import student_required
 from . import sockets
-from .forms import JoinTableForm, NewTableForm, SeatForm
+from .forms import BORDER_UP, JoinTableForm, NewTableForm, SeatForm
 
 bp = Blueprint("live", __name__, url_prefix="/play/live")
 
@@ -90,6 +92,12 @@ NO_LIVE_DRILL = frozenset({"geography-war"})
 #: How many of a student's tables the index lists.
 LISTED = 20
 LOG_SHOWN = 40
+#: What a table's pages call its game: a card game's title, or the Border-Up race (L-R1).
+TABLE_TITLES = {**TITLES, BORDER_UP: "Border-Up race"}
+#: A card game's request (a move, a peek, the computer standing in) sent to a Border-Up race.
+NOT_A_CARD_GAME = (
+    "This table is a Border-Up race: call GeoPlunge! with two groups. Nothing changed."
+)
 
 
 # --- reading a table -------------------------------------------------------------------------
@@ -177,8 +185,29 @@ def _game_for(table: LiveTable, seats: tuple[Seat, ...], viewer: int) -> Any:
 
 
 def _state(table: LiveTable, seats: tuple[Seat, ...], viewer: int) -> State:
+    """The game as ``viewer`` reads it, rebuilt from its seed and actions (a copy: the caller may
+    play on it). Every move makes each seat's page fetch itself again, so the states are kept by
+    (table, ply, viewer): the seats, and so the names, are fixed once a game has started. The key
+    holds the table's code and seed, not only its id: ids start again in every new database."""
     assert table.seed is not None
-    return replay(_game_for(table, seats, viewer), table.seed, table.actions)
+    key = (table.code, table.seed, table.ply, viewer)
+    with _STATES_LOCK:
+        cached = _STATES.get(key)
+        if cached is not None:
+            _STATES.move_to_end(key)
+            return cached.clone()
+    state = replay(_game_for(table, seats, viewer), table.seed, table.actions)
+    with _STATES_LOCK:
+        _STATES[key] = state.clone()
+        while len(_STATES) > _STATES_KEPT:
+            _STATES.popitem(last=False)
+    return state
+
+
+#: Rebuilt states by (table code, seed, ply, viewer seat), most recently used last.
+_STATES: OrderedDict[tuple[str, int, int, int], State] = OrderedDict()
+_STATES_KEPT = 256
+_STATES_LOCK = threading.Lock()
 
 
 # --- writing a table -------------------------------------------------------------------------
@@ -240,7 +269,8 @@ def open_table(
     Raises:
         GameError: the game cannot be played with these players and teams.
     """
-    make_game(slug, get_deck(), Params(players, team_size))  # the game's own checks
+    if slug != BORDER_UP:  # a race has no game of the registry: two seats, no teams (L-R1)
+        make_game(slug, get_deck(), Params(players, team_size))  # the game's own checks
     rng = random.SystemRandom()
     while True:
         code = live.new_code(rng)
@@ -428,7 +458,7 @@ def _render_index(form: NewTableForm, join: JoinTableForm) -> str:
         tables=_my_tables(False),
         finished=_my_tables(True),
         invitations=_invitations(current_user.id),
-        titles=TITLES,
+        titles=TABLE_TITLES,
     )
 
 
@@ -541,7 +571,7 @@ def new_table() -> str | Response | tuple[str, int]:
     if not form.validate():
         return _render_index(form, JoinTableForm(formdata=None)), 400
     players, team_size = form.seats()
-    if REGISTRY[form.game.data].max_players == 2:
+    if form.game.data == BORDER_UP or REGISTRY[form.game.data].max_players == 2:
         players, team_size = 2, 1
     try:
         table = open_table(
@@ -650,7 +680,7 @@ def _page(
     names = _names(seats)
     common = {
         "table": table,
-        "title": TITLES[table.game],
+        "title": TABLE_TITLES[table.game],
         "live_seats": seats,
         "usernames": names,
         "my_seat": seat,
@@ -661,6 +691,8 @@ def _page(
     }
     if table.status in (STATUS_OPEN, STATUS_CLOSED):
         return ("live/lobby.html", _lobby(table, seats, common))
+    if table.game == BORDER_UP:
+        return race.race_page(table, seats, seat, common)
     state = _state(table, seats, seat)
     return ("live/table.html", {**common, **_table_view(table, state, seats, seat, since)})
 
@@ -674,7 +706,9 @@ def _lobby(table: LiveTable, seats: tuple[Seat, ...], common: dict[str, Any]) ->
         "humans": len(live.humans(seats)),
         "can_start": len(live.humans(seats)) >= live.MIN_HUMANS,
         "drills": _drills(table),
-        "drill_offered": table.game not in NO_LIVE_DRILL,
+        "drill_offered": table.game not in NO_LIVE_DRILL and table.game != BORDER_UP,
+        # A race is between two students: no seat of it is the computer's (L-R1).
+        "computer_offered": table.game != BORDER_UP,
         "invitable": _invitable(table, seats, current_user.id),
         "met_any": bool(met_rankings(current_user._get_current_object())),
     }
@@ -769,6 +803,8 @@ def move(code: str) -> Response:
     found, seats, seat = _seated_or_404(code)
     here = url_for("live.table", code=found.code)
     form = CardGameMoveForm()
+    if found.game == BORDER_UP:
+        return nothing_changed(NOT_A_CARD_GAME, here)
     if found.status != STATUS_PLAYING:
         return nothing_changed(GAME_OVER, here)
     if not form.validate():
@@ -848,6 +884,8 @@ def stand_in(code: str) -> Response:
     found, seats, seat = _seated_or_404(code)
     here = url_for("live.table", code=found.code)
     form = SeatForm()
+    if found.game == BORDER_UP:
+        return nothing_changed(NOT_A_CARD_GAME, here)
     if not form.validate():
         return nothing_changed(TABLE_CHANGED, here)
     try:
@@ -987,6 +1025,8 @@ def peek(code: str) -> Response:
     found, seats, seat = _seated_or_404(code)
     here = url_for("live.table", code=found.code)
     form = CardGameMoveForm()
+    if found.game == BORDER_UP:
+        return nothing_changed(NOT_A_CARD_GAME, here)
     if found.status != STATUS_PLAYING:
         return nothing_changed(GAME_OVER, here)
     if not form.validate():
@@ -1037,8 +1077,8 @@ def drill(code: str) -> Response:
         return nothing_changed("The game has started; drill mode is set before the start.", here)
     if not form.validate() or form.version_number() != found.version:
         return nothing_changed(TABLE_CHANGED, here)
-    if found.game in NO_LIVE_DRILL:
-        flash("Geography War is played without drill at a live table.", "error")
+    if found.game in NO_LIVE_DRILL or found.game == BORDER_UP:
+        flash(f"{TABLE_TITLES[found.game]} is played without drill at a live table.", "error")
         return redirect(here)
     table_id, version_now, on = found.id, found.version, bool(form.computer.data)
 
@@ -1105,14 +1145,15 @@ def sit(code: str) -> Response:
 @bp.post("/<code>/computer")
 @student_required
 def computer(code: str) -> Response:
-    """The host gives a free seat to the computer, or takes it back."""
-    return _lobby_change(
-        code,
-        lambda seats, seat, form: live.give_to_computer(
-            seats, form.seat_number(), bool(form.computer.data)
-        ),
-        host_only=True,
-    )
+    """The host gives a free seat to the computer, or takes it back (never at a race, L-R1)."""
+
+    def change(seats: tuple[Seat, ...], seat: int, form: SeatForm) -> tuple[Seat, ...]:
+        table = _by_code(code)
+        if table is not None and table.game == BORDER_UP:
+            raise TableError("A Border-Up race is between two classmates: no computer seat.")
+        return live.give_to_computer(seats, form.seat_number(), bool(form.computer.data))
+
+    return _lobby_change(code, change, host_only=True)
 
 
 @bp.post("/<code>/leave")
@@ -1164,11 +1205,17 @@ def start(code: str) -> Response:
     if seat != 0:
         flash("Only the student who opened the table can start the game.", "error")
         return redirect(here)
+    deal = race.start_race if found.game == BORDER_UP else start_table
     try:
-        if not start_table(found, seats, found.version, utcnow()):
+        if not deal(found, seats, found.version, utcnow()):
             return nothing_changed(TABLE_CHANGED, here)
     except TableError as refused:
         db.session.rollback()
         flash(str(refused), "error")
         return redirect(here)
     return redirect(url_for("live.table", code=found.code, since=0))
+
+
+# The Border-Up race's page and call (L-R1) register on ``bp`` too; imported last, as they use the
+# helpers above.
+from . import race  # noqa: E402

@@ -7,8 +7,8 @@ import random
 import secrets
 from collections.abc import Sequence
 
-from flask import redirect, render_template, request, url_for
-from sqlalchemy import update
+from flask import abort, redirect, render_template, request, url_for
+from sqlalchemy import Select, select, update
 from werkzeug.wrappers import Response
 
 from trainer import srs
@@ -35,7 +35,7 @@ from .. import get_deck
 from ..extensions import changed_rows, db
 from ..guards import Refused, Stale, nothing_changed
 from ..memory import queue
-from ..models import BorderUpRound, User, utcnow
+from ..models import BorderUpRound, LiveSeat, LiveTable, User, utcnow
 from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register, scope_filters
 from ..security import student_required
 from .common import (
@@ -61,7 +61,7 @@ def border_up_index() -> str:
 
 
 def _render_index(form: NewBorderUpForm) -> str:
-    rounds, bests = history(BorderUpRound)
+    rounds, bests = history(BorderUpRound, BorderUpRound.id.not_in(race_rounds()))
     return render_template("play/border_up_index.html", form=form, rounds=rounds, bests=bests)
 
 
@@ -104,6 +104,26 @@ def new_border_up(student: User, level: str, postals: set[str] | None = None) ->
     return row
 
 
+def _own_round(token: str) -> BorderUpRound:
+    """The signed-in student's round against the computer with ``token``. A round of a race
+    against a classmate (L-R1) has no computer: its pages are the live table's, where this sends
+    the student (so no solo call, hint or computer's call can touch the race)."""
+    row = own_or_404(BorderUpRound, token)
+    race = db.session.execute(
+        select(LiveTable.code)
+        .join(LiveSeat, LiveSeat.table_id == LiveTable.id)
+        .where(LiveSeat.round_id == row.id)
+    ).scalar_one_or_none()
+    if race is not None:
+        abort(redirect(url_for("live.table", code=race)))
+    return row
+
+
+def race_rounds() -> Select[int | None]:
+    """The ids of the rounds played as races against a classmate (L-R1)."""
+    return select(LiveSeat.round_id).where(LiveSeat.round_id.is_not(None))
+
+
 def _computer(row: BorderUpRound) -> ComputerRun:
     return ComputerRun.draw(Level(row.level), row.seed)
 
@@ -116,7 +136,7 @@ def _elapsed(row: BorderUpRound) -> float:
 @student_required
 def border_up_round(token: str) -> str:
     """The hand (face down until "Ready, Set, GeoPlunge!"), the race, and after the call the groups judged."""
-    row = own_or_404(BorderUpRound, token)
+    row = _own_round(token)
     settle(row)
     return _render_round(row, BorderUpForm())
 
@@ -199,7 +219,7 @@ def _judged(row: BorderUpRound) -> tuple[GroupResult, GroupResult]:
 @student_required
 def border_up_ready(token: str) -> Response:
     """ "Ready, Set, GeoPlunge!": the cards turn over and the clock starts (once)."""
-    row = own_or_404(BorderUpRound, token)
+    row = _own_round(token)
     if BorderUpForm().validate():
         play_border_up_ready(row, utcnow())
     return redirect(url_for("play.border_up_round", token=token))
@@ -221,7 +241,7 @@ def play_border_up_ready(row: BorderUpRound, now: dt.datetime) -> bool:
 @student_required
 def border_up_hint(token: str) -> Response:
     """Highlight one card of a solution; the round counts as helped."""
-    row = own_or_404(BorderUpRound, token)
+    row = _own_round(token)
     if BorderUpForm().validate():
         play_border_up_hint(row)
     return redirect(url_for("play.border_up_round", token=token))
@@ -241,7 +261,7 @@ def play_border_up_hint(row: BorderUpRound) -> str | None:
 @student_required
 def border_up_call(token: str) -> str | Response | tuple[str, int]:
     """The student calls GeoPlunge! with two groups: judged once, recorded once, the race decided."""
-    row = own_or_404(BorderUpRound, token)
+    row = _own_round(token)
     here = url_for("play.border_up_round", token=token)
     now = utcnow()
     form = BorderUpForm()

@@ -70,12 +70,13 @@ def save_call(
     return atomically(work)
 
 
-def history(model: Any) -> tuple[list[Any], dict[str, float]]:
-    """The student's last rounds, newest first, and their best time per level."""
+def history(model: Any, *where: Any) -> tuple[list[Any], dict[str, float]]:
+    """The student's last rounds, newest first, and their best time per level; ``where``: more
+    conditions on the rounds (Border-Up leaves out its races against a classmate)."""
     rounds = (
         db.session.execute(
             select(model)
-            .where(model.student_id == current_user.id)
+            .where(model.student_id == current_user.id, *where)
             .order_by(model.created_at.desc(), model.id.desc())
             .limit(HISTORY)
         )
@@ -84,7 +85,7 @@ def history(model: Any) -> tuple[list[Any], dict[str, float]]:
     )
     rows = db.session.execute(
         select(model.level, func.min(model.seconds))
-        .where(model.student_id == current_user.id, model.seconds.is_not(None))
+        .where(model.student_id == current_user.id, model.seconds.is_not(None), *where)
         .group_by(model.level)
     )
     bests: dict[str, float] = {level: seconds for level, seconds in rows}
