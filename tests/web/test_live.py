@@ -723,3 +723,21 @@ def test_play_again_with_the_same_classmates(app, school, players):
     assert [u for _s, u, _c, _r in seats_of(app, new)] == [school["ben"], school["ana"]]
     with app.app_context():
         assert db.session.execute(select(func.count()).select_from(LiveTable)).scalar_one() == 2
+
+
+def test_a_student_has_at_most_five_tables_waiting_at_once(app, school, players):
+    ana = players["ana"]
+    codes = [open_table(ana, game="play-the-ranks", players="2") for _ in range(5)]
+    response = ana.post(
+        INDEX,
+        data={
+            "csrf_token": csrf_token(ana, INDEX),
+            "game": "play-the-ranks",
+            "players": "2",
+            "level": "easy",
+        },
+    )
+    assert response.status_code == 400
+    assert "5 tables waiting for classmates already" in response.get_data(as_text=True)
+    post(ana, codes[0], "leave", version=table_row(app, codes[0]).version)  # closes it
+    assert open_table(ana, game="play-the-ranks", players="2")

@@ -89,6 +89,8 @@ STATUS_OPEN, STATUS_PLAYING, STATUS_OVER, STATUS_CLOSED = "open", "playing", "ov
 #: Games whose drill is not offered at a live table: Geography War's drill calls each battle from
 #: seat 1's side, and its battles need no choice from either player (L-T6).
 NO_LIVE_DRILL = frozenset({"geography-war"})
+#: How many tables waiting to start a student may have opened at once.
+MOST_OPEN = 5
 #: How many of a student's tables the index lists.
 LISTED = 20
 LOG_SHOWN = 40
@@ -268,7 +270,18 @@ def open_table(
 
     Raises:
         GameError: the game cannot be played with these players and teams.
+        TableError: the host has :data:`MOST_OPEN` tables waiting to start already.
     """
+    waiting = db.session.execute(
+        select(func.count())
+        .select_from(LiveTable)
+        .where(LiveTable.host_id == host.id, LiveTable.status == STATUS_OPEN)
+    ).scalar_one()
+    if waiting >= MOST_OPEN:
+        raise TableError(
+            f"You have {waiting} tables waiting for classmates already: start or close one of "
+            "them first (Your tables, above)."
+        )
     if slug != BORDER_UP:  # a race has no game of the registry: two seats, no teams (L-R1)
         make_game(slug, get_deck(), Params(players, team_size))  # the game's own checks
     rng = random.SystemRandom()
@@ -582,9 +595,13 @@ def new_table() -> str | Response | tuple[str, int]:
             form.level.data,
             form.timer(),
         )
-    except (GameError, TableError) as refused:
+    except GameError as refused:
         db.session.rollback()
         form.team_size.errors = [str(refused)]
+        return _render_index(form, JoinTableForm(formdata=None)), 400
+    except TableError as refused:
+        db.session.rollback()
+        form.game.errors = [str(refused)]
         return _render_index(form, JoinTableForm(formdata=None)), 400
     db.session.commit()
     return redirect(url_for("live.table", code=table.code))
@@ -973,9 +990,14 @@ def rematch(code: str) -> Response:
     if found.rematch_code:
         return _join_rematch(found.rematch_code)
     asker = current_user._get_current_object()
-    table = open_table(
-        asker, found.game, found.players, found.team_size, found.level, found.turn_seconds
-    )
+    try:
+        table = open_table(
+            asker, found.game, found.players, found.team_size, found.level, found.turn_seconds
+        )
+    except TableError as refused:
+        db.session.rollback()
+        flash(str(refused), "error")
+        return redirect(here)
     claimed = changed_rows(
         update(LiveTable)
         .where(LiveTable.id == found.id, LiveTable.rematch_code.is_(None))
