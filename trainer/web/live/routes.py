@@ -807,6 +807,8 @@ def _table_view(
         "waiting_for": None if over or your_turn else state.seat_name(to_move),
         # L-T7: when the computer may play for the student to move, if it is another student.
         "stand_in_at": None if your_turn else stand_in_at(table, state, seats),
+        # The server's clock, so a page counts to ``stand_in_at`` whatever its own clock says.
+        "server_now": utcnow(),
         "covered": set(table.covered),
     }
     view.update(state.table_view(obs, your_turn, bool(hidden)))

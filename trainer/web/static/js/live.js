@@ -45,7 +45,8 @@
     version = Number(fresh.getAttribute("data-live-version"));
     ply = Number(fresh.getAttribute("data-live-ply"));
     // The root's own attributes (version, ply, when the computer may stand in) come across too.
-    ["data-live-version", "data-live-ply", "data-live-stand-in-at", "data-live-stand-in-url"].forEach(
+    ["data-live-version", "data-live-ply", "data-live-stand-in-at", "data-live-stand-in-url",
+      "data-live-now"].forEach(
       function (name) {
         var value = fresh.getAttribute(name);
         if (value === null) { root.removeAttribute(name); } else { root.setAttribute(name, value); }
@@ -107,10 +108,13 @@
   function scheduleStandIn() {
     if (standInTimer) { window.clearTimeout(standInTimer); standInTimer = null; }
     var at = Number(root.getAttribute("data-live-stand-in-at"));
+    var serverNow = Number(root.getAttribute("data-live-now"));
     var url = root.getAttribute("data-live-stand-in-url");
     var csrf = document.getElementById("live-csrf");
-    if (!at || !url || !csrf) { return; }
-    var wait = Math.max(0, at - Date.now()) + 1000 + Math.floor(Math.random() * 1000);
+    if (!at || !serverNow || !url || !csrf) { return; }
+    // Counted on the server's clock (the page says what time it was there when it was made), and
+    // never sooner than 3 s after the page: a refused ask is not repeated in a loop.
+    var wait = Math.max(3000, at - serverNow) + Math.floor(Math.random() * 1000);
     standInTimer = window.setTimeout(function () {
       var body = new URLSearchParams();
       body.set("csrf_token", csrf.value);
