@@ -64,9 +64,9 @@ def test_two_classmates_play_geoplunge_51_each_in_their_own_browser(
         log_in(ana, "ana.b")
         log_in(ben, "ben.c")
 
-        # Ana opens a table from the menu's "With classmates".
+        # Ana opens a table from the menu's "Classmates".
         open_menu(ana)
-        ana.get_by_role("link", name="With classmates").click()
+        ana.get_by_role("link", name="Classmates").click()
         ana.get_by_label("GeoPlunge 51: add rankings").check()
         ana.get_by_label("Seats, counting you").select_option("3")
         ana.get_by_label("Easy: it plays any card").check()
@@ -78,7 +78,7 @@ def test_two_classmates_play_geoplunge_51_each_in_their_own_browser(
         # Ben types it as a child would, in lower case; Ana's lobby shows him without a reload.
         ana.evaluate("window.__sameDocument = true")
         open_menu(ben)
-        ben.get_by_role("link", name="With classmates").click()
+        ben.get_by_role("link", name="Classmates").click()
         ben.get_by_label("The table's code").fill(code.lower())
         ben.get_by_role("button", name="Join").click()
         expect(ben.locator(".live-seats")).to_contain_text("ana.b")

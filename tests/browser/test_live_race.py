@@ -44,14 +44,14 @@ def test_two_classmates_race_at_border_up_each_in_their_own_browser(
         log_in(ben, "ben.c")
 
         open_menu(ana)
-        ana.get_by_role("link", name="With classmates").click()
+        ana.get_by_role("link", name="Classmates").click()
         ana.get_by_label(re.compile("Border-Up race")).check()
         ana.get_by_role("button", name="Open the table").click()
         code = ana.locator(".live-code__value").inner_text().strip()
         expect(ana.get_by_role("button", name="Give it to the computer")).to_have_count(0)
 
         open_menu(ben)
-        ben.get_by_role("link", name="With classmates").click()
+        ben.get_by_role("link", name="Classmates").click()
         ben.get_by_label("The table's code").fill(code)
         ben.get_by_role("button", name="Join").click()
         expect(ana.get_by_role("button", name="Start the game")).to_be_enabled()

@@ -641,7 +641,7 @@ def test_friendly_messages_are_a_fixed_few_and_not_a_flood(app, school, players)
 
 
 def test_a_classmate_on_the_with_classmates_page_can_be_invited(app, school, players):
-    """L-T9: the lobby offers the classmates who have the "With classmates" page open; the one
+    """L-T9: the lobby offers the classmates who have the "Classmates" page open; the one
     invited finds the table there, and a student of another class is never offered."""
     import time_machine
 
@@ -649,7 +649,7 @@ def test_a_classmate_on_the_with_classmates_page_can_be_invited(app, school, pla
 
     ana, ben, cai, dee = (players[n] for n in ("ana", "ben", "cai", "dee"))
     for client in (ben, dee):
-        client.get(INDEX)  # on the With classmates page
+        client.get(INDEX)  # on the Classmates page
     code = open_table(ana, game="play-the-ranks", players="2")
     lobby = ana.get(INDEX + code).get_data(as_text=True)
     assert "Invite ben" in lobby and "Invite dee" not in lobby and "Invite cai" not in lobby

@@ -629,7 +629,7 @@ class LiveInvite(Model):
 
 
 class LivePresence(Model):
-    """When a student last had the "With classmates" page open (L-T9): who may be invited now."""
+    """When a student last had the "Classmates" page open (L-T9): who may be invited now."""
 
     __tablename__ = "live_presence"
 

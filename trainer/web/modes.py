@@ -58,7 +58,7 @@ class NavLink:
 #: (a student has no other ``dashboard.`` page).
 PROGRESS_LINK = NavLink("Progress", "dashboard.album", 20, prefix="dashboard.")
 #: Live tables with classmates (issue 22): not a mode of its own, the card games played together.
-LIVE_LINK = NavLink("With classmates", "live.index", 75, blueprint="live")
+LIVE_LINK = NavLink("Classmates", "live.index", 75, blueprint="live")
 
 
 class Access(str, Enum):

@@ -486,18 +486,18 @@ def index() -> str:
 @bp.get("/here")
 @student_required
 def here() -> Response:
-    """The "With classmates" page reports in (L-T9: classmates may invite this student now)."""
+    """The "Classmates" page reports in (L-T9: classmates may invite this student now)."""
     _present(current_user.id)
     return jsonify(invitations=len(_invitations(current_user.id)))
 
 
-#: A student on the "With classmates" page reports in every 15 s; one not heard from for this
+#: A student on the "Classmates" page reports in every 15 s; one not heard from for this
 #: long is no longer offered to be invited.
 PRESENT_FOR = dt.timedelta(minutes=2)
 
 
 def _present(user_id: int) -> None:
-    """The student has the "With classmates" page open now."""
+    """The student has the "Classmates" page open now."""
     now = utcnow()
     if not changed_rows(
         update(LivePresence).where(LivePresence.user_id == user_id).values(seen_at=now)
@@ -528,7 +528,7 @@ def _invitations(user_id: int) -> list[tuple[LiveTable, str]]:
 
 
 def _invitable(table: LiveTable, seats: tuple[Seat, ...], inviter: int) -> list[tuple[int, str]]:
-    """Classmates of the inviter (and of the host, L-T1) who have the "With classmates" page open
+    """Classmates of the inviter (and of the host, L-T1) who have the "Classmates" page open
     and are not at the table (L-T9), by username."""
     mine, theirs = aliased(ClassMembership), aliased(ClassMembership)
     rows = db.session.execute(
@@ -552,7 +552,7 @@ def _invitable(table: LiveTable, seats: tuple[Seat, ...], inviter: int) -> list[
 @bp.post("/<code>/invite")
 @student_required
 def invite(code: str) -> Response:
-    """Invite a classmate who has the "With classmates" page open to this table (L-T9)."""
+    """Invite a classmate who has the "Classmates" page open to this table (L-T9)."""
     found, seats, seat = _seated_or_404(code)
     here_url = url_for("live.table", code=found.code)
     form = SeatForm()
@@ -573,7 +573,7 @@ def invite(code: str) -> Response:
         except IntegrityError:
             db.session.rollback()
     sockets.announce_invite(target)
-    flash(f"{offered[target]} is invited: the table is on their With classmates page.", "success")
+    flash(f"{offered[target]} is invited: the table is on their Classmates page.", "success")
     return redirect(here_url)
 
 

@@ -25,7 +25,7 @@ from ..models import Role
 CHANGED = "changed"
 
 
-#: The event a student's "With classmates" page hears when someone invites them to a table.
+#: The event a student's "Classmates" page hears when someone invites them to a table.
 INVITED = "invited"
 
 
@@ -38,7 +38,7 @@ def personal_room(user_id: int) -> str:
 
 
 def announce_invite(user_id: int) -> None:
-    """Tell the student's open "With classmates" pages that they were invited (no details: the
+    """Tell the student's open "Classmates" pages that they were invited (no details: the
     page fetches itself again)."""
     socketio: SocketIO | None = current_app.extensions.get("socketio")
     if socketio is not None:

@@ -1,4 +1,4 @@
-// The "With classmates" page (L-T9): while it is open the student may be invited to a classmate's
+// The "Classmates" page (L-T9): while it is open the student may be invited to a classmate's
 // table. It reports in every 15 seconds, and when an invitation arrives (the socket says so, or
 // the report's count changes) the page is loaded again to show it.
 (function () {
