@@ -741,3 +741,25 @@ def test_a_student_has_at_most_five_tables_waiting_at_once(app, school, players)
     assert "5 tables waiting for classmates already" in response.get_data(as_text=True)
     post(ana, codes[0], "leave", version=table_row(app, codes[0]).version)  # closes it
     assert open_table(ana, game="play-the-ranks", players="2")
+
+
+@pytest.mark.parametrize("behind_proxy", [False, True])
+def test_the_socket_takes_a_page_of_this_site_and_refuses_another(
+    app, school, players, behind_proxy
+):
+    """The Socket.IO handshake is same-origin only (L-T5): a page of this site connects, one of
+    another site does not. Behind the school's HTTPS proxy (``BEHIND_PROXY``) the page's origin is
+    ``https://`` while the app hears plain http: the proxy's forwarded scheme and host decide
+    (python-engineio reads them itself), so live pages still connect there."""
+    from trainer.web import create_app
+
+    served = create_app({**app.config, "BEHIND_PROXY": behind_proxy})
+    client = served.test_client()
+    proxy = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "trainer.school.example"}
+    site = "https://trainer.school.example" if behind_proxy else "http://localhost"
+    for origin, status in ((site, 200), ("https://elsewhere.example", 400)):
+        headers = {"Origin": origin, **(proxy if behind_proxy else {})}
+        response = client.get("/socket.io/?EIO=4&transport=polling", headers=headers)
+        assert response.status_code == status, origin
+    with served.app_context():
+        db.engine.dispose()
