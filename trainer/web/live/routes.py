@@ -61,18 +61,16 @@ from ..models import (
 from ..play.common import GAME_OVER, TABLE_MOVE_MADE
 from ..play.forms import CardGameMoveForm
 from ..play.games import (
-    ALREADY_PEEKED,
     MODES,
-    NOTHING_TO_PEEK,
     TITLES,
-    answered,
     asked_facts,
     drill_answers,
     drill_feedback,
     hidden_on_cards,
     met_rankings,
     new_seed,
-    peek_answer,
+    peek_at,
+    peek_feedback,
     record_drill,
 )
 from ..security import student_required
@@ -1057,29 +1055,25 @@ def peek(code: str) -> Response:
         flash(" ".join(e for errors in form.errors.values() for e in errors), "error")
         return redirect(here)
     student = current_user._get_current_object()
-    token = round_token(found, seat)
+    token, now = round_token(found, seat), utcnow()
     try:
         ply, fact_key = form.peeked()
         if ply != found.ply:
             raise Stale(TABLE_MOVE_MADE)
-        if fact_key in met_rankings(student) and answered(student, token, found.ply, fact_key):
-            raise Stale(ALREADY_PEEKED)
-        if fact_key not in _hidden(found, _state(found, seats, seat), seat, student):
-            raise Refused(NOTHING_TO_PEEK)
-        peeked = peek_answer(fact_key)
-        if not record_drill([peeked], student, MODES[found.game], token, found.ply, utcnow()):
-            raise Stale(ALREADY_PEEKED)
+        peeked = peek_at(
+            student,
+            fact_key,
+            token,
+            found.ply,
+            lambda: _hidden(found, _state(found, seats, seat), seat, student),
+            lambda answers: record_drill(answers, student, MODES[found.game], token, ply, now),
+        )
     except Stale as stale:
         return nothing_changed(str(stale), here, stale.category)
     except Refused as refused:
         flash(str(refused), "error")
         return redirect(here)
-    card = get_deck()[peeked.fact.postal]
-    flash(
-        f"{card.name}: {peeked.fact.facet.value} {peeked.judgement.expected}. You peeked, so it "
-        "counts as one to practise; it comes back in your study soon.",
-        "info",
-    )
+    peek_feedback(peeked)
     return redirect(here)
 
 

@@ -333,12 +333,7 @@ def game_peek(token: str) -> Response:
     except Refused as refused:
         flash(str(refused), "error")
         return redirect(here)
-    card = get_deck()[peeked.fact.postal]
-    flash(
-        f"{card.name}: {peeked.fact.facet.value} {peeked.judgement.expected}. You peeked, so it "
-        "counts as one to practise; it comes back in your study soon.",
-        "info",
-    )
+    peek_feedback(peeked)
     return redirect(here)
 
 
@@ -403,21 +398,52 @@ def play_card_game_peek(
     check_card_game_open(row)
     if ply != row.ply:
         raise Stale(TABLE_MOVE_MADE)
-    round_token = f"game:{row.token}"
-    if fact_key in met_rankings(student) and answered(student, round_token, row.ply, fact_key):
+    return peek_at(
+        student,
+        fact_key,
+        f"game:{row.token}",
+        row.ply,
+        lambda: hidden_rankings(row, _load(row), student),
+        lambda answers: _record(row, row.ply, answers, student, now),
+    )
+
+
+def peek_at(
+    student: User,
+    fact_key: str,
+    round_token: str,
+    ply: int,
+    hidden: Callable[[], set[str]],
+    save: Callable[[list[DrillAnswer]], int],
+) -> DrillAnswer:
+    """A peek at the hidden ranking ``fact_key`` on the move at version ``ply`` of a game whose
+    answers carry ``round_token``: kept by ``save`` as the miss it counts as (D-H3). ``hidden``
+    gives the facts hidden at the student's table now. Shared by games against the computer and
+    live tables.
+
+    Raises:
+        Stale: this ranking was peeked at (or answered) on this move already; nothing changed.
+        Refused: the ranking is not hidden at the student's table; nothing changed.
+    """
+    if fact_key in met_rankings(student) and answered(student, round_token, ply, fact_key):
         raise Stale(ALREADY_PEEKED)
-    if fact_key not in hidden_rankings(row, _load(row), student):
+    if fact_key not in hidden():
         raise Refused(NOTHING_TO_PEEK)
-    peeked = peek_answer(fact_key)
-    if not _record(row, row.ply, [peeked], student, now):
+    fact = Fact.from_key(fact_key)
+    peeked = DrillAnswer(fact, Form.TYPED, dont_know(fact, get_deck()))
+    if not save([peeked]):
         raise Stale(ALREADY_PEEKED)
     return peeked
 
 
-def peek_answer(fact_key: str) -> DrillAnswer:
-    """A peek at a hidden ranking, as the answer it counts as: "I don't know" (D-H3)."""
-    fact = Fact.from_key(fact_key)
-    return DrillAnswer(fact, Form.TYPED, dont_know(fact, get_deck()))
+def peek_feedback(peeked: DrillAnswer) -> None:
+    """Show the student the ranking they peeked at, and that it counts as a miss (D-H3)."""
+    card = get_deck()[peeked.fact.postal]
+    flash(
+        f"{card.name}: {peeked.fact.facet.value} {peeked.judgement.expected}. You peeked, so it "
+        "counts as one to practise; it comes back in your study soon.",
+        "info",
+    )
 
 
 def answered(student: User, round_token: str, ply: int, fact_key: str) -> bool:
