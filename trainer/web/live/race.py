@@ -45,6 +45,7 @@ from ..play.border_up import MODE, SOLUTIONS_SHOWN, new_border_up
 from ..play.common import current_student, save_call
 from ..play.forms import BorderUpForm
 from ..security import student_required
+from .duels import Duel, register
 from .forms import BORDER_UP
 from .routes import (
     STATUS_CLOSED,
@@ -333,3 +334,14 @@ def race_page(
             result=mine.result,
         )
     return ("live/race.html", context)
+
+
+register(
+    Duel(
+        BORDER_UP,
+        title="Border-Up race",
+        how="call GeoPlunge! with two groups",
+        start=start_race,
+        page=race_page,
+    )
+)

@@ -75,7 +75,8 @@ from ..play.games import (
 )
 from ..security import student_required
 from . import sockets
-from .forms import BORDER_UP, JoinTableForm, NewTableForm, SeatForm
+from .duels import DUELS, is_duel
+from .forms import JoinTableForm, NewTableForm, SeatForm
 
 bp = Blueprint("live", __name__, url_prefix="/play/live")
 
@@ -92,12 +93,18 @@ MOST_OPEN = 5
 #: How many of a student's tables the index lists.
 LISTED = 20
 LOG_SHOWN = 40
-#: What a table's pages call its game: a card game's title, or the Border-Up race (L-R1).
-TABLE_TITLES = {**TITLES, BORDER_UP: "Border-Up race"}
-#: A card game's request (a move, a peek, the computer standing in) sent to a Border-Up race.
-NOT_A_CARD_GAME = (
-    "This table is a Border-Up race: call GeoPlunge! with two groups. Nothing changed."
-)
+
+
+def table_title(game: str) -> str:
+    """What a table's pages call its game: a card game's title, or a duel's ("Border-Up race")."""
+    return DUELS[game].title if is_duel(game) else TITLES[game]
+
+
+def not_a_card_game(game: str) -> str:
+    """What a card game's request (a move, a peek, the computer standing in) sent to a duel's table
+    is told."""
+    duel = DUELS[game]
+    return f"This table is a {duel.title}: {duel.how}. Nothing changed."
 
 
 # --- reading a table -------------------------------------------------------------------------
@@ -280,7 +287,7 @@ def open_table(
             f"You have {waiting} tables waiting for classmates already: start or close one of "
             "them first (Your tables, above)."
         )
-    if slug != BORDER_UP:  # a race has no game of the registry: two seats, no teams (L-R1)
+    if not is_duel(slug):  # a duel has no game of the registry: two seats, no teams (L-R1)
         make_game(slug, get_deck(), Params(players, team_size))  # the game's own checks
     rng = random.SystemRandom()
     while True:
@@ -469,7 +476,7 @@ def _render_index(form: NewTableForm, join: JoinTableForm) -> str:
         tables=_my_tables(False),
         finished=_my_tables(True),
         invitations=_invitations(current_user.id),
-        titles=TABLE_TITLES,
+        titles={game: table_title(game) for game in (*TITLES, *DUELS)},
     )
 
 
@@ -582,7 +589,7 @@ def new_table() -> str | Response | tuple[str, int]:
     if not form.validate():
         return _render_index(form, JoinTableForm(formdata=None)), 400
     players, team_size = form.seats()
-    if form.game.data == BORDER_UP or REGISTRY[form.game.data].max_players == 2:
+    if is_duel(form.game.data) or REGISTRY[form.game.data].max_players == 2:
         players, team_size = 2, 1
     try:
         table = open_table(
@@ -695,7 +702,7 @@ def _page(
     names = _names(seats)
     common = {
         "table": table,
-        "title": TABLE_TITLES[table.game],
+        "title": table_title(table.game),
         "live_seats": seats,
         "usernames": names,
         "my_seat": seat,
@@ -706,8 +713,8 @@ def _page(
     }
     if table.status in (STATUS_OPEN, STATUS_CLOSED):
         return ("live/lobby.html", _lobby(table, seats, common))
-    if table.game == BORDER_UP:
-        return race.race_page(table, seats, seat, common)
+    if is_duel(table.game):
+        return DUELS[table.game].page(table, seats, seat, common)
     state = _state(table, seats, seat)
     return ("live/table.html", {**common, **_table_view(table, state, seats, seat, since)})
 
@@ -721,9 +728,9 @@ def _lobby(table: LiveTable, seats: tuple[Seat, ...], common: dict[str, Any]) ->
         "humans": len(live.humans(seats)),
         "can_start": len(live.humans(seats)) >= live.MIN_HUMANS,
         "drills": _drills(table),
-        "drill_offered": table.game not in NO_LIVE_DRILL and table.game != BORDER_UP,
-        # A race is between two students: no seat of it is the computer's (L-R1).
-        "computer_offered": table.game != BORDER_UP,
+        "drill_offered": table.game not in NO_LIVE_DRILL and not is_duel(table.game),
+        # A duel is between two students: no seat of it is the computer's (L-R1).
+        "computer_offered": not is_duel(table.game),
         "invitable": _invitable(table, seats, current_user.id),
         "met_any": bool(met_rankings(current_user._get_current_object())),
     }
@@ -820,8 +827,8 @@ def move(code: str) -> Response:
     found, seats, seat = _seated_or_404(code)
     here = url_for("live.table", code=found.code)
     form = CardGameMoveForm()
-    if found.game == BORDER_UP:
-        return nothing_changed(NOT_A_CARD_GAME, here)
+    if is_duel(found.game):
+        return nothing_changed(not_a_card_game(found.game), here)
     if found.status != STATUS_PLAYING:
         return nothing_changed(GAME_OVER, here)
     if not form.validate():
@@ -901,8 +908,8 @@ def stand_in(code: str) -> Response:
     found, seats, seat = _seated_or_404(code)
     here = url_for("live.table", code=found.code)
     form = SeatForm()
-    if found.game == BORDER_UP:
-        return nothing_changed(NOT_A_CARD_GAME, here)
+    if is_duel(found.game):
+        return nothing_changed(not_a_card_game(found.game), here)
     if not form.validate():
         return nothing_changed(TABLE_CHANGED, here)
     try:
@@ -1047,8 +1054,8 @@ def peek(code: str) -> Response:
     found, seats, seat = _seated_or_404(code)
     here = url_for("live.table", code=found.code)
     form = CardGameMoveForm()
-    if found.game == BORDER_UP:
-        return nothing_changed(NOT_A_CARD_GAME, here)
+    if is_duel(found.game):
+        return nothing_changed(not_a_card_game(found.game), here)
     if found.status != STATUS_PLAYING:
         return nothing_changed(GAME_OVER, here)
     if not form.validate():
@@ -1095,8 +1102,8 @@ def drill(code: str) -> Response:
         return nothing_changed("The game has started; drill mode is set before the start.", here)
     if not form.validate() or form.version_number() != found.version:
         return nothing_changed(TABLE_CHANGED, here)
-    if found.game in NO_LIVE_DRILL or found.game == BORDER_UP:
-        flash(f"{TABLE_TITLES[found.game]} is played without drill at a live table.", "error")
+    if found.game in NO_LIVE_DRILL or is_duel(found.game):
+        flash(f"{table_title(found.game)} is played without drill at a live table.", "error")
         return redirect(here)
     table_id, version_now, on = found.id, found.version, bool(form.computer.data)
 
@@ -1167,8 +1174,10 @@ def computer(code: str) -> Response:
 
     def change(seats: tuple[Seat, ...], seat: int, form: SeatForm) -> tuple[Seat, ...]:
         table = _by_code(code)
-        if table is not None and table.game == BORDER_UP:
-            raise TableError("A Border-Up race is between two classmates: no computer seat.")
+        if table is not None and is_duel(table.game):
+            raise TableError(
+                f"A {table_title(table.game)} is between two classmates: no computer seat."
+            )
         return live.give_to_computer(seats, form.seat_number(), bool(form.computer.data))
 
     return _lobby_change(code, change, host_only=True)
@@ -1223,7 +1232,7 @@ def start(code: str) -> Response:
     if seat != 0:
         flash("Only the student who opened the table can start the game.", "error")
         return redirect(here)
-    deal = race.start_race if found.game == BORDER_UP else start_table
+    deal = DUELS[found.game].start if is_duel(found.game) else start_table
     try:
         if not deal(found, seats, found.version, utcnow()):
             return nothing_changed(TABLE_CHANGED, here)
@@ -1234,6 +1243,6 @@ def start(code: str) -> Response:
     return redirect(url_for("live.table", code=found.code, since=0))
 
 
-# The Border-Up race's page and call (L-R1) register on ``bp`` too; imported last, as they use the
-# helpers above.
-from . import race  # noqa: E402
+# The duels' pages and calls (L-R1) register on ``bp`` and in ``DUELS`` too; imported last, as they
+# use the helpers above.
+from . import race  # noqa: E402, F401
