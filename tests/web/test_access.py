@@ -241,6 +241,8 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "live.here": STUDENTS,
     "live.rematch": STUDENT_OWN,
     "live.race_call": STUDENT_OWN,
+    "live.state_iq_move": STUDENT_OWN,
+    "live.dashing_race_call": STUDENT_OWN,
 }
 
 #: Endpoints that are not the app's own pages.

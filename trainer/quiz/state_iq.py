@@ -167,6 +167,11 @@ class StateIQ:
         first_guesser: who guesses first (R2 on its own; the Border-Up winner in a match).
         level: the computer's level.
         seed: seeds the computer's memory and choices.
+        duel: both teams are students (a State IQ duel at a live table, L-Q1): each team names
+            its own B clues, so the rules wait for the computer side's choice
+            (``waiting_for() == "computer_clue"``, :meth:`give_border` with ``Side.COMPUTER``) as
+            they wait for the student's, and the computer side's guesses come from outside
+            (:meth:`guess` with ``Side.COMPUTER``).
     """
 
     deck: Deck = field(compare=False, repr=False)  # fixed: two games compare by their play
@@ -176,6 +181,7 @@ class StateIQ:
     first_guesser: Side
     level: Level
     seed: int
+    duel: bool = False
     halves: list[Half] = field(init=False)
     # Not compared: a generator equals only itself, and two games compare by what happened.
     _rng: random.Random = field(init=False, repr=False, compare=False)
@@ -205,6 +211,20 @@ class StateIQ:
         other._rng.setstate(self._rng.getstate())
         return other
 
+    def mirrored(self) -> StateIQ:
+        """The same game seen from the other team: the two sides swapped, so that
+        :func:`student_answers`, :meth:`result` and :meth:`guessing_done` read as the computer
+        side's (in a duel, the second student's). Only for reading: its generator and memory are
+        a copy's."""
+        other = self.copy()
+        other.student_card, other.computer_card = self.computer_card, self.student_card
+        other.first_guesser = self.first_guesser.other
+        other.halves = [
+            Half(h.guesser.other, h.secret, h.clues, h.guesses, h.border_mistakes)
+            for h in other.halves
+        ]
+        return other
+
     def _half(self, guesser: Side) -> Half:
         return Half(guesser, self.computer_card if guesser is Side.STUDENT else self.student_card)
 
@@ -229,14 +249,18 @@ class StateIQ:
         return self.is_over or (half is not None and half.over)
 
     def waiting_for(self) -> str | None:
-        """What the game needs next: "student_clue", "student_guess", "computer", or None at the end."""
+        """What the game needs next: "student_clue", "student_guess", "computer", or None at the end.
+
+        In a duel the computer side's B clue waits too: "computer_clue" (against the computer its
+        clues are given by the rules as soon as they are due, so this never comes back).
+        """
         if self.is_over:
             return None
         half = self.half
+        if self._clue_due() and self._slot_due().kind is ClueKind.BORDER:
+            return "student_clue" if half.guesser is Side.COMPUTER else "computer_clue"
         if half.guesser is Side.STUDENT:
             return "student_guess"
-        if self._clue_due() and self._slot_due().kind is ClueKind.BORDER:
-            return "student_clue"
         return "computer"
 
     def _slot_due(self) -> ClueSlot:
@@ -271,7 +295,7 @@ class StateIQ:
             if not unused:
                 half.clues.append(Clue(slot, "", borders_before=self._borders_given(half)))
                 continue
-            if half.guesser is Side.STUDENT:  # the computer gives the clue
+            if half.guesser is Side.STUDENT and not self.duel:  # the computer gives the clue
                 half.clues.append(
                     Clue(slot, self._computer_border_clue(half, unused), self._borders_given(half))
                 )
@@ -279,8 +303,8 @@ class StateIQ:
             return  # the student chooses a border state (give_border)
 
     def border_choices(self) -> list[str]:
-        """The border states the student may name now as the B clue (none unless one is due)."""
-        if self.waiting_for() != "student_clue":
+        """The border states the clue giver may name now as the B clue (none unless one is due)."""
+        if self.waiting_for() not in ("student_clue", "computer_clue"):
             return []
         return self._unused_borders(self.half)
 
@@ -305,19 +329,21 @@ class StateIQ:
             return max(unused, key=lambda p: (left(p), p))
         return self._rng.choice(unused)
 
-    def give_border(self, postal: str) -> Clue:
-        """The student names a border state of their own state as the B clue.
+    def give_border(self, postal: str, side: Side = Side.STUDENT) -> Clue:
+        """The student (or, in a duel, ``side``) names a border state of their own state as the
+        B clue.
 
         Raises:
-            Move: it is not the student's clue to give, the state is unknown, it was named
-                already, or it does not border the student's state (then the mistake is kept:
-                it is a wrong answer about the student's state's borders).
+            Move: it is not ``side``'s clue to give, the state is unknown, it was named
+                already, or it does not border ``side``'s state (then the mistake is kept:
+                it is a wrong answer about that state's borders).
         """
-        if self.waiting_for() != "student_clue":
+        due = "student_clue" if side is Side.STUDENT else "computer_clue"
+        if self.waiting_for() != due:
             raise Move("It is not your turn to give a clue.")
         half = self.half
         named = self.deck.get(postal.strip())
-        own = self.deck[self.student_card]
+        own = self.deck[self.student_card if side is Side.STUDENT else self.computer_card]
         if named is None:
             raise Move("Choose a state.")
         if named == own:
@@ -338,14 +364,16 @@ class StateIQ:
 
     # --- Guesses ------------------------------------------------------------------------------
 
-    def guess(self, postal: str) -> bool:
-        """The student guesses the computer's state; True when right.
+    def guess(self, postal: str, side: Side = Side.STUDENT) -> bool:
+        """The student (or, in a duel, ``side``) guesses the other side's state; True when right.
 
         Raises:
-            Move: it is not the student's turn to guess, the state is unknown, or guessed already.
+            Move: it is not ``side``'s turn to guess, the state is unknown, or guessed already.
         """
-        if self.waiting_for() != "student_guess":
+        if self.waiting_for() != ("student_guess" if side is Side.STUDENT else "computer"):
             raise Move("It is not your turn to guess.")
+        if side is Side.COMPUTER and not self.duel:
+            raise Move("The computer's guesses are its own (computer_turn, computer_guess).")
         state = self.deck.get(postal.strip())
         if state is None:
             raise Move("That is not one of the 50 states.")

@@ -613,6 +613,15 @@ class LiveSeat(Model):
     round_id: Mapped[int | None] = mapped_column(
         ForeignKey("border_up_round.id", ondelete="SET NULL")
     )
+    #: At a Dashing States race (L-D1), the seat's own round: its five Map cards, its call, its result.
+    dashing_round_id: Mapped[int | None] = mapped_column(
+        ForeignKey("dashing_round.id", ondelete="SET NULL")
+    )
+    #: At a State IQ duel (L-Q1), the duel seen from the seat's side: its deal (its own card as the
+    #: student's, the classmate's as the other), what it recorded and its result.
+    state_iq_game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("state_iq_game.id", ondelete="SET NULL")
+    )
 
 
 class LiveInvite(Model):

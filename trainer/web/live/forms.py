@@ -16,13 +16,27 @@ from ..play.forms import GAME_CHOICES
 MOST_SEATS = 7
 #: A table for a Border-Up race between two students (L-R1): not a card game of the registry.
 BORDER_UP = "border-up"
-#: What a table may be opened for: the card games, and the Border-Up race.
+#: A table for a Dashing States race between two students (L-D1).
+DASHING_STATES = "dashing-states"
+#: A table for a State IQ duel between two students (L-Q1).
+STATE_IQ = "state-iq"
+#: What a table may be opened for: the card games, and the races.
 TABLE_CHOICES = [
     *GAME_CHOICES,
     SelectChoice(
         BORDER_UP,
         "Border-Up race (2 players): each of you gets your own 18 cards; "
         "the first right call of two groups wins",
+    ),
+    SelectChoice(
+        DASHING_STATES,
+        "Dashing States race (2 players): each of you gets your own five Map cards; "
+        "the first right call of four states in order, with their capitals, wins",
+    ),
+    SelectChoice(
+        STATE_IQ,
+        "State IQ duel (2 players): each of you holds a card; guess your classmate's state "
+        "from your clues, in fewer guesses than they need for yours",
     ),
 ]
 

@@ -17,7 +17,7 @@ judged, and the winning calls of its own hand.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -64,8 +64,8 @@ from .routes import (
 
 #: A call sent before the host started the race (or to a table that was closed).
 NOT_STARTED = "The race has not started yet: wait for the start. Nothing changed."
-#: A call sent to a card game's table.
-NOT_A_RACE = "This table plays a card game, not a Border-Up race. Nothing changed."
+#: A Border-Up call sent to another table (a card game's, a Dashing States race's).
+NOT_A_RACE = "This table does not play a Border-Up race. Nothing changed."
 #: A second call from the student who called first (a double submit, another tab).
 YOU_CALLED = "You have already called GeoPlunge! in this race; nothing changed."
 #: How the race's pages name the classmate when their username is unknown (an account deleted).
@@ -79,15 +79,15 @@ class _NotFirst(Exception):
 # --- the start -------------------------------------------------------------------------------
 
 
-def check_race_seats(seats: Sequence[Seat]) -> None:
-    """Whether a race can start: both of its two seats are students' (L-R1).
+def check_race_seats(seats: Sequence[Seat], title: str = "Border-Up race") -> None:
+    """Whether a race (a ``title``) can start: both of its two seats are students' (L-R1, L-D1).
 
     Raises:
         TableError: a seat is free (or, from an old table, the computer's).
     """
     if len(seats) != 2 or any(seat.user_id is None or seat.computer for seat in seats):
         raise TableError(
-            "A Border-Up race is between two classmates: wait for one to join with the code."
+            f"A {title} is between two classmates: wait for one to join with the code."
         )
 
 
@@ -137,8 +137,9 @@ def rounds_of(table: LiveTable) -> dict[int, BorderUpRound]:
     return {seat: row for seat, row in rows}
 
 
-def called_first(rounds: dict[int, BorderUpRound], seat: int, names: dict[int, str]) -> str:
-    """What a call after the race was decided is told (L-R3): who called first."""
+def called_first(rounds: Mapping[int, Any], seat: int, names: dict[int, str]) -> str:
+    """What a call after the race was decided is told (L-R3, L-D3): who called first. ``rounds``:
+    each seat's own round (a Border-Up or a Dashing States round: anything with a ``call``)."""
     caller = next((index for index, row in rounds.items() if row.call is not None), None)
     if caller == seat:
         return YOU_CALLED
@@ -182,14 +183,38 @@ def play_race_call(
         )
         for review in reviews(results, helped=False)
     ]
-    mine_result, their_result = (Result.WON, Result.LOST) if success else (Result.LOST, Result.WON)
     call = {
         "call": [sorted(group) for group in groups],
         "called_at": now,
-        "result": mine_result,
         "seconds": seconds if success else None,
     }
-    table_id, mine_id, theirs_id = table.id, mine.id, theirs.id
+    decide_race(
+        table, seat, BorderUpRound, (mine.id, theirs.id), call, success, student, outcomes, now
+    )
+
+
+def decide_race(
+    table: LiveTable,
+    seat: int,
+    model: Any,
+    round_ids: tuple[int, int],
+    call: dict[str, Any],
+    success: bool,
+    student: User,
+    outcomes: Sequence[srs.Outcome],
+    now: dt.datetime,
+) -> None:
+    """Keep the call of the student at ``seat`` if it is the race's first (L-R2, L-D2): the table
+    goes from playing to over, the caller's round (of ``model``, ``round_ids[0]``) takes ``call``
+    and its result, the classmate's round (``round_ids[1]``) the other result, both seats their
+    results, and ``outcomes`` are recorded (:func:`..play.common.save_call`), all in one unit.
+
+    Raises:
+        Stale: the race was decided already (another call was kept first); nothing was kept.
+    """
+    mine_result, their_result = (Result.WON, Result.LOST) if success else (Result.LOST, Result.WON)
+    values = {**call, "result": mine_result}
+    table_id, (mine_id, theirs_id) = table.id, round_ids
 
     def work() -> bool:
         decided = changed_rows(
@@ -204,11 +229,9 @@ def play_race_call(
         )
         if decided != 1:
             return False
-        if not save_call(BorderUpRound, mine_id, call, student, outcomes, now):
+        if not save_call(model, mine_id, values, student, outcomes, now):
             raise _NotFirst
-        db.session.execute(
-            update(BorderUpRound).where(BorderUpRound.id == theirs_id).values(result=their_result)
-        )
+        db.session.execute(update(model).where(model.id == theirs_id).values(result=their_result))
         for index, result in ((seat, mine_result), (1 - seat, their_result)):
             db.session.execute(
                 update(LiveSeat)

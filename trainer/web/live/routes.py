@@ -1243,6 +1243,6 @@ def start(code: str) -> Response:
     return redirect(url_for("live.table", code=found.code, since=0))
 
 
-# The duels' pages and calls (L-R1) register on ``bp`` and in ``DUELS`` too; imported last, as they
+# The duels' pages and calls (L-R1, L-D1) register on ``bp`` and in ``DUELS`` too; imported last, as they
 # use the helpers above.
-from . import race  # noqa: E402, F401
+from . import dashing_race, race, state_iq_duel  # noqa: E402, F401

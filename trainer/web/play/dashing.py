@@ -5,8 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
+from typing import Any
 
-from flask import redirect, render_template, request, url_for
+from flask import abort, redirect, render_template, request, url_for
+from sqlalchemy import Select, select
 from werkzeug.wrappers import Response
 
 from trainer import pickmap, srs
@@ -31,7 +33,7 @@ from .. import get_deck
 from ..extensions import db
 from ..guards import Refused, Stale, nothing_changed
 from ..memory import queue
-from ..models import DashingRound, User, utcnow
+from ..models import DashingRound, LiveSeat, LiveTable, User, utcnow
 from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register, scope_filters
 from ..security import student_required
 from .common import (
@@ -58,7 +60,7 @@ def dashing_index() -> str:
 
 
 def _render_index(form: NewDashingForm) -> str:
-    rounds, bests = history(DashingRound)
+    rounds, bests = history(DashingRound, DashingRound.id.not_in(race_rounds()))
     return render_template("play/dashing_index.html", form=form, rounds=rounds, bests=bests)
 
 
@@ -112,9 +114,29 @@ def _elapsed(row: DashingRound) -> float:
 @student_required
 def dashing_round(token: str) -> str:
     """The five Map cards and the call form; after the call, every card with what was said."""
-    row = own_or_404(DashingRound, token)
+    row = _own_round(token)
     settle(row)
     return _render_round(row, DashingForm())
+
+
+def _own_round(token: str) -> DashingRound:
+    """The signed-in student's round against the computer with ``token``. A round of a race
+    against a classmate (L-D1) has no computer: its pages are the live table's, where this sends
+    the student (so no solo call and no imaginary computer's call can touch the race)."""
+    row = own_or_404(DashingRound, token)
+    race = db.session.execute(
+        select(LiveTable.code)
+        .join(LiveSeat, LiveSeat.table_id == LiveTable.id)
+        .where(LiveSeat.dashing_round_id == row.id)
+    ).scalar_one_or_none()
+    if race is not None:
+        abort(redirect(url_for("live.table", code=race)))
+    return row
+
+
+def race_rounds() -> Select[int | None]:
+    """The ids of the rounds played as races against a classmate (L-D1)."""
+    return select(LiveSeat.dashing_round_id).where(LiveSeat.dashing_round_id.is_not(None))
 
 
 def settle(row: DashingRound) -> None:
@@ -141,14 +163,14 @@ def finished_at(row: DashingRound) -> dt.datetime | None:
 def _render_round(row: DashingRound, form: DashingForm, problem: str | None = None) -> str:
     deck = get_deck()
     computer = _computer(row)
-    judged = _judged(row) if row.call else None
+    judged = judged_call(row) if row.call else None
     explanation = None
     if computer is not None and row.result != Result.PLAYING:
         student_at = (row.called_at - row.created_at).total_seconds() if row.called_at else None
         explanation = race(student_at, bool(judged and judged.success), computer)[1]
     playing = row.result == Result.PLAYING and not row.call
     # Only the cards still to be called are drawn, each through the round's own drawing (P-H2).
-    drawings = _drawings(row) if playing else None
+    drawings = card_drawings(row) if playing else None
     cards = [
         {
             "letter": LETTERS[i],
@@ -178,13 +200,13 @@ def _render_round(row: DashingRound, form: DashingForm, problem: str | None = No
     )
 
 
-def _drawings(row: DashingRound) -> pickmap.CardsDrawing:
+def card_drawings(row: DashingRound) -> pickmap.CardsDrawing:
     """The round's own drawing of its five Map cards, from its secret seed (P-H2): the same each
     time the page is shown, and matching neither the deck pages' outlines nor another round's."""
     return pickmap.draw_cards(get_deck(), row.cards, random.Random(f"dashing-map:{row.seed}"))
 
 
-def _judged(row: DashingRound) -> CallResult:
+def judged_call(row: DashingRound) -> CallResult:
     call = row.call or {}
     return judge_call(
         row.cards,
@@ -202,7 +224,7 @@ def _judged(row: DashingRound) -> CallResult:
 @student_required
 def dashing_call(token: str) -> str | Response | tuple[str, int]:
     """The student calls "GeoPlunge!": judged once, recorded once, and the race decided."""
-    row = own_or_404(DashingRound, token)
+    row = _own_round(token)
     here = url_for("play.dashing_round", token=token)
     now = utcnow()
     form = DashingForm()
@@ -252,13 +274,27 @@ def play_dashing_call(row: DashingRound, call: Call, student: User, now: dt.date
         raise Refused(str(refused)) from refused
     seconds = (now - row.created_at).total_seconds()
     result = round_result(seconds, judged.success, _computer(row))
-    stored = {
+    outcomes = call_outcomes(row, judged, seconds)
+    best = seconds if judged.success else None
+    values = {"call": stored_call(call), "called_at": now, "result": result, "seconds": best}
+    if not save_call(DashingRound, row.id, values, student, outcomes, now):
+        raise Stale(ALREADY_CALLED)
+
+
+def stored_call(call: Call) -> dict[str, Any]:
+    """A call as a round keeps it (JSON: the positions as strings), as ``judged_call`` reads it back."""
+    return {
         "set_aside": call.set_aside,
         "order": list(call.order),
         "names": {str(k): v for k, v in call.names.items()},
         "capitals": {str(k): v for k, v in call.capitals.items()},
     }
-    outcomes = [
+
+
+def call_outcomes(row: DashingRound, judged: CallResult, seconds: float) -> list[srs.Outcome]:
+    """What a judged call of ``row`` records: each used card's map and capital facts, typed, in the
+    round's own token (against the computer, and at a race against a classmate, L-D2)."""
+    return [
         srs.Outcome(
             fact_key=fact.key,
             verdict=judgement.verdict,
@@ -272,10 +308,6 @@ def play_dashing_call(row: DashingRound, call: Call, student: User, now: dt.date
         )
         for fact, judgement, ms in reviews(judged, seconds)
     ]
-    best = seconds if judged.success else None
-    values = {"call": stored, "called_at": now, "result": result, "seconds": best}
-    if not save_call(DashingRound, row.id, values, student, outcomes, now):
-        raise Stale(ALREADY_CALLED)
 
 
 def _deal_for_assignment(student: User, mode: Mode, scope: Scope, level: str) -> Dealt:

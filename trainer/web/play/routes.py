@@ -7,7 +7,7 @@ import random
 import secrets
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import current_user
 from sqlalchemy import select, update
 from werkzeug.wrappers import Response
@@ -35,7 +35,7 @@ from .. import get_deck
 from ..extensions import changed_rows, db
 from ..guards import Refused, Stale, nothing_changed
 from ..memory import atomically, queue, record
-from ..models import StateIqGame, User, utcnow
+from ..models import LiveSeat, LiveTable, StateIqGame, User, utcnow
 from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register, scope_filters
 from ..security import student_required
 from .common import GAME_OVER, current_student, own_or_404
@@ -63,7 +63,7 @@ def _render_index(form: NewStateIqForm) -> str:
     games = (
         db.session.execute(
             select(StateIqGame)
-            .where(StateIqGame.student_id == current_user.id)
+            .where(StateIqGame.student_id == current_user.id, StateIqGame.id.not_in(duel_games()))
             .order_by(StateIqGame.created_at.desc(), StateIqGame.id.desc())
             .limit(HISTORY)
         )
@@ -71,6 +71,26 @@ def _render_index(form: NewStateIqForm) -> str:
         .all()
     )
     return render_template("play/state_iq_index.html", form=form, games=games)
+
+
+def duel_games() -> Any:
+    """The ids of the games that are a seat's side of a State IQ duel with a classmate (L-Q5)."""
+    return select(LiveSeat.state_iq_game_id).where(LiveSeat.state_iq_game_id.is_not(None))
+
+
+def own_game_or_404(token: str) -> StateIqGame:
+    """The signed-in student's game against the computer with ``token``. A game of a duel with a
+    classmate (L-Q5) has no computer: its page is the live table's, where this sends the student
+    (so no solo move, and no computer's, can touch the duel)."""
+    row = own_or_404(StateIqGame, token)
+    duel = db.session.execute(
+        select(LiveTable.code)
+        .join(LiveSeat, LiveSeat.table_id == LiveTable.id)
+        .where(LiveSeat.state_iq_game_id == row.id)
+    ).scalar_one_or_none()
+    if duel is not None:
+        abort(redirect(url_for("live.table", code=duel)))
+    return row
 
 
 @bp.post("/state-iq/")
@@ -182,7 +202,7 @@ def _computer_plays(game: StateIQ) -> None:
 @student_required
 def state_iq_game(token: str) -> str:
     """The table: the Power card, the student's card, the clues and guesses so far, and the next move."""
-    row = own_or_404(StateIqGame, token)
+    row = own_game_or_404(token)
     return _render_game(row, _rebuild(row), MoveForm())
 
 
@@ -275,7 +295,7 @@ def _describe(game: StateIQ, half: Half, deck: Deck, aid: bool) -> dict[str, Any
 @student_required
 def state_iq_move(token: str) -> str | Response | tuple[str, int]:
     """The student's move: a guess at the computer's state, or a border state of their own as a clue."""
-    row = own_or_404(StateIqGame, token)
+    row = own_game_or_404(token)
     here = url_for("play.state_iq_game", token=token)
     form = MoveForm()
     game = _rebuild(row)

@@ -1,0 +1,99 @@
+"""A Dashing States race in Chromium (issue 22, L-D1 to L-D4): two classmates, each in their own
+browser, open, join and start a race; each sees their own five Map cards; a friendly message from
+one does not take back what the other has typed; the first right call wins, and the other page
+shows the result by itself, with the caller's call judged. The race page passes axe on a phone."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+from sqlalchemy import select
+
+from tests.browser.conftest import open_menu
+from tests.browser.test_live import classmates, log_in, no_serious_violations
+from trainer.web import get_deck
+from trainer.web.extensions import db
+from trainer.web.models import DashingRound, User
+
+
+def dealt(app, username: str) -> list[tuple[str, str]]:
+    """The names and capitals of the student's five cards, by position."""
+    with app.app_context():
+        row = db.session.execute(
+            select(DashingRound)
+            .join(User, User.id == DashingRound.student_id)
+            .where(User.username == username)
+        ).scalar_one()
+        deck = get_deck()
+        return [(deck[p].name, deck[p].capital) for p in row.cards]
+
+
+def test_two_classmates_race_at_dashing_states_each_in_their_own_browser(
+    browser, page, live_app, live_server
+):
+    classmates(live_app)
+    other = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740})
+    errors: list[str] = []
+    try:
+        ben = other.new_page()
+        ben.set_default_timeout(10_000)
+        ben.on("pageerror", lambda error: errors.append(str(error)))
+        ana = page
+        ana.on("pageerror", lambda error: errors.append(str(error)))
+        log_in(ana, "ana.b")
+        log_in(ben, "ben.c")
+
+        open_menu(ana)
+        ana.get_by_role("link", name="Classmates").click()
+        ana.get_by_label(re.compile("Dashing States race")).check()
+        ana.get_by_role("button", name="Open the table").click()
+        code = ana.locator(".live-code__value").inner_text().strip()
+        expect(ana.get_by_role("button", name="Give it to the computer")).to_have_count(0)
+
+        open_menu(ben)
+        ben.get_by_role("link", name="Classmates").click()
+        ben.get_by_label("The table's code").fill(code)
+        ben.get_by_role("button", name="Join").click()
+        expect(ana.get_by_role("button", name="Start the game")).to_be_enabled()
+        ana.get_by_role("button", name="Start the game").click()
+
+        # Ben's lobby becomes the race by itself: his own five Map cards, racing ana.b.
+        expect(ben.locator("#live-root")).to_contain_text("Racing ana.b")
+        expect(ben.locator("#ds-cards .map-state--red")).to_have_count(5)
+        expect(ana.locator("#ds-cards .map-state--red")).to_have_count(5)
+        no_serious_violations(ben)
+        assert ben.evaluate("document.documentElement.scrollWidth") <= 360
+
+        # Ben types a name; ana's friendly message leaves it there.
+        ben_cards = dealt(live_app, "ben.c")
+        ben.locator("#name-0").fill(ben_cards[0][0])
+        ben.evaluate("window.__sameDocument = true")
+        ana.get_by_role("button", name="Good luck!").click()
+        expect(ben.locator(".live-cheers")).to_contain_text("ana.b: Good luck!")
+        assert ben.evaluate("window.__sameDocument === true"), "the race page reloaded"
+        expect(ben.locator("#name-0")).to_have_value(ben_cards[0][0])
+
+        # Ana calls first, everything right: she wins, and ben's page shows it by itself.
+        cards = dealt(live_app, "ana.b")
+        order = sorted(range(5), key=lambda i: cards[i][0])
+        places = {i: str(n) for n, i in enumerate(order[:4], start=1)} | {order[4]: "aside"}
+        for i in range(5):
+            ana.locator(f"#name-{i}").fill(cards[i][0])
+            ana.locator(f"#capital-{i}").fill(cards[i][1])
+        # A place another card holds is swapped with it, so the places set before stay.
+        for i in order:
+            ana.locator(f"#place-{i}").select_option(places[i])
+        for i in range(5):
+            expect(ana.locator(f"#place-{i}")).to_have_value(places[i])
+        ana.get_by_role("button", name="GeoPlunge!").click()
+        expect(ana.get_by_role("heading", name="You win!")).to_be_visible()
+        expect(ben.get_by_role("heading", name="ana.b wins")).to_be_visible(timeout=10_000)
+        expect(ben.get_by_role("heading", name="ana.b's call")).to_be_visible()
+        expect(ben.get_by_text("Your cards were")).to_be_visible()
+        expect(ben.locator("#live-root")).to_contain_text(cards[order[0]][0])
+        no_serious_violations(ben)
+        assert ben.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        other.close()
+    assert errors == [], errors

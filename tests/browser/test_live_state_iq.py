@@ -1,0 +1,110 @@
+"""A State IQ duel in Chromium (issue 22, L-Q1 to L-Q5): two classmates, each in their own browser,
+open, join and start a duel and play it to the end: each page changes by itself when the other
+moves (the form for the move due appears on its own), the clue giver names their border states,
+the guesser guesses; a friendly message does not take back a guess being typed; both pages show
+the result. The duel's page passes axe on a phone."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+from sqlalchemy import select
+
+from tests.browser.conftest import open_menu
+from tests.browser.test_live import classmates, log_in, no_serious_violations
+from trainer.quiz import state_iq_duel as duel
+from trainer.web import get_deck
+from trainer.web.extensions import db
+from trainer.web.live import state_iq_duel as web_duel
+from trainer.web.models import LiveTable
+
+
+def due(app, code: str) -> tuple[tuple[int, str] | None, list[str], str, list[str]]:
+    """Whose move it is, the B clues the giver may name, the state being guessed, and the states
+    guessed in this half."""
+    with app.app_context():
+        table = db.session.execute(select(LiveTable).where(LiveTable.code == code)).scalar_one()
+        game = web_duel.rebuild(table, web_duel.games_of(table))
+        deck = get_deck()
+        return (
+            duel.to_move(game),
+            [deck[p].name for p in game.border_choices()],
+            deck[game.half.secret].name,
+            [deck[p].name for p in game.half.guesses],
+        )
+
+
+def test_two_classmates_play_a_state_iq_duel_each_in_their_own_browser(
+    browser, page, live_app, live_server
+):
+    classmates(live_app)
+    other = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740})
+    errors: list[str] = []
+    try:
+        ben = other.new_page()
+        ben.set_default_timeout(10_000)
+        ben.on("pageerror", lambda error: errors.append(str(error)))
+        ana = page
+        log_in(ana, "ana.b")
+        log_in(ben, "ben.c")
+
+        open_menu(ana)
+        ana.get_by_role("link", name="Classmates").click()
+        ana.get_by_label(re.compile("State IQ duel")).check()
+        ana.get_by_role("button", name="Open the table").click()
+        code = ana.locator(".live-code__value").inner_text().strip()
+        expect(ana.get_by_role("button", name="Give it to the computer")).to_have_count(0)
+
+        open_menu(ben)
+        ben.get_by_role("link", name="Classmates").click()
+        ben.get_by_label("The table's code").fill(code)
+        ben.get_by_role("button", name="Join").click()
+        expect(ana.get_by_role("button", name="Start the game")).to_be_enabled()
+        ana.get_by_role("button", name="Start the game").click()
+
+        # Ben's lobby becomes the duel by itself.
+        expect(ben.locator("#live-root")).to_contain_text("Power card")
+        expect(ben.get_by_role("heading", name="Your card")).to_be_visible()
+        no_serious_violations(ben)
+        assert ben.evaluate("document.documentElement.scrollWidth") <= 360
+
+        pages = {0: ana, 1: ben}
+        cheered = False
+        for _ in range(12):
+            turn, borders, secret, guessed = due(live_app, code)
+            if turn is None:
+                break
+            seat, kind = turn
+            mover = pages[seat]
+            answer = mover.locator("#answer")
+            expect(answer).to_be_visible()  # the mover's page shows the form by itself
+            expect(pages[1 - seat].locator("#answer")).to_have_count(0)
+            if kind == duel.CLUE:
+                answer.fill(borders[0])
+                with mover.expect_navigation():
+                    mover.get_by_role("button", name="Give the clue").click()
+            else:
+                # ben misses once before guessing right; ana guesses right at once.
+                wrong = next(
+                    n for n in ("Hawaii", "Alaska", "Maine") if n != secret and n not in guessed
+                )
+                answer.fill(wrong if seat == 1 and not guessed else secret)
+                if seat == 1 and not cheered:
+                    # A friendly message while ben types leaves what he typed.
+                    ana.get_by_role("button", name="Good luck!").click()
+                    expect(ben.locator(".live-cheers")).to_contain_text("ana.b: Good luck!")
+                    expect(answer).to_have_value(wrong if not guessed else secret)
+                    cheered = True
+                with mover.expect_navigation():
+                    mover.get_by_role("button", name="Guess").click()
+        assert due(live_app, code)[0] is None, "the duel did not end"
+
+        expect(ana.get_by_role("heading", name="You win!")).to_be_visible(timeout=10_000)
+        expect(ben.get_by_role("heading", name="ana.b wins")).to_be_visible(timeout=10_000)
+        expect(ben.get_by_role("heading", name="ana.b’s card")).to_be_visible()
+        no_serious_violations(ben)
+        assert ben.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        other.close()
+    assert errors == [], errors
