@@ -19,8 +19,8 @@ Schedulers:
 - ``app``: the app's real study path: the queue as ``trainer/web/memory.py::queue`` builds it
   (due memories, the teaching order of facts not yet introduced, new facts allowed today) through
   ``srs.build_queue``; rounds of 10 dealt by ``review.deal`` with multiple choice on (the default
-  student; the facts whose last answer was a right pick passed as ``recheck`` when ``deal`` takes
-  it, as ``memory.picked_last``); each item asked by ``review.question``; a choice judged by
+  student; the facts whose last answer was a right pick or a miss passed as ``recheck`` when
+  ``deal`` takes it, as ``memory.to_recheck``); each item asked by ``review.question``; a choice judged by
   ``facts.judge``; rated by ``srs.rate`` as ``memory._record_once`` calls it (with
   ``strong_before`` where ``srs.evidence_matters``, or, in a checkout before issue 19, with the
   recent right-answer times of ``memory._recent_times`` where ``memory._speed_matters``);
@@ -213,9 +213,11 @@ class AppPath:
         #: Recent right-answer times by (facet, form), newest first (memory._recent_times).
         self.recent: dict[tuple[str, str], deque[int]] = {}
         #: Facts answered right or close in a strong form (memory._strong_before), and facts whose
-        #: last answer was a right pick (memory.picked_last).
+        #: last answer was a right pick or a miss (memory.to_recheck).
         self.strong_seen: set[str] = set()
         self.picked_last: set[str] = set()
+        #: A miss, too, is asked in a strong form next (P-M6 since memory.to_recheck).
+        self.recheck_misses = _recheck_misses()
         self.rounds = 0
         self.calibration: list[tuple[float, float, bool]] = []
         #: The student's weights (None: the defaults) and their review log, for the fit (P-M10);
@@ -293,7 +295,8 @@ class AppPath:
         return now
 
     def _recheck(self, keys: list[str]) -> set[str]:
-        """``memory.picked_last``: the keys whose last answer was a right pick from offered options."""
+        """``memory.to_recheck``: the keys whose last answer was a right pick from offered options
+        or a miss (``memory.picked_last``, a right pick only, in a checkout before)."""
         return {key for key in keys if key in self.picked_last}
 
     def _ask(self, item: Any, seed: int, index: int, token: str, now: dt.datetime) -> dt.datetime:
@@ -407,8 +410,11 @@ class AppPath:
         strong = self.is_strong(outcome.form)
         if correct and strong:
             self.strong_seen.add(fact.key)
-        # memory.picked_last: the last answer was a right pick from offered options.
-        if correct and not strong:
+        # memory.to_recheck: the last answer was a right pick from offered options or a miss
+        # (memory.picked_last before P-M6 took misses in: a right pick only).
+        if correct and strong:
+            self.picked_last.discard(fact.key)
+        elif correct or self.recheck_misses:
             self.picked_last.add(fact.key)
         else:
             self.picked_last.discard(fact.key)
@@ -448,6 +454,14 @@ class AppStop(AppPath):
 
     name = "app-stop"
     keep_practising = False
+
+
+def _recheck_misses() -> bool:
+    """Whether the checkout measured asks a missed fact in a strong form next, as a right pick
+    (``memory.to_recheck``), or only a right pick (``memory.picked_last``, before)."""
+    from trainer.web import memory as web_memory
+
+    return hasattr(web_memory, "to_recheck")
 
 
 def _speed_matters_of(srs: Any) -> Callable[[Any], bool]:

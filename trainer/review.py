@@ -47,8 +47,9 @@ def choose_form(
     very first time (ruling P-M13): where a state is comes first, and a click is recall, not a
     pick. Any other fact, with multiple choice on, is asked as a choice while new or shaky.
     Otherwise a fact is typed, or for a map fact either typed (name the red state) or clicked.
-    ``recheck`` says the student's last answer about the fact was a right pick: a pick may be
-    luck, so it is asked in a strong form now, shaky or not (ruling P-M6).
+    ``recheck`` says the student's last answer about the fact was a right pick (which may be luck)
+    or a miss: it is asked in a strong form now, shaky or not (ruling P-M6), so what the next
+    answer shows is recall.
     """
     forms = forms_for(fact, deck)
     shaky = (
@@ -73,7 +74,8 @@ def deal(
 ) -> list[Item]:
     """The round's items for ``keys`` (from the queue), each in the form that suits it.
 
-    ``recheck`` holds the keys whose last answer was a right pick (see :func:`choose_form`).
+    ``recheck`` holds the keys whose last answer was a right pick or a miss (see
+    :func:`choose_form`).
     """
     rng = random.Random(f"deal:{seed}")
     return [

@@ -67,8 +67,7 @@ class _Checked(learning.AppPath):
 
     def _recheck(self, keys: list[str]) -> set[str]:
         mine = super()._recheck(keys)
-        if hasattr(memory, "picked_last"):
-            assert mine == memory.picked_last(self.user, keys)
+        assert mine == memory.to_recheck(self.user, keys)
         return mine
 
     def _maybe_fit(self, now: dt.datetime) -> None:

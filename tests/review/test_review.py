@@ -124,9 +124,10 @@ def test_after_a_right_pick_the_next_form_is_strong(key):
     assert forms and all(srs.is_strong(form) for form in forms)
 
 
-def test_a_wrong_answer_or_a_strong_one_lets_a_shaky_fact_be_a_choice_again():
-    """P-M6: only the last answer being a right pick forces a strong form; after a miss (or a
-    typed answer) a shaky fact may be picked from options again."""
+def test_without_recheck_a_shaky_fact_is_a_choice_again():
+    """P-M6: after a right answer in a strong form (the caller passes no ``recheck``) a shaky fact
+    may be picked from options again; a miss is rechecked like a right pick (the caller says so,
+    ``memory.to_recheck``), and with ``recheck`` it is asked in a strong form."""
     fact = Fact("CO", Facet.CAPITAL)
     for memory in (
         _after(srs.Rating.HARD, srs.Rating.AGAIN),
@@ -136,6 +137,12 @@ def test_a_wrong_answer_or_a_strong_one_lets_a_shaky_fact_be_a_choice_again():
             choose_form(fact, memory, DECK, random.Random(1), multiple_choice=True, recheck=False)
             is Form.CHOICE
         )
+    missed = _after(srs.Rating.AGAIN)
+    forms = {
+        choose_form(fact, missed, DECK, random.Random(i), multiple_choice=True, recheck=True)
+        for i in range(20)
+    }
+    assert forms == {Form.TYPED}
 
 
 def test_a_round_asks_the_facts_picked_right_last_in_a_strong_form():

@@ -17,7 +17,7 @@ from tests.web.test_security import assert_strict_page
 from trainer import srs
 from trainer.cards import Region, Zone
 from trainer.facts import Facet, Fact, Form, Verdict, expected_answer, forms_for
-from trainer.review import ROUND_SIZE, Item, pick_map, question
+from trainer.review import CHOICE_UNTIL_STABILITY_DAYS, ROUND_SIZE, Item, pick_map, question
 from trainer.web import get_deck
 from trainer.web.extensions import db
 from trainer.web.memory import RecordError, queue, record, summary
@@ -727,21 +727,37 @@ def test_a_lucky_pick_is_hard_and_the_fact_comes_back_typed_or_on_the_map(study,
     )
 
 
-def test_a_shaky_fact_missed_after_a_pick_may_be_picked_again(study, client):
-    """P-M6: only a right pick forces the strong form next; a miss lets a shaky fact be a choice."""
-    _add_round(study.app, "miss", [["CO:capital", "choice"], ["UT:capital", "choice"]])
+def test_a_shaky_fact_missed_is_asked_in_a_strong_form_next(study, client):
+    """P-M6: a right pick and a miss both make the next form strong; after a right typed answer a
+    shaky fact may be a choice again."""
+    _add_round(
+        study.app,
+        "miss",
+        [["CO:capital", "choice"], ["UT:capital", "choice"], ["ID:capital", "typed"]],
+    )
     study.answer("/study/rounds/miss/1")
     study.answer("/study/rounds/miss/2", "", dont_know="y")
-    assert _ratings(study.app, "miss") == {"CO:capital": ("choice", 2), "UT:capital": ("choice", 1)}
-    _make_due(study.app, "CO:capital", "UT:capital")
+    study.answer("/study/rounds/miss/3", "Boise")
+    assert _ratings(study.app, "miss") == {
+        "CO:capital": ("choice", 2),
+        "UT:capital": ("choice", 1),
+        "ID:capital": ("typed", 3),
+    }
+    with study.app.app_context():
+        memory = db.session.execute(
+            select(MemoryCard).where(MemoryCard.fact_key == "ID:capital")
+        ).scalar_one()
+        assert memory.stability < CHOICE_UNTIL_STABILITY_DAYS, "still shaky after one right answer"
+    _make_due(study.app, "CO:capital", "UT:capital", "ID:capital")
     forms = dict(study.round_of(study.start(facets=["capital"])).items)
-    assert forms["CO:capital"] == "typed" and forms["UT:capital"] == "choice"
+    asked = {key: forms[key] for key in ("CO:capital", "UT:capital", "ID:capital")}
+    assert asked == {"CO:capital": "typed", "UT:capital": "typed", "ID:capital": "choice"}
 
 
 def test_every_mode_counts_typed_answers_as_strong_and_picks_as_weak(app, student):
     """P-M4: the form each mode reports decides; a typed rank in a card game or a typed name in
     Dashing States shows the fact known, a card picked in Border-Up or a yes/no call does not."""
-    from trainer.web.memory import picked_last
+    from trainer.web.memory import to_recheck
 
     with app.app_context():
         user = db.session.get(User, student.id)
@@ -753,13 +769,13 @@ def test_every_mode_counts_typed_answers_as_strong_and_picks_as_weak(app, studen
         assert rate("CO:capital", "play_the_ranks", Form.CHOICE, "2") is srs.Rating.HARD, (
             "a yes/no call is a pick"
         )
-        assert picked_last(user, ["CO:capital", "UT:capital"]) == {"CO:capital"}
+        assert to_recheck(user, ["CO:capital", "UT:capital"]) == {"CO:capital"}
         assert rate("CO:capital", "dashing_states", Form.TYPED, "3") is srs.Rating.GOOD
-        assert picked_last(user, ["CO:capital"]) == set()
+        assert to_recheck(user, ["CO:capital"]) == set()
         assert rate("CO:capital", "geoplunge_51", Form.CHOICE, "4") is srs.Rating.GOOD
         assert rate("UT:population", "geoplunge_51", Form.TYPED, "5") is srs.Rating.GOOD
         assert rate("UT:population", "war", Form.CHOICE, "6") is srs.Rating.GOOD
-        assert picked_last(user, ["CO:capital", "UT:population", "UT:capital"]) == {
+        assert to_recheck(user, ["CO:capital", "UT:population", "UT:capital"]) == {
             "CO:capital",
             "UT:population",
         }

@@ -321,8 +321,8 @@ class Simulation:
         self.new_order: list[str] = list(self.info.teaching)
         self.new_order_size = 0
         # What the learner's answers have shown (P-M4..P-M6, as memory._strong_before and
-        # memory.picked_last read the review log): facts answered right or close in a strong form,
-        # and facts whose last answer was a right pick.
+        # memory.to_recheck read the review log): facts answered right or close in a strong form,
+        # and facts whose last answer was a right pick or a miss.
         self.proven: set[str] = set()
         self.picked: set[str] = set()
         self.last_at: dt.datetime | None = None
@@ -529,10 +529,10 @@ class Simulation:
         correct = verdict is not Verdict.WRONG
         if correct and srs.is_strong(form):
             self.proven.add(key)
-        if correct and not srs.is_strong(form):
-            self.picked.add(key)
-        else:
+        if correct and srs.is_strong(form):
             self.picked.discard(key)
+        else:
+            self.picked.add(key)
         self.history.reviews.append(
             {
                 "fact_key": key,

@@ -743,10 +743,10 @@ def memories_of(student: User, fact_keys: list[str]) -> dict[str, srs.Memory]:
     return {card.fact_key: memory_from(card) for card in cards}
 
 
-def picked_last(student: User, fact_keys: list[str]) -> set[str]:
+def to_recheck(student: User, fact_keys: list[str]) -> set[str]:
     """The facts among ``fact_keys`` whose last recorded answer, in any mode, was a right pick
-    from offered options: the next round asks them in a strong form (P-M6). One query on the
-    review log's (student, fact) index."""
+    from offered options or a miss: the next round asks them in a strong form (P-M6). One query on
+    the review log's (student, fact) index."""
     last = (
         select(func.max(ReviewLog.id).label("id"))
         .where(ReviewLog.student_id == student.id, ReviewLog.fact_key.in_(fact_keys))
@@ -755,7 +755,8 @@ def picked_last(student: User, fact_keys: list[str]) -> set[str]:
     )
     rows = db.session.execute(
         select(ReviewLog.fact_key).where(
-            ReviewLog.id.in_(last), ReviewLog.correct, ReviewLog.form.not_in(_STRONG_FORMS)
+            ReviewLog.id.in_(last),
+            or_(~ReviewLog.correct, ReviewLog.form.not_in(_STRONG_FORMS)),
         )
     ).scalars()
     return set(rows)

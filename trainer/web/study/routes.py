@@ -52,11 +52,11 @@ from ..memory import (
     all_memories,
     memories_of,
     memory_of,
-    picked_last,
     queue,
     record,
     settings_for,
     summary,
+    to_recheck,
     weights_for,
 )
 from ..models import ReviewLog, StudyRound, User, utcnow
@@ -225,7 +225,7 @@ def new_study_round(
         deck,
         seed,
         multiple_choice=settings_for(student).multiple_choice,
-        recheck=picked_last(student, keys),
+        recheck=to_recheck(student, keys),
     )
     round_ = StudyRound(
         token=secrets.token_urlsafe(18),
