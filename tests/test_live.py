@@ -150,3 +150,27 @@ NOON = dt.datetime(2026, 12, 2, 12, 0, tzinfo=dt.UTC)
 def test_when_the_computer_may_play_for_an_absent_student(seen, timer, expected):
     """L-T7."""
     assert live.computer_may_move_at(seen, NOON, timer) == expected
+
+
+def test_the_moment_a_duel_whose_classmate_left_may_be_ended():
+    """L-T12: two minutes after the classmate was last heard from, and never sooner than two
+    minutes after the start."""
+    start_at = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
+    assert live.duel_may_end_at(None, start_at) == start_at + live.DUEL_LEFT_AFTER
+    before = start_at - dt.timedelta(minutes=5)
+    assert live.duel_may_end_at(before, start_at) == start_at + live.DUEL_LEFT_AFTER
+    seen = start_at + dt.timedelta(minutes=7)
+    assert live.duel_may_end_at(seen, start_at) == seen + dt.timedelta(minutes=2)
+
+
+def test_quiet_means_no_change_and_no_page_heard_from():
+    """L-T13 in the core: a day from the last change or the last page heard from, whichever is
+    later."""
+    changed = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
+    day = live.QUIET_FOR
+    assert live.is_quiet(changed, [None, None], changed + day)
+    assert not live.is_quiet(changed, [None], changed + day - dt.timedelta(seconds=1))
+    seen = changed + dt.timedelta(hours=5)
+    assert live.quiet_since(changed, [None, seen, changed]) == seen
+    assert not live.is_quiet(changed, [seen], changed + day)
+    assert live.is_quiet(changed, [seen], seen + day)

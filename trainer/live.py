@@ -204,3 +204,29 @@ def computer_may_move_at(
     if turn_seconds:
         at = min(at, turn_began + dt.timedelta(seconds=turn_seconds))
     return at
+
+
+#: A duel's classmate not heard from for this long has left it (L-T12): the student still at the
+#: table may then end it with no result. Longer than :data:`AWAY_AFTER`, as no computer takes the
+#: seat and a page that lost its wifi for a minute comes back on its own.
+DUEL_LEFT_AFTER = dt.timedelta(minutes=2)
+#: A table that nothing happened at for this long (no change, no page heard from) is given up
+#: (L-T13): a lobby is closed, a game is over with no result.
+QUIET_FOR = dt.timedelta(hours=24)
+
+
+def duel_may_end_at(seen_at: dt.datetime | None, started_at: dt.datetime) -> dt.datetime:
+    """When the student still at a duel may end it because their classmate has left (L-T12): once
+    the classmate has not been heard from for :data:`DUEL_LEFT_AFTER`, counted from the start when
+    they were last heard from before it (or never)."""
+    return max(seen_at or started_at, started_at) + DUEL_LEFT_AFTER
+
+
+def quiet_since(updated_at: dt.datetime, seen: Sequence[dt.datetime | None]) -> dt.datetime:
+    """The last time anything happened at a table: its last change or the last page heard from."""
+    return max([updated_at, *(at for at in seen if at is not None)])
+
+
+def is_quiet(updated_at: dt.datetime, seen: Sequence[dt.datetime | None], now: dt.datetime) -> bool:
+    """Whether a table has been quiet for :data:`QUIET_FOR` at ``now`` (L-T13)."""
+    return now - quiet_since(updated_at, seen) >= QUIET_FOR

@@ -9,78 +9,34 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import AXE_FAILING_IMPACTS, axe_violations, open_menu
-from tests.conftest import make_user
-from trainer.web.extensions import db
-from trainer.web.models import ClassMembership, Role, SchoolClass
-
-PASSWORD = "maps are fun"
-
-
-def classmates(app) -> None:
-    teacher = make_user(app, "ms.rivera", role=Role.TEACHER)
-    ids = [make_user(app, name, PASSWORD).id for name in ("ana.b", "ben.c")]
-    with app.app_context():
-        klass = SchoolClass(teacher_id=teacher.id, name="5B", join_code="K7P2QRST")
-        db.session.add(klass)
-        db.session.flush()
-        db.session.add_all(ClassMembership(class_id=klass.id, student_id=i) for i in ids)
-        db.session.commit()
-
-
-def log_in(page, username: str) -> None:
-    page.goto("/auth/login")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_load_state("load")
-
-
-def no_serious_violations(page) -> None:
-    serious = [v for v in axe_violations(page) if v["impact"] in AXE_FAILING_IMPACTS]
-    assert serious == [], serious
+# PASSWORD and log_in: test_tournament_live imports them from here.
+from tests.browser.live_support import (  # noqa: F401
+    PASSWORD,
+    fits_a_phone,
+    join_table,
+    log_in,
+    no_serious_violations,
+    open_table,
+    two_classmates,
+)
 
 
 def test_two_classmates_play_geoplunge_51_each_in_their_own_browser(
     browser, page, live_app, live_server
 ):
-    classmates(live_app)
-    # Ben is on a phone, in a browser of his own (his own cookies).
-    other = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740})
     errors: list[str] = []
-    try:
-        ben = other.new_page()
-        ben.set_default_timeout(10_000)
-        ben.on("pageerror", lambda error: errors.append(str(error)))
-        ben.on(
-            "console",
-            lambda m: (
-                errors.append(m.text)
-                if m.type == "error" and not m.text.startswith("Failed to load resource")
-                else None
-            ),
-        )
-        ana = page
-        log_in(ana, "ana.b")
-        log_in(ben, "ben.c")
-
+    # Ben is on a phone, in a browser of his own (his own cookies).
+    with two_classmates(browser, page, live_app, live_server, errors, console=True) as (ana, ben):
         # Ana opens a table from the menu's "Classmates".
-        open_menu(ana)
-        ana.get_by_role("link", name="Classmates").click()
-        ana.get_by_label("GeoPlunge 51: add rankings").check()
-        ana.get_by_label("Seats, counting you").select_option("3")
-        ana.get_by_label("Easy: it plays any card").check()
-        ana.get_by_role("button", name="Open the table").click()
-        code = ana.locator(".live-code__value").inner_text().strip()
+        code = open_table(
+            ana, "GeoPlunge 51: add rankings", seats="3", level="Easy: it plays any card"
+        )
         assert re.fullmatch(r"[A-Z2-9]{6}", code)
         expect(ana.get_by_role("button", name="Start the game")).to_be_disabled()
 
         # Ben types it as a child would, in lower case; Ana's lobby shows him without a reload.
         ana.evaluate("window.__sameDocument = true")
-        open_menu(ben)
-        ben.get_by_role("link", name="Classmates").click()
-        ben.get_by_label("The table's code").fill(code.lower())
-        ben.get_by_role("button", name="Join").click()
+        join_table(ben, code.lower())
         expect(ben.locator(".live-seats")).to_contain_text("ana.b")
         expect(ben.get_by_text("Waiting for ana.b to start the game")).to_be_visible()
         no_serious_violations(ben)
@@ -96,8 +52,7 @@ def test_two_classmates_play_geoplunge_51_each_in_their_own_browser(
         expect(ben.get_by_role("heading", name=re.compile("GeoPlunge 51"), level=1)).to_be_visible()
         expect(ben.locator(".live-turn")).to_be_visible(timeout=10_000)
         expect(ana.locator(".live-turn")).to_be_visible()
-        no_serious_violations(ben)
-        assert ben.evaluate("document.documentElement.scrollWidth") <= 360
+        fits_a_phone(ben)
 
         players = {"ana.b": ana, "ben.c": ben}
         moves = 0
@@ -141,6 +96,4 @@ def test_two_classmates_play_geoplunge_51_each_in_their_own_browser(
         results = {name: p.locator(".game-over h2").inner_text() for name, p in players.items()}
         assert set(results.values()) <= {"You won!", "You lost this one.", "A draw."}
         assert reloaded and moves >= 5
-    finally:
-        other.close()
     assert errors == [], errors

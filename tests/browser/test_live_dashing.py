@@ -10,8 +10,7 @@ import re
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-from tests.browser.conftest import open_menu
-from tests.browser.test_live import classmates, log_in, no_serious_violations
+from tests.browser.live_support import fits_a_phone, start_duel, two_classmates
 from trainer.web import get_deck
 from trainer.web.extensions import db
 from trainer.web.models import DashingRound, User
@@ -32,38 +31,16 @@ def dealt(app, username: str) -> list[tuple[str, str]]:
 def test_two_classmates_race_at_dashing_states_each_in_their_own_browser(
     browser, page, live_app, live_server
 ):
-    classmates(live_app)
-    other = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740})
     errors: list[str] = []
-    try:
-        ben = other.new_page()
-        ben.set_default_timeout(10_000)
-        ben.on("pageerror", lambda error: errors.append(str(error)))
-        ana = page
-        ana.on("pageerror", lambda error: errors.append(str(error)))
-        log_in(ana, "ana.b")
-        log_in(ben, "ben.c")
-
-        open_menu(ana)
-        ana.get_by_role("link", name="Classmates").click()
-        ana.get_by_label(re.compile("Dashing States race")).check()
-        ana.get_by_role("button", name="Open the table").click()
-        code = ana.locator(".live-code__value").inner_text().strip()
-        expect(ana.get_by_role("button", name="Give it to the computer")).to_have_count(0)
-
-        open_menu(ben)
-        ben.get_by_role("link", name="Classmates").click()
-        ben.get_by_label("The table's code").fill(code)
-        ben.get_by_role("button", name="Join").click()
-        expect(ana.get_by_role("button", name="Start the game")).to_be_enabled()
-        ana.get_by_role("button", name="Start the game").click()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    with two_classmates(browser, page, live_app, live_server, errors) as (ana, ben):
+        start_duel(ana, ben, re.compile("Dashing States race"))
 
         # Ben's lobby becomes the race by itself: his own five Map cards, racing ana.b.
         expect(ben.locator("#live-root")).to_contain_text("Racing ana.b")
         expect(ben.locator("#ds-cards .map-state--red")).to_have_count(5)
         expect(ana.locator("#ds-cards .map-state--red")).to_have_count(5)
-        no_serious_violations(ben)
-        assert ben.evaluate("document.documentElement.scrollWidth") <= 360
+        fits_a_phone(ben)
 
         # Ben types a name; ana's friendly message leaves it there.
         ben_cards = dealt(live_app, "ben.c")
@@ -92,8 +69,5 @@ def test_two_classmates_race_at_dashing_states_each_in_their_own_browser(
         expect(ben.get_by_role("heading", name="ana.b's call")).to_be_visible()
         expect(ben.get_by_text("Your cards were")).to_be_visible()
         expect(ben.locator("#live-root")).to_contain_text(cards[order[0]][0])
-        no_serious_violations(ben)
-        assert ben.evaluate("document.documentElement.scrollWidth") <= 360
-    finally:
-        other.close()
+        fits_a_phone(ben)
     assert errors == [], errors

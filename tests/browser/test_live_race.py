@@ -10,8 +10,12 @@ import re
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-from tests.browser.conftest import open_menu
-from tests.browser.test_live import classmates, log_in, no_serious_violations
+from tests.browser.live_support import (
+    fits_a_phone,
+    no_serious_violations,
+    start_duel,
+    two_classmates,
+)
 from trainer.quiz.border_up import solutions
 from trainer.web import get_deck
 from trainer.web.extensions import db
@@ -32,37 +36,15 @@ def right_call(app, username: str) -> list[list[str]]:
 def test_two_classmates_race_at_border_up_each_in_their_own_browser(
     browser, page, live_app, live_server
 ):
-    classmates(live_app)
-    other = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740})
     errors: list[str] = []
-    try:
-        ben = other.new_page()
-        ben.set_default_timeout(10_000)
-        ben.on("pageerror", lambda error: errors.append(str(error)))
-        ana = page
-        log_in(ana, "ana.b")
-        log_in(ben, "ben.c")
-
-        open_menu(ana)
-        ana.get_by_role("link", name="Classmates").click()
-        ana.get_by_label(re.compile("Border-Up race")).check()
-        ana.get_by_role("button", name="Open the table").click()
-        code = ana.locator(".live-code__value").inner_text().strip()
-        expect(ana.get_by_role("button", name="Give it to the computer")).to_have_count(0)
-
-        open_menu(ben)
-        ben.get_by_role("link", name="Classmates").click()
-        ben.get_by_label("The table's code").fill(code)
-        ben.get_by_role("button", name="Join").click()
-        expect(ana.get_by_role("button", name="Start the game")).to_be_enabled()
-        ana.get_by_role("button", name="Start the game").click()
+    with two_classmates(browser, page, live_app, live_server, errors) as (ana, ben):
+        start_duel(ana, ben, re.compile("Border-Up race"))
 
         # Ben's lobby becomes the race by itself: his own 18 cards, racing ana.b.
         expect(ben.locator("#live-root")).to_contain_text("Racing ana.b")
         expect(ben.locator("#bu-cards li")).to_have_count(18)
         expect(ana.locator("#bu-cards li")).to_have_count(18)
-        no_serious_violations(ben)
-        assert ben.evaluate("document.documentElement.scrollWidth") <= 360
+        fits_a_phone(ben)
 
         # Ben puts a card in group 1; ana's friendly message leaves it there.
         first, _second = right_call(live_app, "ben.c")
@@ -83,6 +65,4 @@ def test_two_classmates_race_at_border_up_each_in_their_own_browser(
         expect(ben.get_by_role("heading", name="ana.b wins")).to_be_visible(timeout=10_000)
         expect(ben.get_by_text("ana.b's call")).to_be_visible()
         no_serious_violations(ben)
-    finally:
-        other.close()
     assert errors == [], errors

@@ -11,8 +11,7 @@ import re
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-from tests.browser.conftest import open_menu
-from tests.browser.test_live import classmates, log_in, no_serious_violations
+from tests.browser.live_support import fits_a_phone, start_duel, two_classmates
 from trainer.quiz import state_iq_duel as duel
 from trainer.web import get_deck
 from trainer.web.extensions import db
@@ -38,36 +37,14 @@ def due(app, code: str) -> tuple[tuple[int, str] | None, list[str], str, list[st
 def test_two_classmates_play_a_state_iq_duel_each_in_their_own_browser(
     browser, page, live_app, live_server
 ):
-    classmates(live_app)
-    other = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740})
     errors: list[str] = []
-    try:
-        ben = other.new_page()
-        ben.set_default_timeout(10_000)
-        ben.on("pageerror", lambda error: errors.append(str(error)))
-        ana = page
-        log_in(ana, "ana.b")
-        log_in(ben, "ben.c")
-
-        open_menu(ana)
-        ana.get_by_role("link", name="Classmates").click()
-        ana.get_by_label(re.compile("State IQ duel")).check()
-        ana.get_by_role("button", name="Open the table").click()
-        code = ana.locator(".live-code__value").inner_text().strip()
-        expect(ana.get_by_role("button", name="Give it to the computer")).to_have_count(0)
-
-        open_menu(ben)
-        ben.get_by_role("link", name="Classmates").click()
-        ben.get_by_label("The table's code").fill(code)
-        ben.get_by_role("button", name="Join").click()
-        expect(ana.get_by_role("button", name="Start the game")).to_be_enabled()
-        ana.get_by_role("button", name="Start the game").click()
+    with two_classmates(browser, page, live_app, live_server, errors) as (ana, ben):
+        code = start_duel(ana, ben, re.compile("State IQ duel"))
 
         # Ben's lobby becomes the duel by itself.
         expect(ben.locator("#live-root")).to_contain_text("Power card")
         expect(ben.get_by_role("heading", name="Your card")).to_be_visible()
-        no_serious_violations(ben)
-        assert ben.evaluate("document.documentElement.scrollWidth") <= 360
+        fits_a_phone(ben)
 
         pages = {0: ana, 1: ben}
         cheered = False
@@ -103,8 +80,5 @@ def test_two_classmates_play_a_state_iq_duel_each_in_their_own_browser(
         expect(ana.get_by_role("heading", name="You win!")).to_be_visible(timeout=10_000)
         expect(ben.get_by_role("heading", name="ana.b wins")).to_be_visible(timeout=10_000)
         expect(ben.get_by_role("heading", name="ana.b’s card")).to_be_visible()
-        no_serious_violations(ben)
-        assert ben.evaluate("document.documentElement.scrollWidth") <= 360
-    finally:
-        other.close()
+        fits_a_phone(ben)
     assert errors == [], errors

@@ -221,6 +221,12 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "tournament_play.match_finish": MATCH_PLAYERS,
     "tournament_play.match_confirm": MATCH_PLAYERS,
     "tournament_play.match_finish_answer": MATCH_PLAYERS,
+    # A game due played on the teams' own devices (P-K8): the teacher's press is refused (302).
+    "tournament_play.match_on_devices": MATCH_PLAYERS,
+    # The round's live games, the part the teacher's round page asks for again (P-K10).
+    "tournament_play.round_live_part": TEACHER_OWN,
+    # A match's version, which its page asks for while a game is played on the devices (P-K10).
+    "tournament_play.match_live_part": MATCH_PLAYERS,
     # Live tables (issue 22): open or join one; a table's pages only for the students at it (S
     # opened the world's), to anyone else as unknown as a made-up code.
     "live.index": STUDENTS,
@@ -243,6 +249,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "live.race_call": STUDENT_OWN,
     "live.state_iq_move": STUDENT_OWN,
     "live.dashing_race_call": STUDENT_OWN,
+    "live.end_duel": STUDENT_OWN,
 }
 
 #: Endpoints that are not the app's own pages.

@@ -13,109 +13,32 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from tests.conftest import client_for, csrf_token, make_user
+from tests.conftest import csrf_token
+from tests.web.live_support import (
+    INDEX,
+    join,
+    open_table,
+    post,
+    seats_of,
+    snapshot_of,
+    state_of,
+    table_row,
+)
 from tests.web.test_security import assert_strict_page
 from trainer.cards import Category
-from trainer.games import Params, make_game, replay
-from trainer.web import get_deck
 from trainer.web.extensions import db
-from trainer.web.live import routes as live_routes
-from trainer.web.models import ClassMembership, LiveSeat, LiveTable, Role, SchoolClass
+from trainer.web.models import LiveSeat, LiveTable
 
-INDEX = "/play/live/"
-
-
-@pytest.fixture(autouse=True)
-def known_seeds(monkeypatch):
-    """Deal from known seeds, so every test plays the same cards every run (G9)."""
-    seeds = iter(range(9101, 9200))
-    monkeypatch.setattr(live_routes, "new_seed", lambda: next(seeds))
-
-
-@pytest.fixture
-def school(app: Flask) -> dict[str, int]:
-    """A class of three students (ana, ben, cai) and a student of another class (dee)."""
-    teacher = make_user(app, "ms.t", role=Role.TEACHER)
-    other_teacher = make_user(app, "mr.o", role=Role.TEACHER)
-    ids = {name: make_user(app, name).id for name in ("ana", "ben", "cai", "dee")}
-    with app.app_context():
-        mine = SchoolClass(teacher_id=teacher.id, name="5B", join_code="ABCDEFGH")
-        theirs = SchoolClass(teacher_id=other_teacher.id, name="6C", join_code="HGFEDCBA")
-        db.session.add_all([mine, theirs])
-        db.session.flush()
-        for name in ("ana", "ben", "cai"):
-            db.session.add(ClassMembership(class_id=mine.id, student_id=ids[name]))
-        db.session.add(ClassMembership(class_id=theirs.id, student_id=ids["dee"]))
-        db.session.commit()
-    return ids
-
-
-def open_table(client: FlaskClient, game="geoplunge-51", players="3", team_size="1") -> str:
-    response = client.post(
-        INDEX,
-        data={
-            "csrf_token": csrf_token(client, INDEX),
-            "game": game,
-            "players": players,
-            "team_size": team_size,
-            "level": "easy",
-        },
-    )
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return response.location.split("?")[0].rsplit("/", 1)[1]
-
-
-def join(client: FlaskClient, code: str):
-    return client.post(INDEX + "join", data={"csrf_token": csrf_token(client, INDEX), "code": code})
-
-
-def table_row(app: Flask, code: str) -> LiveTable:
-    with app.app_context():
-        row = db.session.execute(select(LiveTable).where(LiveTable.code == code)).scalar_one()
-        db.session.expunge(row)
-        return row
-
-
-def seats_of(app: Flask, code: str) -> list[tuple[int, int | None, bool, str | None]]:
-    with app.app_context():
-        return [
-            (s.seat, s.user_id, s.computer, s.result)
-            for s in db.session.execute(
-                select(LiveSeat)
-                .join(LiveTable, LiveTable.id == LiveSeat.table_id)
-                .where(LiveTable.code == code)
-                .order_by(LiveSeat.seat)
-            ).scalars()
-        ]
-
-
-def post(client: FlaskClient, code: str, what: str, **fields):
-    url = f"{INDEX}{code}"
-    data = {"csrf_token": csrf_token(client, url), **{k: str(v) for k, v in fields.items()}}
-    return client.post(f"{url}/{what}", data=data)
-
-
-def state_of(app: Flask, code: str, viewer: int = 0):
-    row = table_row(app, code)
-    with app.app_context():
-        game = make_game(row.game, get_deck(), Params(row.players, row.team_size), viewer=viewer)
-    return replay(game, row.seed, row.actions)
+# Every table here is dealt from known seeds (G9): its cards are the same every run.
+pytestmark = pytest.mark.usefixtures("live_seeds")
 
 
 def snapshot(app: Flask) -> tuple:
-    with app.app_context():
-        tables = db.session.execute(
-            select(LiveTable.code, LiveTable.status, LiveTable.version, LiveTable.ply)
-        ).all()
-        seats = db.session.execute(
-            select(LiveSeat.table_id, LiveSeat.seat, LiveSeat.user_id, LiveSeat.computer)
-        ).all()
-        return sorted(map(tuple, tables)), sorted(map(tuple, seats))
-
-
-@pytest.fixture
-def players(app: Flask, school) -> dict[str, FlaskClient]:
-    return {name: client_for(app, name) for name in ("ana", "ben", "cai", "dee")}
+    return snapshot_of(
+        app,
+        select(LiveTable.code, LiveTable.status, LiveTable.version, LiveTable.ply),
+        select(LiveSeat.table_id, LiveSeat.seat, LiveSeat.user_id, LiveSeat.computer),
+    )
 
 
 def test_classmates_open_join_and_start_a_table(app, school, players):

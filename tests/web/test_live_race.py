@@ -4,8 +4,6 @@ receives decides the race (right: its caller wins; wrong: the other wins); every
 call before the start and a call from a student not at the table change nothing and record
 nothing; neither page shows the classmate's hand or a solution before the race is over."""
 
-# ruff: noqa: F811  (``school`` and ``players`` are test_live's fixtures, taken as parameters)
-
 from __future__ import annotations
 
 import re
@@ -16,14 +14,17 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from tests.conftest import csrf_token
-from tests.web.test_live import (  # noqa: F401 (fixtures)
+from tests.web.live_support import (
     INDEX,
     join,
     open_table,
-    players,
     post,
-    school,
+    read_now,
+    review_rows,
+    seat_rows,
     seats_of,
+    snapshot_of,
+    start_table,
     table_row,
 )
 from tests.web.test_security import assert_strict_page
@@ -37,24 +38,11 @@ from trainer.web.models import BorderUpRound, LiveSeat, LiveTable, ReviewLog, Us
 
 def start_race(app: Flask, ana: FlaskClient, ben: FlaskClient) -> str:
     """ana opens a race, ben joins, ana starts it (L-R1)."""
-    code = open_table(ana, game="border-up", players="7", team_size="3")
-    assert join(ben, code).status_code == 302
-    started = post(ana, code, "start", version=table_row(app, code).version)
-    assert started.status_code == 302 and table_row(app, code).status == "playing"
-    return code
+    return start_table(app, ana, [ben], game="border-up", players="7", team_size="3")
 
 
 def hands(app: Flask, code: str) -> dict[int, BorderUpRound]:
-    with app.app_context():
-        rows = db.session.execute(
-            select(LiveSeat.seat, BorderUpRound)
-            .join(BorderUpRound, BorderUpRound.id == LiveSeat.round_id)
-            .join(LiveTable, LiveTable.id == LiveSeat.table_id)
-            .where(LiveTable.code == code)
-        ).all()
-        for _seat, row in rows:
-            db.session.expunge(row)
-        return {seat: row for seat, row in rows}
+    return seat_rows(app, code, BorderUpRound, LiveSeat.round_id)
 
 
 def right_call(app: Flask, hand: list[str]) -> list[list[str]]:
@@ -86,29 +74,18 @@ def call(client: FlaskClient, code: str, groups: list[list[str]]):
 
 
 def reviews_of(app: Flask, user_id: int) -> list[tuple[str, str]]:
-    with app.app_context():
-        return sorted(
-            (row.round_token, row.mode)
-            for row in db.session.execute(
-                select(ReviewLog).where(ReviewLog.student_id == user_id)
-            ).scalars()
-        )
+    return sorted((row.round_token, row.mode) for row in review_rows(app, user_id))
 
 
 def snapshot(app: Flask) -> tuple:
     """Everything a call may change: the table, the seats, the rounds and the review log."""
-    with app.app_context():
-        tables = db.session.execute(
-            select(LiveTable.code, LiveTable.status, LiveTable.version, LiveTable.finished_at)
-        ).all()
-        seats = db.session.execute(
-            select(LiveSeat.table_id, LiveSeat.seat, LiveSeat.user_id, LiveSeat.result)
-        ).all()
-        rounds = db.session.execute(
-            select(BorderUpRound.id, BorderUpRound.result, BorderUpRound.called_at)
-        ).all()
-        logs = db.session.execute(select(ReviewLog.id)).all()
-        return tuple(sorted(map(tuple, rows)) for rows in (tables, seats, rounds, logs))
+    return snapshot_of(
+        app,
+        select(LiveTable.code, LiveTable.status, LiveTable.version, LiveTable.finished_at),
+        select(LiveSeat.table_id, LiveSeat.seat, LiveSeat.user_id, LiveSeat.result),
+        select(BorderUpRound.id, BorderUpRound.result, BorderUpRound.called_at),
+        select(ReviewLog.id),
+    )
 
 
 def test_a_race_table_is_for_two_students_and_deals_each_their_own_hand(app, school, players):
@@ -257,10 +234,7 @@ def test_two_calls_at_once_cannot_both_be_first(app, school, players):
     ana, ben = players["ana"], players["ben"]
     code = start_race(app, ana, ben)
     dealt = hands(app, code)
-    with app.test_request_context():
-        table = db.session.execute(select(LiveTable).where(LiveTable.code == code)).scalar_one()
-        rounds = race.rounds_of(table)
-        db.session.expunge_all()
+    table, rounds = read_now(app, code, race.rounds_of)
     # ben's call is kept first, then ana's, sent from a page that read the race as on, arrives.
     assert call(ben, code, right_call(app, dealt[1].hand)).status_code == 302
     before = snapshot(app)

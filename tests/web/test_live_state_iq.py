@@ -6,30 +6,35 @@ every move a conditional write on the table's ply, refused from a stale page, ou
 outside the table; every guess and clue a review through the solo path; and the card a student
 holds never on the classmate's page before the classmate's guessing of it is done."""
 
-# ruff: noqa: F811  (``school`` and ``players`` are test_live's fixtures, taken as parameters)
-
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import inspect, select, text
+from sqlalchemy import select
 
 from tests.conftest import csrf_token
-from tests.web.migrations import databases, empty_database
-from tests.web.test_live import (  # noqa: F401 (fixtures)
+from tests.web.live_support import (
     INDEX,
     join,
     open_table,
-    players,
+    page,
     post,
-    school,
+    read_now,
+    review_rows,
+    seat_columns,
+    seat_foreign_key,
+    seat_rows,
+    seat_users,
     seats_of,
+    snapshot_of,
+    start_table,
     table_row,
+    write_open_table,
 )
+from tests.web.migrations import databases, empty_database
 from tests.web.test_security import assert_strict_page
 from trainer.quiz import state_iq_duel as duel
 from trainer.web import get_deck
@@ -66,24 +71,11 @@ def deal(app, monkeypatch):
 
 def start_duel(app: Flask, ana: FlaskClient, ben: FlaskClient) -> str:
     """ana opens a State IQ duel, ben joins, ana starts it."""
-    code = open_table(ana, game="state-iq", players="5", team_size="2")
-    assert join(ben, code).status_code == 302
-    assert post(ana, code, "start", version=table_row(app, code).version).status_code == 302
-    assert table_row(app, code).status == "playing"
-    return code
+    return start_table(app, ana, [ben], game="state-iq", players="5", team_size="2")
 
 
 def sides(app: Flask, code: str) -> dict[int, StateIqGame]:
-    with app.app_context():
-        rows = db.session.execute(
-            select(LiveSeat.seat, StateIqGame)
-            .join(StateIqGame, StateIqGame.id == LiveSeat.state_iq_game_id)
-            .join(LiveTable, LiveTable.id == LiveSeat.table_id)
-            .where(LiveTable.code == code)
-        ).all()
-        for _seat, row in rows:
-            db.session.expunge(row)
-        return {seat: row for seat, row in rows}
+    return seat_rows(app, code, StateIqGame, LiveSeat.state_iq_game_id)
 
 
 def move(client: FlaskClient, app: Flask, code: str, answer: str, turn: int | None = None):
@@ -92,36 +84,20 @@ def move(client: FlaskClient, app: Flask, code: str, answer: str, turn: int | No
 
 
 def reviews_of(app: Flask, user_id: int) -> list[tuple[str, str, str, str]]:
-    with app.app_context():
-        return sorted(
-            (row.round_token, row.mode, row.fact_key, row.verdict)
-            for row in db.session.execute(
-                select(ReviewLog).where(ReviewLog.student_id == user_id)
-            ).scalars()
-        )
+    return sorted(
+        (row.round_token, row.mode, row.fact_key, row.verdict) for row in review_rows(app, user_id)
+    )
 
 
 def snapshot(app: Flask) -> tuple:
     """Everything a move may change: the table, the seats, both sides and the review log."""
-    with app.app_context():
-        tables = db.session.execute(
-            select(LiveTable.code, LiveTable.status, LiveTable.version, LiveTable.ply)
-        ).all()
-        seats = db.session.execute(
-            select(LiveSeat.table_id, LiveSeat.seat, LiveSeat.user_id, LiveSeat.result)
-        ).all()
-        games = db.session.execute(
-            select(StateIqGame.id, StateIqGame.result, StateIqGame.recorded)
-        ).all()
-        logs = db.session.execute(select(ReviewLog.id)).all()
-        return tuple(
-            sorted(map(lambda r: json.dumps(list(r), default=str), rows))
-            for rows in (tables, seats, games, logs)
-        )
-
-
-def page(client: FlaskClient, code: str) -> str:
-    return client.get(INDEX + code).get_data(as_text=True)
+    return snapshot_of(
+        app,
+        select(LiveTable.code, LiveTable.status, LiveTable.version, LiveTable.ply),
+        select(LiveSeat.table_id, LiveSeat.seat, LiveSeat.user_id, LiveSeat.result),
+        select(StateIqGame.id, StateIqGame.result, StateIqGame.recorded),
+        select(ReviewLog.id),
+    )
 
 
 def without_lists(html: str) -> str:
@@ -349,10 +325,7 @@ def test_two_moves_at_once_keep_one(app, school, players, deal):
     ana, ben = players["ana"], players["ben"]
     deal("ABC", first=0)
     code = start_duel(app, ana, ben)
-    with app.test_request_context():
-        table = db.session.execute(select(LiveTable).where(LiveTable.code == code)).scalar_one()
-        games = web_duel.games_of(table)
-        db.session.expunge_all()
+    table, games = read_now(app, code, web_duel.games_of)
     assert move(ana, app, code, "Utah").status_code == 302
     before = snapshot(app)
     with app.test_request_context():
@@ -395,7 +368,7 @@ def test_a_real_deal_leans_on_each_students_weakest_states(app, school, players)
     with app.test_request_context():
         deck = get_deck()
         queues = {
-            seat: web_duel._weakest_states(
+            seat: web_duel.weakest_states(
                 db.session.get(User, row.student_id), deck, web_duel.FACETS, None
             )
             for seat, row in dealt.items()
@@ -435,55 +408,17 @@ def test_migration_0023_adds_and_removes_the_seats_state_iq_game(tmp_path, datab
     keeping the seats already there; its downgrade takes the column away and keeps them too."""
     from flask_migrate import downgrade, upgrade
 
-    def seats() -> list[tuple[int, int]]:
-        with db.engine.connect() as connection:
-            return [
-                tuple(r) for r in connection.execute(text("SELECT seat, user_id FROM live_seat"))
-            ]
-
-    def columns() -> set[str]:
-        return {c["name"] for c in inspect(db.engine).get_columns("live_seat")}
-
     with empty_database(tmp_path, database):
         upgrade(revision="0022_live_dashing")
-        with db.engine.begin() as connection:
-            connection.execute(
-                text(
-                    'INSERT INTO "user" (username, username_key, password_hash, role) '
-                    "VALUES ('ana', 'ana', 'x', 'student')"
-                )
-            )
-            host = connection.execute(text('SELECT id FROM "user"')).scalar_one()
-            connection.execute(
-                text(
-                    "INSERT INTO live_table (code, host_id, game, players, team_size, level, "
-                    "status, actions, ply, version, covered, created_at, updated_at) VALUES "
-                    "('ABC234', :host, 'state-iq', 2, 1, 'easy', 'open', '[]', 0, 0, '[]', "
-                    "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
-                ),
-                {"host": host},
-            )
-            table = connection.execute(text("SELECT id FROM live_table")).scalar_one()
-            connection.execute(
-                text(
-                    "INSERT INTO live_seat (table_id, seat, user_id, computer, drill) VALUES "
-                    "(:table, 0, :host, FALSE, FALSE), (:table, 1, NULL, FALSE, FALSE)"
-                ),
-                {"table": table, "host": host},
-            )
+        host = write_open_table("state-iq")
         upgrade(revision="0023_live_state_iq")
-        found = inspect(db.engine)
-        assert "state_iq_game_id" in columns()
-        [key] = [
-            fk
-            for fk in found.get_foreign_keys("live_seat")
-            if fk["referred_table"] == "state_iq_game"
-        ]
+        assert "state_iq_game_id" in seat_columns()
+        key = seat_foreign_key("state_iq_game")
         assert key["constrained_columns"] == ["state_iq_game_id"]
         assert key["options"].get("ondelete") == "SET NULL"
-        assert seats() == [(0, host), (1, None)]
+        assert seat_users() == [(0, host), (1, None)]
         downgrade(revision="0022_live_dashing")
-        assert "state_iq_game_id" not in columns() and "dashing_round_id" in columns()
-        assert seats() == [(0, host), (1, None)]
+        assert "state_iq_game_id" not in seat_columns() and "dashing_round_id" in seat_columns()
+        assert seat_users() == [(0, host), (1, None)]
         upgrade(revision="0023_live_state_iq")
-        assert "state_iq_game_id" in columns()
+        assert "state_iq_game_id" in seat_columns()

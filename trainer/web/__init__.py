@@ -172,13 +172,16 @@ def register_blueprints(app: Flask) -> None:
 
 def register_cli(app: Flask) -> None:
     """Command-line helpers (``flask --app app check-data``, ``seed-demo``, ``create-admin``,
-    ``fit-memory``, whose fits also run in the background after answers: see ``fitting``)."""
+    ``fit-memory``, whose fits also run in the background after answers: see ``fitting``;
+    ``live-tidy``)."""
     from . import demo, fitting
     from .admin import cli as admin_cli
+    from .live import gone
 
     demo.init_app(app)
     admin_cli.init_app(app)
     fitting.init_app(app)
+    gone.init_app(app)  # live-tidy (L-T13)
 
     @app.cli.command("check-data")
     def check_data() -> None:

@@ -554,6 +554,10 @@ class LiveTable(Model):
     """
 
     __tablename__ = "live_table"
+    #: A game of a tournament match has one table (P-K8); other tables have neither column.
+    __table_args__ = (
+        Index("ix_live_table_match_game", "tournament_match_id", "match_game", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True)
     #: What classmates type to join (``trainer.live.TABLE_CODE_ALPHABET``).
@@ -579,6 +583,14 @@ class LiveTable(Model):
     covered: Mapped[list[int]] = mapped_column(JSON, default=list)
     #: The code of the table opened to play again with the same classmates (L-T10), once one was.
     rematch_code: Mapped[str | None] = mapped_column(String(8))
+    #: A class tournament's match whose game ``match_game`` (its number) the table plays, its seat
+    #: 0 team A's and seat 1 team B's (P-K8); the result is recorded into the match at the end
+    #: (P-K9). A plain id, not a foreign key (migration 0024): a table whose match went is ordinary.
+    tournament_match_id: Mapped[int | None] = mapped_column(Integer)
+    match_game: Mapped[int | None] = mapped_column(SmallInteger)
+    #: The seat that guesses (State IQ) or leads (Play the Ranks) first, when the match decided it
+    #: (P-K2); None: the game's own statehood draw decides.
+    first_leader: Mapped[int | None] = mapped_column(SmallInteger)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
     started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())

@@ -19,11 +19,10 @@ import datetime as dt
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
-from sqlalchemy import select, update
 from werkzeug.wrappers import Response
 
 from trainer.facts import UnreadableAnswer
-from trainer.live import Seat, TableError
+from trainer.live import Seat
 from trainer.quiz.dashing_states import BadCall, Call, CallResult, judge_call
 from trainer.results import Result
 
@@ -44,16 +43,22 @@ from ..play.forms import DashingForm
 from ..security import student_required
 from .duels import Duel, register
 from .forms import DASHING_STATES
-from .race import A_CLASSMATE, NOT_STARTED, called_first, check_race_seats, decide_race
+from .race import (
+    A_CLASSMATE,
+    NOT_STARTED,
+    called_first,
+    dealt_of,
+    decide_race,
+    each_student,
+    start_between_classmates,
+)
 from .routes import (
     STATUS_CLOSED,
     STATUS_OPEN,
     STATUS_OVER,
     STATUS_PLAYING,
-    _commit_and_announce,
     _page,
     _seated_or_404,
-    _write_seats,
     bp,
 )
 from .routes import (
@@ -79,29 +84,23 @@ def start_dashing_race(
     Raises:
         TableError: a seat is not a student's.
     """
-    check_race_seats(seats, TITLE)
-    table_id, level = table.id, table.level
-    students = [(seat.index, seat.user_id) for seat in seats]
+    level = table.level
 
-    def work() -> bool:
-        if not _write_seats(table_id, version, seats, status=STATUS_PLAYING, started_at=now):
-            return False
-        for index, user_id in students:
-            student = db.session.get(User, user_id)
-            if student is None:  # the account was deleted this instant: start nothing
-                raise TableError("Your classmate has left. Open a new table.")
-            row = new_dashing(student, level)
-            # Both rounds are turned over at the same instant: each student's time counts from it.
-            row.created_at = now
-            db.session.flush()
-            db.session.execute(
-                update(LiveSeat)
-                .where(LiveSeat.table_id == table_id, LiveSeat.seat == index)
-                .values(dashing_round_id=row.id)
-            )
-        return True
+    def dealt(student: User) -> DashingRound:
+        row = new_dashing(student, level)
+        # Both rounds are turned over at the same instant: each student's time counts from it.
+        row.created_at = now
+        return row
 
-    return _commit_and_announce(table_id, table.code, work)
+    return start_between_classmates(
+        table,
+        seats,
+        version,
+        now,
+        title=TITLE,
+        deal=each_student(dealt),
+        column=LiveSeat.dashing_round_id,
+    )
 
 
 # --- the call --------------------------------------------------------------------------------
@@ -109,12 +108,7 @@ def start_dashing_race(
 
 def dashing_rounds_of(table: LiveTable) -> dict[int, DashingRound]:
     """Each seat's own round, by seat (none before the start)."""
-    rows = db.session.execute(
-        select(LiveSeat.seat, DashingRound)
-        .join(DashingRound, DashingRound.id == LiveSeat.dashing_round_id)
-        .where(LiveSeat.table_id == table.id)
-    ).all()
-    return {seat: row for seat, row in rows}
+    return dealt_of(table, DashingRound, LiveSeat.dashing_round_id)
 
 
 def play_dashing_race_call(
@@ -230,7 +224,11 @@ def _explanation(rounds: dict[int, DashingRound], seat: int, rival: str) -> str:
     """Who called first, and whether everything in the call was right (L-D2)."""
     caller = next((index for index, row in rounds.items() if row.call is not None), None)
     if caller is None:
-        return "The race ended without a call."
+        # Ended with no result (L-T12, L-T13): like a game not finished at the bell (K2).
+        return (
+            "The race ended without a call, so it has no result and does not count: a classmate "
+            "had left the table, or nobody played for a day."
+        )
     who = "You" if caller == seat else rival
     if rounds[caller].result == Result.WON:
         return (

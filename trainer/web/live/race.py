@@ -17,11 +17,12 @@ judged, and the winning calls of its own hand.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from sqlalchemy import select, update
+from sqlalchemy.orm import InstrumentedAttribute
 from werkzeug.wrappers import Response
 
 from trainer import srs
@@ -91,6 +92,84 @@ def check_race_seats(seats: Sequence[Seat], title: str = "Border-Up race") -> No
         )
 
 
+class _Dealt(Protocol):
+    """A seat's own round or side of a race or duel, once flushed."""
+
+    @property
+    def id(self) -> int: ...
+
+
+D = TypeVar("D", bound=_Dealt)
+
+
+def each_student(deal: Callable[[User], D]) -> Callable[[Mapping[int, User]], dict[int, D]]:
+    """A dealer for :func:`start_between_classmates` that deals each student's round on its own,
+    by ``deal``, in the order of the seats."""
+    return lambda students: {index: deal(student) for index, student in students.items()}
+
+
+def start_between_classmates(
+    table: LiveTable,
+    seats: tuple[Seat, ...],
+    version: int,
+    now: dt.datetime,
+    *,
+    title: str,
+    deal: Callable[[Mapping[int, User]], Mapping[int, _Dealt]],
+    column: InstrumentedAttribute[int | None],
+    **values: Any,
+) -> bool:
+    """Start a race or duel (a ``title``) between the two students at ``seats`` at ``now``, in one
+    conditional write on the table's ``version``: the seats and the table (playing, started at
+    ``now``, and ``values``) written, each seat's own round or side dealt by ``deal`` (given the
+    students by seat, it adds what it deals to the session) and its id kept in the seat's
+    ``column`` (L-R1, L-D1, L-Q2).
+
+    Returns False when the table changed meanwhile (nothing kept).
+
+    Raises:
+        TableError: a seat is not a student's, or a student's account was deleted this instant.
+    """
+    check_race_seats(seats, title)
+    table_id = table.id
+    students = [(seat.index, seat.user_id) for seat in seats]
+
+    def work() -> bool:
+        if not _write_seats(
+            table_id, version, seats, status=STATUS_PLAYING, started_at=now, **values
+        ):
+            return False
+        found: dict[int, User] = {}
+        for index, user_id in students:
+            student = db.session.get(User, user_id)
+            if student is None:  # the account was deleted this instant: start nothing
+                raise TableError("Your classmate has left. Open a new table.")
+            found[index] = student
+        for index, row in deal(found).items():
+            db.session.flush()
+            db.session.execute(
+                update(LiveSeat)
+                .where(LiveSeat.table_id == table_id, LiveSeat.seat == index)
+                .values({column: row.id})
+            )
+        return True
+
+    return _commit_and_announce(table_id, table.code, work)
+
+
+def dealt_of(
+    table: LiveTable, model: Any, column: InstrumentedAttribute[int | None]
+) -> dict[int, Any]:
+    """Each seat's own round or side of a race or duel (a ``model`` row, its id kept in the seat's
+    ``column`` by :func:`start_between_classmates`), by seat (none before the start)."""
+    rows = db.session.execute(
+        select(LiveSeat.seat, model)
+        .join(model, model.id == column)
+        .where(LiveSeat.table_id == table.id)
+    ).all()
+    return {seat: row for seat, row in rows}
+
+
 def start_race(table: LiveTable, seats: tuple[Seat, ...], version: int, now: dt.datetime) -> bool:
     """Deal each student their own round and turn both over at ``now`` ("Ready, Set, GeoPlunge!"
     is the start, L-R1), in one conditional write on the table's ``version``.
@@ -100,28 +179,22 @@ def start_race(table: LiveTable, seats: tuple[Seat, ...], version: int, now: dt.
     Raises:
         TableError: a seat is not a student's.
     """
-    check_race_seats(seats)
-    table_id, level = table.id, table.level
-    students = [(seat.index, seat.user_id) for seat in seats]
+    level = table.level
 
-    def work() -> bool:
-        if not _write_seats(table_id, version, seats, status=STATUS_PLAYING, started_at=now):
-            return False
-        for index, user_id in students:
-            student = db.session.get(User, user_id)
-            if student is None:  # the account was deleted this instant: start nothing
-                raise TableError("Your classmate has left. Open a new table.")
-            row = new_border_up(student, level)
-            row.revealed_at, row.result = now, Result.PLAYING
-            db.session.flush()
-            db.session.execute(
-                update(LiveSeat)
-                .where(LiveSeat.table_id == table_id, LiveSeat.seat == index)
-                .values(round_id=row.id)
-            )
-        return True
+    def dealt(student: User) -> BorderUpRound:
+        row = new_border_up(student, level)
+        row.revealed_at, row.result = now, Result.PLAYING
+        return row
 
-    return _commit_and_announce(table_id, table.code, work)
+    return start_between_classmates(
+        table,
+        seats,
+        version,
+        now,
+        title="Border-Up race",
+        deal=each_student(dealt),
+        column=LiveSeat.round_id,
+    )
 
 
 # --- the call --------------------------------------------------------------------------------
@@ -129,12 +202,7 @@ def start_race(table: LiveTable, seats: tuple[Seat, ...], version: int, now: dt.
 
 def rounds_of(table: LiveTable) -> dict[int, BorderUpRound]:
     """Each seat's own round, by seat (none before the start)."""
-    rows = db.session.execute(
-        select(LiveSeat.seat, BorderUpRound)
-        .join(BorderUpRound, BorderUpRound.id == LiveSeat.round_id)
-        .where(LiveSeat.table_id == table.id)
-    ).all()
-    return {seat: row for seat, row in rows}
+    return dealt_of(table, BorderUpRound, LiveSeat.round_id)
 
 
 def called_first(rounds: Mapping[int, Any], seat: int, names: dict[int, str]) -> str:
@@ -143,6 +211,8 @@ def called_first(rounds: Mapping[int, Any], seat: int, names: dict[int, str]) ->
     caller = next((index for index, row in rounds.items() if row.call is not None), None)
     if caller == seat:
         return YOU_CALLED
+    if caller is None:  # ended with no call (L-T12, L-T13)
+        return "This race is over; nothing changed."
     return f"{names.get(1 - seat, A_CLASSMATE)} called first. This race is over; nothing changed."
 
 
@@ -307,7 +377,11 @@ def _explanation(rounds: dict[int, BorderUpRound], seat: int, rival: str) -> str
     """Who called first, and whether the call was right (L-R2)."""
     caller = next((index for index, row in rounds.items() if row.call is not None), None)
     if caller is None:
-        return "The race ended without a call."
+        # Ended with no result (L-T12, L-T13): like a game not finished at the bell (K2).
+        return (
+            "The race ended without a call, so it has no result and does not count: a classmate "
+            "had left the table, or nobody played for a day."
+        )
     right = rounds[caller].result == Result.WON
     who = "You" if caller == seat else rival
     if right:

@@ -55,6 +55,7 @@ from ..models import (
     LiveSeat,
     LiveTable,
     ReviewLog,
+    TournamentMatch,
     User,
     utcnow,
 )
@@ -85,6 +86,12 @@ NO_SUCH_TABLE = "No open table has that code. Check it with the classmate who op
 #: A change to the lobby made from a page that was out of date.
 TABLE_CHANGED = "The table changed meanwhile. Nothing changed; here it is now."
 STATUS_OPEN, STATUS_PLAYING, STATUS_OVER, STATUS_CLOSED = "open", "playing", "over", "closed"
+#: A tournament match's table waiting for its second team (P-K8): no lobby, no code, no change of
+#: seat; it starts when both teams have taken their seats (``tournament_play.live_games``).
+STATUS_WAITING = "waiting"
+#: What runs in the unit of every change that a table keeps (after the change, before the commit):
+#: given the table's id. ``tournament_play.live_games`` records a match game's result there (P-K9).
+AFTER_CHANGE: list[Any] = []
 #: Games whose drill is not offered at a live table: Geography War's drill calls each battle from
 #: seat 1's side, and its battles need no choice from either player (L-T6).
 NO_LIVE_DRILL = frozenset({"geography-war"})
@@ -155,7 +162,7 @@ def _seated_or_404(code: str) -> tuple[LiveTable, tuple[Seat, ...], int]:
     seat = live.seat_of(seats, current_user.id)
     if seat is None:
         abort(404)
-    return table, seats, seat
+    return gone.tidy_table(table), seats, seat
 
 
 def _names(seats: tuple[Seat, ...]) -> dict[int, str]:
@@ -185,7 +192,7 @@ def _game_for(table: LiveTable, seats: tuple[Seat, ...], viewer: int) -> Any:
     return make_game(
         table.game,
         get_deck(),
-        Params(table.players, table.team_size),
+        Params(table.players, table.team_size, table.first_leader),
         viewer=viewer,
         names=_names(seats),
     )
@@ -254,7 +261,15 @@ def _write_seats(table_id: int, version: int, seats: tuple[Seat, ...], **values:
 
 def _commit_and_announce(table_id: int, code: str, work: Any) -> bool:
     """Run ``work`` as one unit; when it kept its change, tell the table's pages."""
-    kept = bool(atomically(work))
+
+    def unit() -> bool:
+        if not work():
+            return False
+        for after in AFTER_CHANGE:
+            after(table_id)
+        return True
+
+    kept = bool(atomically(unit))
     if kept:
         version = db.session.execute(
             select(LiveTable.version).where(LiveTable.id == table_id)
@@ -485,6 +500,7 @@ def _render_index(form: NewTableForm, join: JoinTableForm) -> str:
 def index() -> str:
     """Open a table, join one with its code, or go back to one."""
     _present(current_user.id)
+    gone.tidy(utcnow(), user_id=current_user.id)  # tables quiet for a day are given up (L-T13)
     return _render_index(NewTableForm(), JoinTableForm(formdata=None))
 
 
@@ -620,6 +636,8 @@ def join() -> str | Response | tuple[str, int]:
     if not form.validate():
         return _render_index(NewTableForm(formdata=None), form), 400
     table = _by_code(form.code.data)
+    if table is not None:
+        table = gone.tidy_table(table)  # a lobby quiet for a day is closed (L-T13)
     if table is not None and live.seat_of(_seats(table), current_user.id) is not None:
         return redirect(url_for("live.table", code=table.code))  # already there
     if (
@@ -710,13 +728,35 @@ def _page(
         "seat_form": SeatForm(formdata=None),
         "cheers": live.CHEERS,
         "cheers_sent": _cheers(table, names, seat),
+        # A tournament match's game (P-K8): its pages lead back to the match, not to play again.
+        "match_url": _match_url(table),
     }
+    if table.status == STATUS_WAITING or (
+        table.tournament_match_id is not None and table.status == STATUS_CLOSED
+    ):
+        return ("live/match_wait.html", common)
     if table.status in (STATUS_OPEN, STATUS_CLOSED):
         return ("live/lobby.html", _lobby(table, seats, common))
     if is_duel(table.game):
-        return DUELS[table.game].page(table, seats, seat, common)
+        return DUELS[table.game].page(table, seats, seat, {**common, **gone.duel_end(table, seat)})
     state = _state(table, seats, seat)
     return ("live/table.html", {**common, **_table_view(table, state, seats, seat, since)})
+
+
+def _match_url(table: LiveTable) -> str | None:
+    """The tournament match page of a match's table (P-K8), else None."""
+    if table.tournament_match_id is None:
+        return None
+    tournament_id = db.session.execute(
+        select(TournamentMatch.tournament_id).where(TournamentMatch.id == table.tournament_match_id)
+    ).scalar_one_or_none()
+    if tournament_id is None:
+        return None
+    return url_for(
+        "tournament_play.match_page",
+        tournament_id=tournament_id,
+        match_id=table.tournament_match_id,
+    )
 
 
 def _lobby(table: LiveTable, seats: tuple[Seat, ...], common: dict[str, Any]) -> dict[str, Any]:
@@ -760,10 +800,12 @@ def _table_view(
     """The card game's table for ``seat``: its observation, the public log, its turn."""
     deck = get_deck()
     obs = state.observation(seat)
-    your_turn = state.current_player() == seat
-    over = state.is_terminal()
+    # Over with no result: nobody played at the table for a day (L-T13).
+    given_up = table.status == STATUS_OVER and not state.is_terminal()
+    your_turn = state.current_player() == seat and not given_up
+    over = state.is_terminal() or given_up
     result = ""
-    if over:
+    if state.is_terminal():
         mine = db.session.execute(
             select(LiveSeat.result).where(LiveSeat.table_id == table.id, LiveSeat.seat == seat)
         ).scalar_one()
@@ -852,8 +894,9 @@ def play_for_absent(
     table: LiveTable, seats: tuple[Seat, ...], asker: int, version: int | None, now: dt.datetime
 ) -> None:
     """The computer plays one move for the student whose turn it is, who is away or out of time
-    (L-T7), asked by another seat's page; then the computer seats play as after any move. The
-    seat stays the student's: their next turn is theirs again.
+    (L-T7), asked by another seat's page; then the computer seats play as after any move, and
+    one move for each next student to move who is away too (L-T11). The seat stays the
+    student's: their next turn is theirs again.
 
     Raises:
         Stale: the table changed since the asking page (or the game is over).
@@ -871,18 +914,32 @@ def play_for_absent(
     if at is None or now < at:
         raise Refused("They still have time to play. Nothing changed.")
     assert table.seed is not None
-    # One move only, seeded as the computer seats' are (G9): if it is their turn again, they may
-    # be back by then.
-    player = make_player(Level(table.level), f"{table.seed}:{len(state.history)}")
-    state.apply_action(player.choose(state.game, state.observation(mover), state.legal_actions()))
-    _computer_turns(table, seats, state, table.seed)
+    covered, played_for, seen = [*table.covered], set(), _seen(table)
+    while True:
+        # One move for each student, seeded as the computer seats' are (G9): if it is their turn
+        # again, they may be back by then.
+        covered.append(len(state.history))
+        played_for.add(mover)
+        player = make_player(Level(table.level), f"{table.seed}:{len(state.history)}")
+        state.apply_action(
+            player.choose(state.game, state.observation(mover), state.legal_actions())
+        )
+        _computer_turns(table, seats, state, table.seed)
+        # L-T11: when the next student to move (not the asker, not played for yet) is away as
+        # well, the computer plays for them in the same write: a student left alone at the
+        # table does not wait for each away seat in turn. Their turn begins now (no clock).
+        mover = state.current_player()
+        if live.to_move(seats, mover) is None or mover == asker or mover in played_for:
+            break
+        if now < live.computer_may_move_at(seen.get(mover), now, None):
+            break
     before, table_id = table.ply, table.id
     values = {
         "actions": list(state.history),
         "ply": len(state.history),
         "version": table.version + 1,
         "updated_at": now,
-        "covered": [*table.covered, before],
+        "covered": covered,
         **_ending(state, now),
     }
 
@@ -992,6 +1049,10 @@ def rematch(code: str) -> Response:
     table's page offers to join it. Asked again, it goes to the table already opened."""
     found, seats, seat = _seated_or_404(code)
     here = url_for("live.table", code=found.code)
+    if found.tournament_match_id is not None:  # the match names its next game (P-K8)
+        return nothing_changed(
+            "This was a game of your tournament match: the match page has the next one.", here
+        )
     if found.status != STATUS_OVER or not SeatForm().validate():
         return nothing_changed("Play this game to the end first.", here)
     if found.rematch_code:
@@ -1245,4 +1306,4 @@ def start(code: str) -> Response:
 
 # The duels' pages and calls (L-R1, L-D1) register on ``bp`` and in ``DUELS`` too; imported last, as they
 # use the helpers above.
-from . import dashing_race, race, state_iq_duel  # noqa: E402, F401
+from . import dashing_race, gone, race, state_iq_duel  # noqa: E402, F401

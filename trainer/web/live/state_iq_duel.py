@@ -10,7 +10,7 @@ a move sent twice, from an old page, or out of turn changes nothing.
 
 Each seat has its own :class:`StateIqGame`: the duel seen from their side (their card as the
 student's, the classmate's as the other), so every guess and clue is recorded by the same path as
-against the computer (:func:`..play.routes._save_progress`), with its own round token, in the same
+against the computer (:func:`..play.routes.save_progress`), with its own round token, in the same
 unit as the table's write. The duel's moves are the table's actions. Neither page shows the other
 seat's card before that seat's guessing of it is done (L-Q4).
 """
@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, url_for
-from sqlalchemy import select, update
+from sqlalchemy import update
 from werkzeug.wrappers import Response
 
-from trainer.live import Seat, TableError
+from trainer.live import Seat
 from trainer.quiz import state_iq_duel as duel
 from trainer.quiz.state_iq import Move, Side, StateIQ
 from trainer.results import Result
@@ -36,11 +38,11 @@ from ..guards import Refused, Stale, nothing_changed
 from ..models import LiveSeat, LiveTable, StateIqGame, User, utcnow
 from ..play.common import current_student
 from ..play.forms import MoveForm
-from ..play.routes import FACETS, _describe, _save_progress, _weakest_states
+from ..play.routes import FACETS, describe_half, save_progress, weakest_states
 from ..security import student_required
 from .duels import Duel, register
 from .forms import STATE_IQ
-from .race import check_race_seats
+from .race import dealt_of, start_between_classmates
 from .routes import (
     STATUS_CLOSED,
     STATUS_OPEN,
@@ -49,7 +51,6 @@ from .routes import (
     _commit_and_announce,
     _page,
     _seated_or_404,
-    _write_seats,
     bp,
     new_seed,
 )
@@ -71,12 +72,7 @@ A_CLASSMATE = "your classmate"
 
 def games_of(table: LiveTable) -> dict[int, StateIqGame]:
     """Each seat's side of the duel, by seat (none before the start)."""
-    rows = db.session.execute(
-        select(LiveSeat.seat, StateIqGame)
-        .join(StateIqGame, StateIqGame.id == LiveSeat.state_iq_game_id)
-        .where(LiveSeat.table_id == table.id)
-    ).all()
-    return {seat: row for seat, row in rows}
+    return dealt_of(table, StateIqGame, LiveSeat.state_iq_game_id)
 
 
 def deal_of(first: StateIqGame) -> duel.Deal:
@@ -105,27 +101,18 @@ def start_duel(table: LiveTable, seats: tuple[Seat, ...], version: int, now: dt.
     Raises:
         TableError: a seat is not a student's.
     """
-    check_race_seats(seats, "State IQ duel")
-    table_id, level = table.id, table.level
-    students = [(seat.index, seat.user_id) for seat in seats]
+    level, first = table.level, table.first_leader
     seed = new_seed()
 
-    def work() -> bool:
-        if not _write_seats(
-            table_id, version, seats, status=STATUS_PLAYING, started_at=now, seed=seed
-        ):
-            return False
+    def deal(students: Mapping[int, User]) -> dict[int, StateIqGame]:
         deck = get_deck()
-        found: dict[int, User] = {}
-        for index, user_id in students:
-            student = db.session.get(User, user_id)
-            if student is None:  # the account was deleted this instant: start nothing
-                raise TableError("Your classmate has left. Open a new table.")
-            found[index] = student
-        weakest = tuple(_weakest_states(found[index], deck, FACETS, None) for index in (0, 1))
+        weakest = tuple(weakest_states(students[index], deck, FACETS, None) for index in (0, 1))
         dealt = duel.deal_duel((weakest[0], weakest[1]), deck, seed)
-        for index, student in found.items():
-            row = StateIqGame(
+        if first is not None:  # a tournament match decided who guesses first (P-K2, P-K8)
+            dealt = replace(dealt, first=first)
+        sides: dict[int, StateIqGame] = {}
+        for index, student in students.items():
+            row = sides[index] = StateIqGame(
                 token=secrets.token_urlsafe(18),
                 student_id=student.id,
                 level=level,
@@ -142,15 +129,18 @@ def start_duel(table: LiveTable, seats: tuple[Seat, ...], version: int, now: dt.
                 created_at=now,
             )
             db.session.add(row)
-            db.session.flush()
-            db.session.execute(
-                update(LiveSeat)
-                .where(LiveSeat.table_id == table_id, LiveSeat.seat == index)
-                .values(state_iq_game_id=row.id)
-            )
-        return True
+        return sides
 
-    return _commit_and_announce(table_id, table.code, work)
+    return start_between_classmates(
+        table,
+        seats,
+        version,
+        now,
+        title="State IQ duel",
+        deal=deal,
+        column=LiveSeat.state_iq_game_id,
+        seed=seed,
+    )
 
 
 # --- a move ----------------------------------------------------------------------------------
@@ -213,7 +203,7 @@ def play_duel_move(
             # The mover's answers, and the other's once a settled result ends their half (Q3).
             owner = student if owners[index] == student.id else db.session.get(User, owners[index])
             if owner is not None:
-                _save_progress(games[index], duel.seen_by(game, index), owner, now)
+                save_progress(games[index], duel.seen_by(game, index), owner, now)
         if game.is_over:
             for index in (0, 1):
                 result = duel.result(game, index)
@@ -298,7 +288,7 @@ def duel_page(
     over = table.status == STATUS_OVER or game.is_over
     dealt = deal_of(games[0])
     draw = (dealt.draw[seat], dealt.draw[1 - seat])
-    halves = [_describe(mine, half, deck, over) for half in mine.halves]
+    halves = [describe_half(mine, half, deck, over) for half in mine.halves]
     for half in halves:
         if half["guesser"] is Side.STUDENT:  # the classmate's wrong borders are theirs to see
             half["mistakes"] = []

@@ -126,7 +126,7 @@ def new_state_iq(
     deck = get_deck()
     seed = secrets.randbits(62)
     rng = random.Random(f"deal:{seed}")
-    weakest = _weakest_states(student, deck, (FACETS & facets) if facets else FACETS, postals)
+    weakest = weakest_states(student, deck, (FACETS & facets) if facets else FACETS, postals)
     computer_card, student_card = deal_cards(weakest, deck, rng, postals)
     if first is None:
         first, _, _ = first_guesser_by_draw(
@@ -161,7 +161,7 @@ def after_deal(row: StateIqGame, student: User | None = None) -> None:
     _after_move(row, _rebuild(row), owner)
 
 
-def _weakest_states(
+def weakest_states(
     student: User, deck: Deck, facets: set[Facet], postals: set[str] | None
 ) -> list[str]:
     """The states of the student's queue for ``facets`` (due and weakest first, then new), enough
@@ -217,7 +217,9 @@ def _render_game(row: StateIqGame, game: StateIQ, form: MoveForm) -> str:
         form=form,
         waiting=game.waiting_for(),
         reveal=reveal,
-        halves=[_describe(game, half, deck, row.show_aid or game.is_over) for half in game.halves],
+        halves=[
+            describe_half(game, half, deck, row.show_aid or game.is_over) for half in game.halves
+        ],
         student_state=deck[row.student_card],
         computer_state=deck[row.computer_card] if reveal else None,
         state_names=sorted(s.name for s in deck),
@@ -239,7 +241,7 @@ def _statehood_draw(row: StateIqGame, deck: Deck) -> tuple[Side, str, str]:
     return draw
 
 
-def _describe(game: StateIQ, half: Half, deck: Deck, aid: bool) -> dict[str, Any]:
+def describe_half(game: StateIQ, half: Half, deck: Deck, aid: bool) -> dict[str, Any]:
     """One half for the page: each guess with the clues given before it.
 
     With the aid (or once the game is over) each clue says how many states still fit, and at the
@@ -392,10 +394,10 @@ def _after_move(
 ) -> None:
     """Record what the student's play has shown so far, once each, and the result at the end
     (in the move's unit of work, or in one of its own)."""
-    atomically(lambda: _save_progress(row, game, student, now or utcnow()))
+    atomically(lambda: save_progress(row, game, student, now or utcnow()))
 
 
-def _save_progress(row: StateIqGame, game: StateIQ, student: User, now: dt.datetime) -> None:
+def save_progress(row: StateIqGame, game: StateIQ, student: User, now: dt.datetime) -> None:
     done = set(row.recorded)
     for answer in student_answers(game):
         if answer.item in done:

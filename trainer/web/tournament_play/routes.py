@@ -415,6 +415,7 @@ def _render(
         undo_form=_step("undo", last),
         confirm_form=confirm_form(play),
         answer_form=answer_form(play),
+        live=live_games.match_part(match, viewer, upcoming),
         MAX_GAMES=MAX_GAMES,
         Side=Side,
     )
@@ -584,6 +585,8 @@ def record_game(
     if len(play.games) >= MAX_GAMES:
         raise Refused(f"A match records at most {MAX_GAMES} games. Finish the match.")
     waiting = _blocked(play, names)
+    if waiting is None and viewer.side is not None:  # the app records a game played live (P-K9)
+        waiting = live_games.students_wait_for(match, play)
     if waiting is not None:
         raise _stale(waiting)
     upcoming = play.upcoming
@@ -625,7 +628,10 @@ def record_game(
         db.session.flush()
     except IntegrityError:
         raise _stale(stale) from None
+    # A table still waiting for a team to play this game on the devices is closed (P-K9).
+    closed = live_games.close_waiting(match.id, upcoming.number, now)
     db.session.commit()
+    live_games.announce(closed)
     what = "a tie" if entry.winner is None else f"{names[entry.winner]} won"
     message = f"Game {upcoming.number}, {upcoming.game.label}: {what}."
     if play.bell is not None and now > play.bell:
@@ -836,7 +842,7 @@ def finish_match(
         if play.pending is not None:
             raise _stale(_blocked(play, names) or "")
         return _write_result(tournament, match, play, viewer, now)
-    waiting = _blocked(play, names)
+    waiting = _blocked(play, names) or live_games.students_wait_for(match, play)
     if waiting is not None:
         raise _stale(waiting)
     changed = changed_rows(
@@ -954,7 +960,9 @@ def _write_result(
     )
     if changed != 1:
         raise _stale("This match's result is already in. Nothing was changed.")
+    closed = live_games.close_waiting(match.id, None, now)  # no game is due any more (P-K9)
     db.session.commit()
+    live_games.announce(closed)
     db.session.refresh(match)
     board = Board(tournament)
     late = (
@@ -963,3 +971,7 @@ def _write_result(
         else ""
     )
     return f"Match over: {board.describe_match(match)}{late}. The result is on the teacher's page."
+
+
+# A game due may be played on the teams' own devices (P-K8 to P-K10): its view and its recording.
+from . import live_games  # noqa: E402

@@ -46,13 +46,14 @@
     ply = Number(fresh.getAttribute("data-live-ply"));
     // The root's own attributes (version, ply, when the computer may stand in) come across too.
     ["data-live-version", "data-live-ply", "data-live-stand-in-at", "data-live-stand-in-url",
-      "data-live-now"].forEach(
+      "data-live-now", "data-live-refresh-at"].forEach(
       function (name) {
         var value = fresh.getAttribute(name);
         if (value === null) { root.removeAttribute(name); } else { root.setAttribute(name, value); }
       }
     );
     scheduleStandIn();
+    scheduleRefresh();
     if (focusedId) {
       var back = document.getElementById(focusedId);
       if (back) { back.focus(); }
@@ -125,6 +126,19 @@
     }, wait);
   }
   scheduleStandIn();
+
+  // At a duel whose classmate has gone quiet, fetch the page again when the student may end it
+  // (L-T12): the page then offers "... left: end the game". Counted on the server's clock.
+  var refreshTimer = null;
+  function scheduleRefresh() {
+    if (refreshTimer) { window.clearTimeout(refreshTimer); refreshTimer = null; }
+    var at = Number(root.getAttribute("data-live-refresh-at"));
+    var serverNow = Number(root.getAttribute("data-live-now"));
+    if (!at || !serverNow) { return; }
+    var wait = Math.max(3000, at - serverNow) + Math.floor(Math.random() * 1000);
+    refreshTimer = window.setTimeout(refresh, wait);
+  }
+  scheduleRefresh();
 
   if (typeof window.io === "function") {
     socket = window.io({ transports: ["websocket"], reconnectionDelayMax: 5000 });

@@ -1,0 +1,127 @@
+"""What the live tables' browser tests share (issue 22): a class of two students (ana.b and ben.c),
+a second browser of its own on a phone, logging in, and opening, joining and starting a table from
+the menu's "Classmates"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import AXE_FAILING_IMPACTS, axe_violations, open_menu
+from tests.conftest import make_user
+from trainer.web.extensions import db
+from trainer.web.models import ClassMembership, Role, SchoolClass
+
+PASSWORD = "maps are fun"
+
+
+def classmates(app) -> None:
+    """ana.b and ben.c, in one class of ms.rivera's."""
+    teacher = make_user(app, "ms.rivera", role=Role.TEACHER)
+    ids = [make_user(app, name, PASSWORD).id for name in ("ana.b", "ben.c")]
+    with app.app_context():
+        klass = SchoolClass(teacher_id=teacher.id, name="5B", join_code="K7P2QRST")
+        db.session.add(klass)
+        db.session.flush()
+        db.session.add_all(ClassMembership(class_id=klass.id, student_id=i) for i in ids)
+        db.session.commit()
+
+
+def log_in(page, username: str) -> None:
+    page.goto("/auth/login")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_load_state("load")
+
+
+def no_serious_violations(page) -> None:
+    serious = [v for v in axe_violations(page) if v["impact"] in AXE_FAILING_IMPACTS]
+    assert serious == [], serious
+
+
+@contextmanager
+def two_classmates(
+    browser: Browser,
+    page: Page,
+    live_app,
+    live_server: str,
+    errors: list[str] | None,
+    *,
+    console: bool = False,
+) -> Iterator[tuple[Page, Page]]:
+    """ana.b on ``page`` and ben.c on a phone 360 px wide, in a browser of his own (his own
+    cookies): classmates (:func:`classmates`), both logged in. Ben's page waits up to 10 s for what
+    it expects; its page errors are added to ``errors`` (None: not collected), and with
+    ``console`` the errors its console shows too (but resources that failed to load). His browser
+    is closed at the end of the block."""
+    classmates(live_app)
+    other = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740})
+    try:
+        ben = other.new_page()
+        ben.set_default_timeout(10_000)
+        if errors is not None:
+            ben.on("pageerror", lambda error: errors.append(str(error)))
+            if console:
+                ben.on(
+                    "console",
+                    lambda m: (
+                        errors.append(m.text)
+                        if m.type == "error" and not m.text.startswith("Failed to load resource")
+                        else None
+                    ),
+                )
+        log_in(page, "ana.b")
+        log_in(ben, "ben.c")
+        yield page, ben
+    finally:
+        other.close()
+
+
+def fits_a_phone(page: Page) -> None:
+    """The page passes axe and is no wider than the phone's 360 px."""
+    no_serious_violations(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def open_table(
+    page: Page, game: str | re.Pattern[str], seats: str | None = None, level: str | None = None
+) -> str:
+    """Open a table of ``game`` (its label on the form) from the menu's "Classmates", with
+    ``seats`` and the computer's ``level`` (its label) where given; the table's code."""
+    open_menu(page)
+    page.get_by_role("link", name="Classmates").click()
+    page.get_by_label(game).check()
+    if seats is not None:
+        page.get_by_label("Seats, counting you").select_option(seats)
+    if level is not None:
+        page.get_by_label(level).check()
+    page.get_by_role("button", name="Open the table").click()
+    return page.locator(".live-code__value").inner_text().strip()
+
+
+def join_table(page: Page, code: str) -> None:
+    """Join the table with ``code`` (typed as given) from the menu's "Classmates"."""
+    open_menu(page)
+    page.get_by_role("link", name="Classmates").click()
+    page.get_by_label("The table's code").fill(code)
+    page.get_by_role("button", name="Join").click()
+
+
+def start_table(page: Page) -> None:
+    """The host starts the table once a classmate has joined it."""
+    expect(page.get_by_role("button", name="Start the game")).to_be_enabled()
+    page.get_by_role("button", name="Start the game").click()
+
+
+def start_duel(host: Page, guest: Page, game: str | re.Pattern[str]) -> str:
+    """The host opens a race or duel of ``game`` (its label), whose lobby offers the computer no
+    seat; the guest joins it and the host starts it. Its code."""
+    code = open_table(host, game)
+    expect(host.get_by_role("button", name="Give it to the computer")).to_have_count(0)
+    join_table(guest, code)
+    start_table(host)
+    return code

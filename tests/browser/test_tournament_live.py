@@ -1,0 +1,113 @@
+"""A tournament match's Border-Up race played on the two teams' own devices, in Chromium (issue 22,
+P-K8 to P-K10): a student of each team takes the team's seat from the match page, the first one's
+waiting page becomes the race by itself when the other team sits, the first right call wins, and
+the teacher's round page shows the result without a reload (it asks for its live part again)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.browser.test_live import PASSWORD, log_in, no_serious_violations
+from tests.browser.test_live_race import right_call
+from tests.conftest import make_user
+from trainer.web.extensions import db
+from trainer.web.models import (
+    ClassMembership,
+    Role,
+    SchoolClass,
+    Tournament,
+    TournamentMatch,
+    TournamentMember,
+    TournamentTeam,
+)
+
+
+def a_paired_round(app) -> tuple[int, int]:
+    """Ms Rivera's class: team 1 ana.b, team 2 ben.c, round 1 paired (team 1 side A)."""
+    teacher = make_user(app, "ms.rivera", PASSWORD, role=Role.TEACHER)
+    ids = [make_user(app, name, PASSWORD).id for name in ("ana.b", "ben.c")]
+    with app.app_context():
+        klass = SchoolClass(teacher_id=teacher.id, name="5B", join_code="K7P2QRST")
+        db.session.add(klass)
+        db.session.flush()
+        db.session.add_all(ClassMembership(class_id=klass.id, student_id=i) for i in ids)
+        tournament = Tournament(
+            class_id=klass.id, name="Spring cup", seed=5, round=1, stage="rounds"
+        )
+        db.session.add(tournament)
+        db.session.flush()
+        teams = [
+            TournamentTeam(tournament_id=tournament.id, number=n, name=f"Team {n}") for n in (1, 2)
+        ]
+        db.session.add_all(teams)
+        db.session.flush()
+        db.session.add_all(
+            TournamentMember(tournament_id=tournament.id, team_id=team.id, student_id=student)
+            for team, student in zip(teams, ids, strict=True)
+        )
+        match = TournamentMatch(
+            tournament_id=tournament.id, round=1, a_team_id=teams[0].id, b_team_id=teams[1].id
+        )
+        db.session.add(match)
+        db.session.commit()
+        return tournament.id, match.id
+
+
+def test_a_match_race_on_two_devices_reaches_the_teachers_page_by_itself(
+    browser, page, live_app, live_server
+):
+    tid, mid = a_paired_round(live_app)
+    contexts = [
+        browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740})
+        for _ in range(2)
+    ]
+    errors: list[str] = []
+    try:
+        ana, ben = (context.new_page() for context in contexts)
+        teacher = page
+        for tab in (ana, ben, teacher):
+            tab.set_default_timeout(10_000)
+            tab.on("pageerror", lambda error: errors.append(str(error)))
+        log_in(teacher, "ms.rivera")
+        log_in(ana, "ana.b")
+        log_in(ben, "ben.c")
+        teacher.goto(f"/teach/tournaments/{tid}")
+        expect(teacher.locator("#tournament-live")).to_contain_text("No game of this round")
+        teacher.evaluate("window.__sameDocument = true")
+
+        match = f"/tournaments/{tid}/matches/{mid}"
+        ana.goto(match)
+        ana.get_by_role("button", name="Play game 1 on our own devices").click()
+        expect(ana.locator("#live-announce")).to_contain_text("You hold your team’s seat")
+        no_serious_violations(ana)
+
+        ben.goto(match)
+        expect(ben.get_by_text("ana.b holds Team 1’s seat")).to_be_visible()
+        ben.get_by_role("button", name="Play game 1 on our own devices").click()
+        expect(ben.locator("#bu-cards li")).to_have_count(18)
+        # Ana's waiting page becomes the race by itself.
+        expect(ana.locator("#bu-cards li")).to_have_count(18)
+        expect(teacher.locator("#tournament-live")).to_contain_text(
+            "being played now", timeout=15_000
+        )
+
+        for number, group in enumerate(right_call(live_app, "ana.b"), 1):
+            for postal in group:
+                ana.locator(f"#group-{postal}").select_option(str(number))
+        ana.get_by_role("button", name="GeoPlunge!").click()
+        expect(ana.get_by_role("heading", name="You win!")).to_be_visible()
+        expect(ana.get_by_role("link", name="Back to the match: its next game")).to_be_visible()
+
+        live = teacher.locator("#tournament-live")
+        expect(live).to_contain_text("over, Team 1 won", timeout=15_000)
+        expect(live).to_contain_text("Recorded in the match by the app")
+        assert teacher.evaluate("window.__sameDocument === true"), "the round page reloaded"
+
+        ana.get_by_role("link", name="Back to the match: its next game").click()
+        expect(ana.get_by_text("Now: game 2, State IQ")).to_be_visible()
+        expect(ana.get_by_text("The app (played on your devices)")).to_be_visible()
+        assert ana.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        for context in contexts:
+            context.close()
+    assert errors == [], errors
