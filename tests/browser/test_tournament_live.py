@@ -1,7 +1,8 @@
 """A tournament match's Border-Up race played on the two teams' own devices, in Chromium (issue 22,
 P-K8 to P-K10): a student of each team takes the team's seat from the match page, the first one's
 waiting page becomes the race by itself when the other team sits, the first right call wins, and
-the teacher's round page shows the result without a reload (it asks for its live part again)."""
+the teacher's round page and the projector show the result without a reload (they ask for their
+live part again)."""
 
 from __future__ import annotations
 
@@ -74,6 +75,13 @@ def test_a_match_race_on_two_devices_reaches_the_teachers_page_by_itself(
         teacher.goto(f"/teach/tournaments/{tid}")
         expect(teacher.locator("#tournament-live")).to_contain_text("No game of this round")
         teacher.evaluate("window.__sameDocument = true")
+        # The projector, at 1920x1080, follows the live games too (P-K10), in team names only.
+        projector = teacher.context.new_page()
+        projector.set_default_timeout(10_000)
+        projector.on("pageerror", lambda error: errors.append(str(error)))
+        projector.set_viewport_size({"width": 1920, "height": 1080})
+        projector.goto(f"/teach/tournaments/{tid}/projector")
+        projector.evaluate("window.__sameDocument = true")
 
         match = f"/tournaments/{tid}/matches/{mid}"
         ana.goto(match)
@@ -102,6 +110,12 @@ def test_a_match_race_on_two_devices_reaches_the_teachers_page_by_itself(
         expect(live).to_contain_text("over, Team 1 won", timeout=15_000)
         expect(live).to_contain_text("Recorded in the match by the app")
         assert teacher.evaluate("window.__sameDocument === true"), "the round page reloaded"
+        shown = projector.locator("#tournament-live")
+        expect(shown).to_contain_text("Game 1, Border-Up: over, Team 1 won.", timeout=15_000)
+        expect(shown).not_to_contain_text("ana.b")
+        assert projector.evaluate("window.__sameDocument === true"), "the projector reloaded"
+        assert projector.evaluate("document.documentElement.scrollWidth") <= 1920
+        no_serious_violations(projector)
 
         ana.get_by_role("link", name="Back to the match: its next game").click()
         expect(ana.get_by_text("Now: game 2, State IQ")).to_be_visible()

@@ -494,3 +494,164 @@ def test_a_dashing_states_race_of_a_match_is_recorded_for_team_b(world, teacher)
         "dashing-states",
         team_id(app, tid, 2),
     )
+
+
+# --- what the first version left (issue 22): tables closed by the teacher, the tidy, the projector
+
+
+def test_a_waiting_table_closes_when_the_teacher_types_the_match_result(world, teacher):
+    """P-K9: the teacher's typed result on the control page closes the match's table still waiting
+    for a team, in the same unit; its page says why, and nobody can sit there any more."""
+    app = world.app
+    tid, mid = setup(world, teacher)
+    river = Team(client_for(app, "river"), tid, mid)
+    code = code_of(river.on_devices(1, "border-up"))
+    version = live_table(app, code).version
+    assert teacher.result(tid, mid, 2, 1).status_code == 302
+    row = live_table(app, code)
+    assert (row.status, row.version) == ("closed", version + 1) and row.finished_at is not None
+    page = text_of(river.client.get(f"{INDEX}{code}").get_data(as_text=True))
+    assert "Your teacher entered the match’s result before the other team took its seat" in page
+    kid01 = Team(client_for(app, "kid01"), tid, mid)
+    late = kid01.on_devices(1, "border-up")
+    assert late.status_code == 302 and late.location == kid01.url
+    assert live_table(app, code).status == "closed" and match_games(app, mid) == []
+
+
+def test_a_waiting_table_closes_when_the_match_is_finished_in_the_app(world, teacher):
+    """P-K9: the match finished (the teams' finish, confirmed) closes its waiting table; its page
+    says the match was finished, not that the game was recorded."""
+    from sqlalchemy import update
+
+    from trainer.games.tournament import EnteredBy
+    from trainer.web.models import TournamentMatch
+
+    app = world.app
+    tid, mid = setup(world, teacher)
+    river = Team(client_for(app, "river"), tid, mid)
+    code = code_of(river.on_devices(1, "border-up"))
+    with app.app_context():  # as the app's finish leaves it (its closing is tested by hand above)
+        db.session.execute(
+            update(TournamentMatch)
+            .where(TournamentMatch.id == mid)
+            .values(entered_at=live_games.utcnow(), entered_by=EnteredBy.APP, a_games=0, b_games=0)
+        )
+        assert live_games.close_waiting(mid, None, live_games.utcnow())
+        db.session.commit()
+    page = text_of(river.client.get(f"{INDEX}{code}").get_data(as_text=True))
+    assert "The match was finished on the match page before the other team took its seat" in page
+
+
+def test_a_waiting_table_left_by_an_entered_result_closes_when_the_round_moves_on(world, teacher):
+    """P-K9: the round moving on (and so the tournament ending) closes any table of the
+    tournament's matches still waiting for a team: no game of them is due any more."""
+    from sqlalchemy import update
+
+    from trainer.games.tournament import EnteredBy
+    from trainer.web.models import TournamentMatch
+
+    app = world.app
+    tid, mid = setup(world, teacher)
+    river = Team(client_for(app, "river"), tid, mid)
+    code = code_of(river.on_devices(1, "border-up"))
+    with app.app_context():  # a result entered without closing it (as before issue 22's fix)
+        db.session.execute(
+            update(TournamentMatch)
+            .where(TournamentMatch.id == mid)
+            .values(
+                entered_at=live_games.utcnow(),
+                entered_by=EnteredBy.TEACHER,
+                a_games=1,
+                b_games=0,
+                tied_games=0,
+                winner_id=team_id(app, tid, 1),
+            )
+        )
+        db.session.commit()
+    assert live_table(app, code).status == "waiting"
+    assert teacher.advance(tid, 1).status_code == 302
+    assert live_table(app, code).status == "closed"
+    page = text_of(river.client.get(f"{INDEX}{code}").get_data(as_text=True))
+    assert "before the other team took its seat, so it will not be played here" in page
+
+
+def test_a_waiting_table_quiet_for_a_day_is_given_up(world, teacher):
+    """L-T13, P-K9: a match's table waiting for a team that nobody changed or looked at for a day
+    is closed by the tidy (once); its page says so, and the game, still due, is opened again at a
+    new table."""
+    from tests.web.test_live_robust import later
+
+    app = world.app
+    tid, mid = setup(world, teacher)
+    river = Team(client_for(app, "river"), tid, mid)
+    code = code_of(river.on_devices(1, "border-up"))
+    runner = app.test_cli_runner()
+    with later(hours=23, minutes=59):
+        assert "0 live tables given up." in runner.invoke(args=["live-tidy"]).output
+        assert live_table(app, code).status == "waiting"
+    with later(hours=24, minutes=1):
+        assert "1 live table given up." in runner.invoke(args=["live-tidy"]).output
+        assert live_table(app, code).status == "closed"
+        assert "0 live tables given up." in runner.invoke(args=["live-tidy"]).output
+        page = text_of(river.client.get(f"{INDEX}{code}").get_data(as_text=True))
+        assert "Nobody came to this table for a day, so it was given up" in page
+        assert match_games(app, mid) == []
+        again = code_of(river.on_devices(1, "border-up"))
+        assert again != code and live_table(app, again).status == "waiting"
+        assert live_table(app, code).tournament_match_id is None
+
+
+def test_a_waiting_table_is_given_up_when_read_after_a_day(world, teacher):
+    """L-T13: reading the waiting table's page a day later gives it up too."""
+    from tests.web.test_live_robust import later
+
+    app = world.app
+    tid, mid = setup(world, teacher)
+    river = Team(client_for(app, "river"), tid, mid)
+    code = code_of(river.on_devices(1, "border-up"))
+    with later(hours=24, minutes=1):
+        page = text_of(river.client.get(f"{INDEX}{code}").get_data(as_text=True))
+        assert "Nobody came to this table for a day" in page
+        assert live_table(app, code).status == "closed"
+
+
+def test_the_projector_follows_the_live_games_in_team_names(world, teacher):
+    """P-K10: the projector shows each match's game on the devices (waiting for a team, being
+    played, over with the winner) in team names only, and asks for that part again
+    (``?view=projector``) as the round page does; only the class's teacher gets it."""
+    from tests.web.test_security import assert_strict_page
+
+    app = world.app
+    tid, mid = setup(world, teacher)
+    projector = teacher.projector(tid)
+    assert_strict_page(projector)
+    assert 'id="tournament-live"' in projector and "js/tournament_live.js" in projector
+    assert f'data-tlive-url="/tournaments/{tid}/live?view=projector"' in projector
+    assert "On the students’ devices" not in projector  # nothing played on the devices yet
+    part = f"/tournaments/{tid}/live?view=projector"
+
+    def shown() -> tuple[str, str]:
+        html = teacher.client.get(part).get_data(as_text=True)
+        live_part = re.search(r'<div id="tournament-live".*?</div>', html, re.S).group(0)
+        for name in ("river", "kid00", "kid01", "kid02"):  # no student's username (P-K10)
+            assert name not in live_part
+        version = re.search(r'data-tlive-version="([0-9a-f]+)"', html).group(1)
+        return text_of(html), version
+
+    _empty, before = shown()
+    river = Team(client_for(app, "river"), tid, mid)
+    code = code_of(river.on_devices(1, "border-up"))
+    text, waiting = shown()
+    assert "Game 1, Border-Up: Team 1 is ready, waiting for Team 2." in text
+    assert waiting != before
+    assert "Team 1 is ready, waiting for Team 2" in text_of(teacher.projector(tid))
+    kid01 = Team(client_for(app, "kid01"), tid, mid)
+    assert code_of(kid01.on_devices(1, "border-up")) == code
+    text, playing = shown()
+    assert "Game 1, Border-Up: being played now." in text and playing != waiting
+    rounds = hands(app, code)
+    call(river.client, code, right_call(app, rounds[0].hand))
+    text, over = shown()
+    assert "Game 1, Border-Up: over, Team 1 won." in text and over != playing
+    assert world.client("other_teacher").get(part).status_code == 404
+    assert client_for(app, "river").get(part).status_code == 403

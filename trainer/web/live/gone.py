@@ -37,6 +37,7 @@ from .routes import (
     STATUS_OPEN,
     STATUS_OVER,
     STATUS_PLAYING,
+    STATUS_WAITING,
     TABLE_CHANGED,
     _commit_and_announce,
     _names,
@@ -155,20 +156,23 @@ def end_duel(code: str) -> Response:
 # --- tables nobody comes back to (L-T13) -------------------------------------------------------
 
 
+#: The tables L-T13 gives up when quiet: a lobby, a match's table waiting for a team, a game.
+QUIET_STATUSES = (STATUS_OPEN, STATUS_WAITING, STATUS_PLAYING)
+
+
 def tidy(now: dt.datetime, *, user_id: int | None = None, table_id: int | None = None) -> int:
     """Give up the tables quiet for :data:`trainer.live.QUIET_FOR` at ``now`` (all of them, those
-    ``user_id`` sits at, or the one ``table_id``): a lobby is closed, a game is over with no result
+    ``user_id`` sits at, or the one ``table_id``): a lobby, or a tournament match's table waiting
+    for its second team (P-K8), is closed, a game is over with no result
     (its seats keep no result, its rounds stay unfinished and do not count). Each one is a
-    conditional write (still open or playing, still quiet), announced to its pages.
+    conditional write (still open, waiting or playing, still quiet), announced to its pages.
 
     Returns:
         How many tables were given up.
     """
     cutoff = now - live.QUIET_FOR
     heard = exists().where(LiveSeat.table_id == LiveTable.id, LiveSeat.seen_at > cutoff)
-    quiet = and_(
-        LiveTable.status.in_((STATUS_OPEN, STATUS_PLAYING)), LiveTable.updated_at <= cutoff, ~heard
-    )
+    quiet = and_(LiveTable.status.in_(QUIET_STATUSES), LiveTable.updated_at <= cutoff, ~heard)
     query = select(LiveTable.id, LiveTable.code, LiveTable.status).where(quiet)
     if user_id is not None:
         query = query.where(
@@ -180,7 +184,7 @@ def tidy(now: dt.datetime, *, user_id: int | None = None, table_id: int | None =
     for found_id, code, status in db.session.execute(query.order_by(LiveTable.id)).all():
         # A lobby closed here has a finished_at (one its host closed has none): its page says why.
         ending = {
-            "status": STATUS_CLOSED if status == STATUS_OPEN else STATUS_OVER,
+            "status": STATUS_OVER if status == STATUS_PLAYING else STATUS_CLOSED,
             "finished_at": now,
         }
 
@@ -204,7 +208,7 @@ def tidy_table(table: LiveTable) -> LiveTable:
     so its pages and its students' list agree. Only a table unchanged for the whole time is looked
     at further (one comparison for every other)."""
     now = utcnow()
-    if table.status not in (STATUS_OPEN, STATUS_PLAYING) or now - table.updated_at < live.QUIET_FOR:
+    if table.status not in QUIET_STATUSES or now - table.updated_at < live.QUIET_FOR:
         return table
     if not live.is_quiet(table.updated_at, list(_seen(table).values()), now):
         return table

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
+from types import ModuleType
 
 from flask import abort, flash, redirect, render_template, url_for
 from sqlalchemy import delete, select, update
@@ -314,6 +315,14 @@ def seconds_left(tournament: Tournament, now: dt.datetime) -> float | None:
 
 
 # --- Loading and claiming ----------------------------------------------------------------------------
+
+
+def _live_games() -> ModuleType:
+    """``tournament_play.live_games``, which closes a match's table still waiting for a team (P-K9).
+    Imported when used: it builds on this module's :class:`Board`."""
+    from ..tournament_play import live_games
+
+    return live_games
 
 
 def _own_tournament(tournament_id: int) -> Tournament:
@@ -619,7 +628,10 @@ def tournament_advance(tournament_id: int) -> Response:
                     entered_at=now if bye else None,
                 )
             )
+        # No game of an earlier match is due any more: a table waiting for a team closes (P-K9).
+        closed = _live_games().close_waiting_in(tournament.id, now)
         db.session.commit()
+        _live_games().announce(closed)
         flash(
             f"Round {number + 1} is paired. Start its clock when the teams are seated.", "success"
         )
@@ -633,7 +645,9 @@ def tournament_advance(tournament_id: int) -> Response:
         tournament.stage = Stage.CHAMPIONSHIP
         first, second = qualification.advanced
         message = f"The rounds are over: {board.name(first)} and {board.name(second)} play the championship."
+    closed = _live_games().close_waiting_in(tournament.id, now)
     db.session.commit()
+    _live_games().announce(closed)
     flash(message, "success")
     return _page(tournament)
 
@@ -675,6 +689,7 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
     winner = (
         match.a_team_id if a_games > b_games else match.b_team_id if b_games > a_games else None
     )
+    now = utcnow()
     changed = changed_rows(
         update(TournamentMatch)
         .where(
@@ -687,7 +702,7 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
             b_games=b_games,
             tied_games=form.tied_games.data,
             winner_id=winner,
-            entered_at=utcnow(),
+            entered_at=now,
             entered_by=EnteredBy.TEACHER,
         )
         .execution_options(synchronize_session=False)
@@ -697,7 +712,10 @@ def tournament_result(tournament_id: int, match_id: int) -> Response | tuple[str
             tournament,
             "That result was already entered (perhaps finished in the app a moment ago). Nothing was changed.",
         )
+    # A table still waiting for a team to play a game of the match on the devices is closed (P-K9).
+    closed = _live_games().close_waiting(match.id, None, now)
     db.session.commit()
+    _live_games().announce(closed)
     flash(f"Saved: {board.describe_match(match)}.", "success")
     return _page(tournament)
 
@@ -761,7 +779,9 @@ def _enter_game(tournament_id: int, stage: Stage) -> Response | tuple[str, int]:
         tournament.stage = Stage.FINISHED
         tournament.finished_at = now
         message += f" {board.name(board.champion_id)} is the champion!"
+    closed = _live_games().close_waiting_in(tournament.id, now)  # nothing is due any more (P-K9)
     db.session.commit()
+    _live_games().announce(closed)
     flash(message, "success")
     return _page(tournament)
 

@@ -21,16 +21,16 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from flask import abort, flash, redirect, render_template, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from flask_wtf import FlaskForm
-from sqlalchemy import select, update
+from sqlalchemy import Select, select, update
 from werkzeug.wrappers import Response
 from wtforms import HiddenField
 
 from trainer import live
 from trainer.games.combo import ComboGame, Side
-from trainer.games.tournament import GameStage
+from trainer.games.tournament import EnteredBy, GameStage
 from trainer.live import Seat, TableError
 
 from ..extensions import changed_rows, db
@@ -132,6 +132,17 @@ class LiveGame:
             return f"{game}: over, {what} ({players})."
         return f"{game}: closed."
 
+    def projector_sentence(self, names: dict[Side, str]) -> str:
+        """What the projector says of it: team names only, no student's name (P-K10)."""
+        game = f"Game {self.number}, {self.game.label}"
+        if self.waiting:
+            taken = next(side for side in Side if self.holders[side] is not None)
+            return f"{game}: {names[taken]} is ready, waiting for {names[taken.other]}."
+        if self.playing:
+            return f"{game}: being played now."
+        winner = self.winner()
+        return f"{game}: over, {'a tie' if winner is None else names[winner] + ' won'}."
+
 
 def live_games(match_ids: list[int]) -> list[LiveGame]:
     """The live games of these matches, in match and game order."""
@@ -187,15 +198,33 @@ def in_play(match_id: int, number: int) -> LiveTable | None:
 
 def close_waiting(match_id: int, number: int | None, now: dt.datetime) -> list[tuple[int, str]]:
     """Close the table of the match's game ``number`` (None: any game) if it still waits for a
-    team: the game was recorded by hand, or the match finished, meanwhile (P-K9). In the caller's
-    unit; returns the (id, code) of each table closed, to announce once committed
-    (:func:`announce`)."""
+    team: the game was recorded by hand, or the match finished (by the teams or the teacher's typed
+    result), meanwhile (P-K9). In the caller's unit; returns the (id, code) of each table closed,
+    to announce once committed (:func:`announce`)."""
     query = select(LiveTable.id, LiveTable.code).where(
         LiveTable.tournament_match_id == match_id,
         LiveTable.status == live_routes.STATUS_WAITING,
     )
     if number is not None:
         query = query.where(LiveTable.match_game == number)
+    return _close(query, now)
+
+
+def close_waiting_in(tournament_id: int, now: dt.datetime) -> list[tuple[int, str]]:
+    """Close every table of the tournament's matches still waiting for a team: the round moved on
+    or the tournament ended, so no game of those matches is due any more (P-K9). In the caller's
+    unit; returns what to :func:`announce` once committed."""
+    query = select(LiveTable.id, LiveTable.code).where(
+        LiveTable.tournament_match_id.in_(
+            select(TournamentMatch.id).where(TournamentMatch.tournament_id == tournament_id)
+        ),
+        LiveTable.status == live_routes.STATUS_WAITING,
+    )
+    return _close(query, now)
+
+
+def _close(query: Select[int, str], now: dt.datetime) -> list[tuple[int, str]]:
+    """Close the waiting tables ``query`` finds, each by one conditional write (still waiting)."""
     found = db.session.execute(query).all()
     for table_id, _code in found:
         db.session.execute(
@@ -210,6 +239,37 @@ def close_waiting(match_id: int, number: int | None, now: dt.datetime) -> list[t
             .execution_options(synchronize_session=False)
         )
     return [(table_id, code) for table_id, code in found]
+
+
+@bp.app_template_global()
+def tournament_table_closed_why(table: LiveTable) -> str:
+    """Why a match's table closed before its second team came (P-K9), for the holder's page."""
+    not_here = "before the other team took its seat, so it will not be played here"
+    if table.finished_at is not None and table.finished_at - table.updated_at >= live.QUIET_FOR:
+        return (
+            "Nobody came to this table for a day, so it was given up. To play the game on "
+            "your devices, open it again from the match page."
+        )
+    match = (
+        None
+        if table.tournament_match_id is None
+        else db.session.get(TournamentMatch, table.tournament_match_id)
+    )
+    if match is None:
+        return f"This game of the match was closed {not_here}: see the match page."
+    recorded = db.session.execute(
+        select(TournamentGame.id).where(
+            TournamentGame.match_id == match.id, TournamentGame.number == table.match_game
+        )
+    ).first()
+    if recorded is not None:
+        return f"This game of the match was recorded on the match page {not_here}."
+    if match.entered_at is not None and match.entered_by == EnteredBy.APP:
+        return f"The match was finished on the match page {not_here}."
+    if match.entered_at is not None:
+        return f"Your teacher entered the match’s result {not_here}."
+    # Closed by a result since taken back by the teacher: the game is due again.
+    return f"This game of the match was closed {not_here}: see the match page."
 
 
 def announce(tables: list[tuple[int, str]]) -> None:
@@ -593,6 +653,21 @@ def round_live(tournament: Tournament) -> dict[str, object]:
         )
     )
     by_match = {m.id: m for m in matches}
+    # The projector shows each match's latest game on the devices, in team names only (P-K10).
+    latest: dict[int, LiveGame] = {}
+    for g in games:
+        if g.match_id in by_match and g.status != live_routes.STATUS_CLOSED:
+            latest[g.match_id] = g
+    projected = []
+    for match_id, g in latest.items():
+        names = _names(board, by_match[match_id])
+        projected.append(
+            {
+                "game": g,
+                "teams": (names[Side.A], names[Side.B]),
+                "sentence": g.projector_sentence(names),
+            }
+        )
     shown = []
     for g in games:
         if g.match_id not in by_match:
@@ -609,6 +684,7 @@ def round_live(tournament: Tournament) -> dict[str, object]:
     return {
         "tournament": tournament,
         "live_shown": shown,
+        "live_projected": projected,
         "live_version": hashlib.sha1(key.encode()).hexdigest()[:16],
     }
 
@@ -622,8 +698,9 @@ def tournament_round_live(tournament: Tournament) -> dict[str, object]:
 @bp.get("/<int:tournament_id>/live")
 @teacher_required
 def round_live_part(tournament_id: int) -> str:
-    """The round's live games as the teacher's round page shows them: the page asks for this every
-    few seconds and puts it in place when its version changed (P-K10)."""
+    """The round's live games as the teacher's round page (or, with ``?view=projector``, the
+    projector) shows them: the page asks for this every few seconds and puts it in place when its
+    version changed (P-K10)."""
     tournament = db.session.get(Tournament, tournament_id)
     user = current_user
     if tournament is None:
@@ -635,7 +712,9 @@ def round_live_part(tournament_id: int) -> str:
     ).first()
     if owned is None:
         abort(404)
-    return render_template("tournament_play/_round_live.html", **round_live(tournament))
+    projector = request.args.get("view") == "projector"
+    template = "_projector_live.html" if projector else "_round_live.html"
+    return render_template(f"tournament_play/{template}", **round_live(tournament))
 
 
 def match_version(match: TournamentMatch) -> str:
