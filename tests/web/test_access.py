@@ -39,7 +39,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 from flask import Flask, url_for
 from flask.testing import FlaskClient
-from sqlalchemy import Table
+from sqlalchemy import Table, event
 from werkzeug.routing import Rule
 
 from tests.conftest import database_params, make_test_config, make_user
@@ -582,13 +582,32 @@ Dump = dict[str, dict[tuple[Any, ...], dict[str, Any]]]
 
 
 def _dump(app: Flask) -> Dump:
-    """Every row of every table, by primary key."""
+    """Every row of every table, by primary key.
+
+    The last dump of an app is kept until a statement that may write is sent to its database
+    (anything but a SELECT: an INSERT, UPDATE, DELETE, a WITH, DDL, a PRAGMA...), and given again
+    meanwhile: rows change only by such statements, and most cases only read, where a dump
+    reads every table (three dumps per case were most of this module's time). Callers only
+    compare dumps, never change them.
+    """
     with app.app_context():
+        kept = app.extensions.get("test_access_dump")
+        if kept is None:
+            kept = app.extensions["test_access_dump"] = {}
+
+            def forget_on_write(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001
+                if statement.lstrip()[:6].upper() != "SELECT":
+                    kept.clear()
+
+            event.listen(db.engine, "before_cursor_execute", forget_on_write)
+        if "dump" in kept:
+            return kept["dump"]
         found: Dump = {}
         for table in db.metadata.sorted_tables:
             keys = [column.name for column in table.primary_key.columns]
             rows = db.session.execute(table.select()).mappings()
             found[table.name] = {tuple(row[k] for k in keys): dict(row) for row in rows}
+        kept["dump"] = found
         return found
 
 
