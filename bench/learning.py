@@ -108,8 +108,9 @@ LEITNER_DAYS = (1, 2, 4, 8, 16)
 #: Issue 19's calibration goal: within this gap in every bin holding at least this share of reviews.
 CALIBRATION_GAP = 0.03
 CALIBRATION_SHARE = 0.05
-#: The app fits a student's weights again after this many new answers (trainer/web/fitting.py).
-FIT_AFTER = 150
+#: The app fits a student's weights again after this many new answers (trainer/web/fitting.py's
+#: ``NEW_ANSWERS_FOR_A_FIT``; a checkout measured with ``--repo`` uses its own).
+FIT_AFTER = 75
 #: Students per simulated class: the app offers each student the pooled fit of their classmates'
 #: answers as a prior (P-M10). ``--class-size 1`` studies everyone alone.
 CLASS_SIZE = 5
@@ -225,6 +226,7 @@ class AppPath:
         self.weights: Any = None
         self.log: list[Any] = []
         self.fit = _fit_module() if self.fits else None
+        self.fit_after = _fit_after()
         self.logged_at_last_fit = 0
         self.fits_adopted = 0
         self.answers = 0
@@ -368,7 +370,7 @@ class AppPath:
         """Fit the student's weights when enough answers came since the last try, as the app's
         background runner does after a request (so the next session uses the result), and
         reschedule every fact under adopted weights."""
-        if self.fit is None or len(self.log) - self.logged_at_last_fit < FIT_AFTER:
+        if self.fit is None or len(self.log) - self.logged_at_last_fit < self.fit_after:
             return
         self.logged_at_last_fit = len(self.log)
         # The class's prior: the pooled fit of the classmates' answers so far (fitting._class_priors).
@@ -454,6 +456,13 @@ class AppStop(AppPath):
 
     name = "app-stop"
     keep_practising = False
+
+
+def _fit_after() -> int:
+    """How many new answers the checkout measured waits for before fitting again."""
+    from trainer.web import fitting
+
+    return int(getattr(fitting, "NEW_ANSWERS_FOR_A_FIT", FIT_AFTER))
 
 
 def _recheck_misses() -> bool:

@@ -504,7 +504,7 @@ def test_the_teachers_recall_table_and_goals_use_the_students_weights(app, stude
 
 @pytest.mark.app_config(FIT_IN_BACKGROUND=True)
 def test_answers_queue_one_fit_in_the_background_once_enough_are_new(app, monkeypatch):
-    """P-M10: after a request that recorded an answer of a student with 150 answers since their
+    """P-M10: after a request that recorded an answer of a student with 75 answers since their
     last attempt, one fit runs in the background (never in the request); answers while it is
     queued do not queue another, and once it has run, the next answer queues none."""
     user = make_user(app, "keen")
@@ -541,9 +541,9 @@ def test_answers_queue_one_fit_in_the_background_once_enough_are_new(app, monkey
                 future.result(timeout=60)
     assert calls == [user.id]
     row = weights_row(app, user.id)
-    assert row is not None and row.attempt_answers >= 150
+    assert row is not None and row.attempt_answers >= fitting.NEW_ANSWERS_FOR_A_FIT
     assert study.answer(url.rsplit("/", 1)[0] + "/3").status_code == 302
-    assert len(futures) == 2 and calls == [user.id]  # fewer than 150 new answers: nothing queued
+    assert len(futures) == 2 and calls == [user.id]  # fewer than 75 new answers: nothing queued
 
 
 def test_with_the_background_off_answers_queue_nothing(app, monkeypatch):
