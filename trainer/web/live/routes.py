@@ -271,10 +271,12 @@ def _commit_and_announce(table_id: int, code: str, work: Any) -> bool:
 
     kept = bool(atomically(unit))
     if kept:
-        version = db.session.execute(
-            select(LiveTable.version).where(LiveTable.id == table_id)
-        ).scalar_one()
+        version, match_id = db.session.execute(
+            select(LiveTable.version, LiveTable.tournament_match_id).where(LiveTable.id == table_id)
+        ).one()
         sockets.announce(table_id, code, version)
+        if match_id is not None:  # a tournament match's game: its round page follows it (P-K10)
+            sockets.announce_match(match_id)
     return kept
 
 

@@ -3,7 +3,13 @@
 Moves are made with ordinary POSTs (CSRF-checked, stored by the same services as every game);
 the socket carries no move and no secret, only ``{"code": ..., "version": n}`` to the seats of
 the table, whose pages then fetch their own view. A client may listen to a table only while its
-student sits at it. With ``REDIS_URL`` set, every server process fans out each notice through
+student sits at it.
+
+A tournament's round page and projector (its teacher) and a match's page (the class's teacher, or
+a student of one of its two teams) follow the games played on the devices the same way (P-K10):
+they hear ``{"tournament": id, "match": id}`` when a game of a match changed, and fetch their part.
+A teacher connects for that alone: they listen to no table and have no personal room. With
+``REDIS_URL`` set, every server process fans out each notice through
 Redis, so players connected to different workers or hosts hear each other.
 
 Each app has its own :class:`~flask_socketio.SocketIO` (``app.extensions["socketio"]``): the tests
@@ -18,8 +24,10 @@ from typing import Any
 from flask import Flask, current_app
 from flask_login import current_user
 from flask_socketio import SocketIO, join_room
+from sqlalchemy import select
 
-from ..models import Role
+from ..extensions import db
+from ..models import Role, TournamentMatch
 
 #: The Socket.IO event a page listens to.
 CHANGED = "changed"
@@ -28,6 +36,10 @@ CHANGED = "changed"
 #: The event a student's "Classmates" page hears when someone invites them to a table.
 INVITED = "invited"
 
+#: The event a tournament's round page, projector or match page hears when a match's game on the
+#: devices changed (P-K10).
+TOURNAMENT_CHANGED = "tournament_changed"
+
 
 def room(table_id: int) -> str:
     return f"live:{table_id}"
@@ -35,6 +47,16 @@ def room(table_id: int) -> str:
 
 def personal_room(user_id: int) -> str:
     return f"user:{user_id}"
+
+
+def tournament_room(tournament_id: int) -> str:
+    """The room of a tournament's round page and projector (its teacher's)."""
+    return f"tournament:{tournament_id}"
+
+
+def match_room(match_id: int) -> str:
+    """The room of a tournament match's page (its teams' students and the teacher)."""
+    return f"tournament-match:{match_id}"
 
 
 def announce_invite(user_id: int) -> None:
@@ -62,17 +84,23 @@ def init_app(app: Flask) -> SocketIO:
 
     @socketio.on("connect")
     def connect(auth: Any = None) -> bool:
-        """Only a signed-in student may listen; they hear their own invitations (L-T9)."""
-        if not (current_user.is_authenticated and current_user.role == Role.STUDENT):
+        """Only a signed-in student or teacher may listen. A student hears their own invitations
+        (L-T9); a teacher hears nothing until they watch a tournament they own (P-K10)."""
+        if not current_user.is_authenticated:
             return False
-        join_room(personal_room(current_user.id))
-        return True
+        if current_user.role == Role.STUDENT:
+            join_room(personal_room(current_user.id))
+            return True
+        return bool(current_user.role == Role.TEACHER)
 
     @socketio.on("watch")
     def watch(message: Any) -> dict[str, Any]:
-        """Listen to one table, if the student sits at it: answered with its version."""
+        """Listen to one table, if the student sits at it: answered with its version. A teacher
+        never sits at a table, so never listens to one (L-T5)."""
         from .routes import seated_table
 
+        if current_user.role != Role.STUDENT:
+            return {"ok": False}
         code = message.get("code") if isinstance(message, dict) else None
         found = seated_table(code) if isinstance(code, str) else None
         if found is None:
@@ -80,7 +108,32 @@ def init_app(app: Flask) -> SocketIO:
         join_room(room(found.id))
         return {"ok": True, "version": found.version}
 
+    @socketio.on("watch_tournament")
+    def watch_tournament(message: Any) -> dict[str, Any]:
+        """Follow a tournament's games on the devices (P-K10): ``{"tournament": id}`` for its round
+        page or projector (the teacher who owns it), ``{"tournament": id, "match": id}`` for a
+        match's page (that teacher, or a student of one of its two teams). Answered with the part's
+        version, so the page can catch up; anyone else is refused and joins nothing."""
+        from ..tournament_play.live_games import watched_version
+
+        found = message if isinstance(message, dict) else {}
+        tournament_id, match_id = _whole(found.get("tournament")), _whole(found.get("match"))
+        if tournament_id is None or (match_id is None and "match" in found):
+            return {"ok": False}
+        version = watched_version(tournament_id, match_id)
+        if version is None:
+            return {"ok": False}
+        join_room(tournament_room(tournament_id) if match_id is None else match_room(match_id))
+        return {"ok": True, "version": version}
+
     return socketio
+
+
+def _whole(value: Any) -> int | None:
+    """An id sent by a page: a positive whole number (not a string, not true or false)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return None
+    return value
 
 
 def announce(table_id: int, code: str, version: int) -> None:
@@ -88,3 +141,23 @@ def announce(table_id: int, code: str, version: int) -> None:
     socketio: SocketIO | None = current_app.extensions.get("socketio")
     if socketio is not None:
         socketio.emit(CHANGED, {"code": code, "version": version}, to=room(table_id))
+
+
+def announce_match(match_id: int, tournament_id: int | None = None) -> None:
+    """Tell the tournament's round page and projector, and the match's pages, that a game of the
+    match on the devices changed (after the change is committed, P-K10). The notice names the
+    tournament and the match, nothing else: no hand, no answer, no student."""
+    socketio: SocketIO | None = current_app.extensions.get("socketio")
+    if socketio is None:
+        return
+    if tournament_id is None:
+        tournament_id = db.session.execute(
+            select(TournamentMatch.tournament_id).where(TournamentMatch.id == match_id)
+        ).scalar_one_or_none()
+        if tournament_id is None:
+            return
+    socketio.emit(
+        TOURNAMENT_CHANGED,
+        {"tournament": tournament_id, "match": match_id},
+        to=[tournament_room(tournament_id), match_room(match_id)],
+    )

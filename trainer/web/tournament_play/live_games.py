@@ -25,6 +25,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from flask_wtf import FlaskForm
 from sqlalchemy import Select, select, update
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 from wtforms import HiddenField
 
@@ -695,22 +696,27 @@ def tournament_round_live(tournament: Tournament) -> dict[str, object]:
     return round_live(tournament)
 
 
+def _owned(tournament_id: int) -> Tournament | None:
+    """The tournament, if the signed-in teacher owns its class (the round page's rule)."""
+    tournament = db.session.get(Tournament, tournament_id)
+    if tournament is None or not current_user.is_teacher:
+        return None
+    owned = db.session.execute(
+        select(SchoolClass.id).where(
+            SchoolClass.id == tournament.class_id, SchoolClass.teacher_id == current_user.id
+        )
+    ).first()
+    return None if owned is None else tournament
+
+
 @bp.get("/<int:tournament_id>/live")
 @teacher_required
 def round_live_part(tournament_id: int) -> str:
     """The round's live games as the teacher's round page (or, with ``?view=projector``, the
-    projector) shows them: the page asks for this every few seconds and puts it in place when its
-    version changed (P-K10)."""
-    tournament = db.session.get(Tournament, tournament_id)
-    user = current_user
+    projector) shows them: the page asks for this when told over the socket, and every few seconds
+    while the socket is down, and puts it in place when its version changed (P-K10)."""
+    tournament = _owned(tournament_id)
     if tournament is None:
-        abort(404)
-    owned = db.session.execute(
-        select(SchoolClass.id).where(
-            SchoolClass.id == tournament.class_id, SchoolClass.teacher_id == user.id
-        )
-    ).first()
-    if owned is None:
         abort(404)
     projector = request.args.get("view") == "projector"
     template = "_projector_live.html" if projector else "_round_live.html"
@@ -733,6 +739,21 @@ def match_version(match: TournamentMatch) -> str:
         )
     )
     return hashlib.sha1(key.encode()).hexdigest()[:16]
+
+
+def watched_version(tournament_id: int, match_id: int | None) -> str | None:
+    """The version of the part a page follows over the socket (P-K10), if the signed-in user may
+    see it: the round's live games (``match_id`` None) for the teacher who owns the tournament, the
+    match's version for whoever may open the match's page (that teacher, or a student of one of
+    its two teams, as :func:`.routes._load` decides). None for anyone else."""
+    if match_id is None:
+        tournament = _owned(tournament_id)
+        return None if tournament is None else str(round_live(tournament)["live_version"])
+    try:
+        _tournament, match, _viewer = _load(tournament_id, match_id)
+    except HTTPException:  # not found for this user
+        return None
+    return match_version(match)
 
 
 @bp.get("/<int:tournament_id>/matches/<int:match_id>/live")
