@@ -48,6 +48,18 @@ for a thread that never frees, and tables stop. ``--threads 80`` lets both worke
 worker killed, the reconnecting sockets pile onto the one left, which then needs a thread for
 every socket (``--threads 160`` here for 120).
 
+``--think SECONDS`` makes each table wait between its moves, as children do (a move every
+``SECONDS`` on average: 0.5 to 1.5 times it, drawn from the run's seed), so the server is measured
+at a load it is not saturated by; without it (0, the default) every table moves again as soon as
+its pages are read, which measures how many moves a second the server can take and what a move
+waits for at that saturation. After a move the mover's browser follows the POST's redirect (the
+whole page) and every other seat fetches what live.js fetches after a notice: the page's live
+part (``?part=live``; a checkout without it answers with the whole page, as its own live.js asks).
+
+``--repo PATH`` (once or more) serves each checkout in turn from the same driver, database setup
+and seeds, so a change is measured against the code before it in one run (PATH's own ``trainer``
+package and migrations; the driver, the class and the checks are this checkout's).
+
 Goal (the issue): p95 from a move's POST to every other seat under 250 ms on this 2-CPU machine,
 0 lost and 0 duplicated moves, also with a worker killed mid-run. Server and driver share the
 CPUs, so the figures are relative.
@@ -59,6 +71,7 @@ Run it from the project root (Redis on 127.0.0.1:6379)::
     .venv/bin/python bench/live.py --database-url postgresql+psycopg://postgres@127.0.0.1:5432/NAME
     .venv/bin/python bench/live.py --threads 80
     .venv/bin/python bench/live.py --threads 160 --kill-after 30 --notice-timeout 3
+    .venv/bin/python bench/live.py --threads 80 --think 1 --repo /tmp/before --repo .
 
 Exit status: non-zero on an error (a lost or duplicated move, a table not finished, a failed
 request), not on a missed goal.
@@ -224,7 +237,7 @@ def start_gunicorn(
         "-m",
         "gunicorn",
         "--chdir",
-        str(ROOT),
+        str(args.served),
         "--workers",
         str(args.workers),
         "--worker-class",
@@ -241,7 +254,12 @@ def start_gunicorn(
     ]
     log = tmp / "gunicorn.log"
     server = subprocess.Popen(
-        cmd, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT
+        cmd,
+        cwd=args.served,
+        # The served checkout's own package first (this one is installed in the environment).
+        env={**env, "PYTHONPATH": str(args.served)},
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -381,6 +399,7 @@ class Table:
         self.resent = 0
         self.missed_notices = 0
         self.dropped = 0  # GETs without an answer
+        self.ply = 0  # the ply of the last move sent
         self.over = False
         self.id = 0
 
@@ -457,9 +476,17 @@ class Table:
             self.missed_notices += 1
         self.read_pages()
 
-    def read_pages(self) -> None:
+    def read_pages(self, mover: Seat | None = None, location: str = "") -> None:
+        """Each seat's page as its browser has it after a change: the mover's browser follows the
+        POST's redirect (``location``, the whole page), every other page fetches its live part as
+        live.js does after a notice."""
         for seat in self.seats:
-            seat.page = seat.get(f"/play/live/{self.code}")
+            if seat is mover and location:
+                seat.page = seat.get(urlsplit(location)._replace(scheme="", netloc="").geturl())
+            elif mover is not None:
+                seat.page = seat.get(f"/play/live/{self.code}?since={self.ply}&part=live")
+            else:
+                seat.page = seat.get(f"/play/live/{self.code}")
 
     def play(self, deadline: float) -> None:
         stuck = 0
@@ -478,6 +505,8 @@ class Table:
                 self.read_pages()
                 continue
             stuck = 0
+            if self.args.think:
+                time.sleep(self.args.think * self.rng.uniform(0.5, 1.5))
             self.move(movers[0], int(self.rng.choice(actions)))
         self.failures.append(f"{self.code}: not over by the deadline")
 
@@ -485,6 +514,7 @@ class Table:
         page = mover.page
         version = int(VERSION.search(page).group(1))  # type: ignore[union-attr]
         ply = PLY.search(page).group(1)  # type: ignore[union-attr]
+        self.ply = int(ply)
         fields = {"csrf_token": csrf(page), "ply": ply, "action": str(action)}
         started = time.perf_counter()
         status, location = mover.post(f"/play/live/{self.code}/move", fields)
@@ -504,7 +534,8 @@ class Table:
         else:
             self.refused += 1
             self.failures.append(f"{self.code}: move refused ({status} -> {location})")
-        self.read_pages()
+        kept = status == 302 and "since=" in location
+        self.read_pages(mover, location if kept else "")
 
 
 def csrf(page: str) -> str:
@@ -780,23 +811,57 @@ def main() -> int:
         "--kill-after", type=float, default=0, help="SIGKILL one worker this long into the games"
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the random moves")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0,
+        help="seconds a table waits before each move, on average (default 0: none)",
+    )
+    parser.add_argument(
+        "--repo",
+        action="append",
+        default=[],
+        help="a checkout to serve (once or more: each in turn; default this one)",
+    )
     args = parser.parse_args()
     if not 2 <= args.seats <= 7:
         parser.error("--seats must be 2 to 7 (GeoPlunge 51)")
-    print(
-        f"{args.tables} tables of {args.seats} students ({GAME}), "
-        f"{'PostgreSQL' if args.database_url else 'SQLite'}, gunicorn {args.workers} workers x "
-        f"{args.threads} threads (gthread), Redis {args.redis_url}, baseline {args.rounds} calls "
-        f"per client and table\n{os.cpu_count()} CPUs shared by server and driver; load average "
-        + " ".join(f"{x:.2f}" for x in os.getloadavg())
-    )
-    sockets, threads = args.tables * args.seats, args.workers * args.threads
-    if sockets >= threads:
+    ok = True
+    for served in args.repo or [str(ROOT)]:
+        args.served = Path(served).resolve()
         print(
-            f"note: {sockets} WebSockets for {threads} threads in all: each open WebSocket holds a "
-            "thread of its worker (gthread), so requests may wait for one that never frees"
+            f"\n## {args.served} ({_commit(args.served)})\n\n"
+            f"{args.tables} tables of {args.seats} students ({GAME}), "
+            f"{'PostgreSQL' if args.database_url else 'SQLite'}, gunicorn {args.workers} workers x "
+            f"{args.threads} threads (gthread), Redis {args.redis_url}, baseline {args.rounds} "
+            f"calls per client and table, "
+            + (f"a move every {args.think:g} s a table on average" if args.think else "no wait")
+            + f" between moves\n{os.cpu_count()} CPUs shared by server and driver; load average "
+            + " ".join(f"{x:.2f}" for x in os.getloadavg()),
+            flush=True,
         )
-    return 0 if bench(args) else 1
+        sockets, threads = args.tables * args.seats, args.workers * args.threads
+        if sockets >= threads:
+            print(
+                f"note: {sockets} WebSockets for {threads} threads in all: each open WebSocket "
+                "holds a thread of its worker (gthread), so requests may wait for one that never "
+                "frees"
+            )
+        ok = bench(args) and ok
+    return 0 if ok else 1
+
+
+def _commit(repo: Path) -> str:
+    """The checkout's commit, with a + when it has changes not committed."""
+    head = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return (head or "not a git checkout") + ("+" if dirty else "")
 
 
 if __name__ == "__main__":

@@ -686,3 +686,65 @@ def test_the_socket_takes_a_page_of_this_site_and_refuses_another(
         assert response.status_code == status, origin
     with served.app_context():
         db.engine.dispose()
+
+
+def _live_root(html: str) -> str:
+    """The page's #live-root, without what differs from one request to the next (the CSRF token,
+    the server's clock)."""
+    start = html.index('<div id="live-root"')
+    # The element ends where its <div>s close again.
+    depth, at = 0, start
+    for tag in re.finditer(r"<(/?)div\b", html[start:]):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            at = start + tag.end()
+            break
+    root = html[start:at]
+    root = re.sub(r'value="[^"]{40,}"', 'value="TOKEN"', root)
+    return re.sub(r'data-live-(now|stand-in-at)="\d+"', "", root)
+
+
+def test_the_live_part_is_the_page_that_live_js_puts_in_place(app, school, players):
+    """What live.js fetches after a notice (?part=live): the page's #live-root as the whole page
+    has it, without the header, the menu or the footer; a flashed message waits for the next
+    whole page. And a seat's page built a move at a time from the kept states equals the page
+    built from the seed and every action."""
+    from trainer.web.live import routes as live_routes
+
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, players="2")
+    join(ben, code)
+    post(ana, code, "start", version=table_row(app, code).version)
+    by_seat = {0: ana, 1: ben}
+    for _ in range(12):
+        row = table_row(app, code)
+        if row.status != "playing":
+            break
+        state = state_of(app, code)
+        seat = state.current_player()
+        response = post(by_seat[seat], code, "move", ply=row.ply, action=state.legal_actions()[0])
+        assert response.status_code == 302
+        for client in by_seat.values():  # each seat's page follows, as live.js does
+            client.get(f"{INDEX}{code}?since={row.ply}&part=live")
+    ply = table_row(app, code).ply
+    whole = ben.get(f"{INDEX}{code}?since={ply - 1}").get_data(as_text=True)
+    part = ben.get(f"{INDEX}{code}?since={ply - 1}&part=live").get_data(as_text=True)
+    assert _live_root(part) == _live_root(whole)
+    assert "<header" in whole and "<footer" in whole
+    for chrome in ("<header", "<footer", "site-nav", "<html", "Log out"):
+        assert chrome not in part, chrome
+    # Built again from the seed and every action, each seat's page is the same.
+    kept = {
+        seat: _live_root(c.get(f"{INDEX}{code}?since={ply - 1}").get_data(as_text=True))
+        for seat, c in by_seat.items()
+    }
+    live_routes._STATES.clear()
+    for seat, client in by_seat.items():
+        again = client.get(f"{INDEX}{code}?since={ply - 1}").get_data(as_text=True)
+        assert _live_root(again) == kept[seat]
+    # A refused move's message is not taken by the live part: the next whole page shows it.
+    state = state_of(app, code)
+    other = by_seat[1 - state.current_player()]
+    post(other, code, "move", ply=ply, action=state.legal_actions()[0])
+    assert "not your turn" not in other.get(f"{INDEX}{code}?part=live").get_data(as_text=True)
+    assert "not your turn" in other.get(f"{INDEX}{code}").get_data(as_text=True)

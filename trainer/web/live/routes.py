@@ -20,7 +20,18 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    g,
+    has_request_context,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import current_user
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -123,19 +134,72 @@ def _by_code(code: str) -> LiveTable | None:
     ).scalar_one_or_none()
 
 
+@dataclass
+class SeatRow:
+    """What a page reads of one seat: who sits there, their username, drill mode, their last
+    friendly message, when their page was last heard from and their result."""
+
+    seat: int
+    user_id: int | None
+    computer: bool
+    drill: bool
+    cheer: int | None
+    cheered_at: dt.datetime | None
+    seen_at: dt.datetime | None
+    result: str | None
+    username: str | None
+
+
+def _seat_rows(table_id: int) -> tuple[SeatRow, ...]:
+    """The table's seats with their students' usernames, in one query.
+
+    A page (a GET, not a socket event) reads them once: its seats, names, drill modes, friendly
+    messages and "last heard from" all come from this one read (issue 22's speed: each move makes
+    every seat fetch its page). A GET writes only its own seat's ``seen_at``, and
+    :func:`_heard_from` keeps the kept rows in step; any other request reads them afresh each time.
+    """
+    memo: dict[int, tuple[SeatRow, ...]] | None = None
+    if has_request_context() and request.method == "GET" and not hasattr(request, "sid"):
+        memo = g.setdefault("live_seat_rows", {})
+        if table_id in memo:
+            return memo[table_id]
+    rows = tuple(
+        SeatRow(*row)
+        for row in db.session.execute(
+            select(
+                LiveSeat.seat,
+                LiveSeat.user_id,
+                LiveSeat.computer,
+                LiveSeat.drill,
+                LiveSeat.cheer,
+                LiveSeat.cheered_at,
+                LiveSeat.seen_at,
+                LiveSeat.result,
+                User.username,
+            )
+            .outerjoin(User, User.id == LiveSeat.user_id)
+            .where(LiveSeat.table_id == table_id)
+            .order_by(LiveSeat.seat)
+        )
+    )
+    if memo is not None:
+        memo[table_id] = rows
+    return rows
+
+
+def _forget_seat_rows() -> None:
+    """After a write to the seats: the next read of them asks the database."""
+    if has_request_context():
+        g.pop("live_seat_rows", None)
+
+
 def _seats(table: LiveTable) -> tuple[Seat, ...]:
-    rows = db.session.execute(
-        select(LiveSeat).where(LiveSeat.table_id == table.id).order_by(LiveSeat.seat)
-    ).scalars()
-    return tuple(Seat(row.seat, row.user_id, row.computer) for row in rows)
+    return tuple(Seat(row.seat, row.user_id, row.computer) for row in _seat_rows(table.id))
 
 
 def _drills(table: LiveTable) -> dict[int, bool]:
     """Which seats play in drill mode (L-T6)."""
-    rows = db.session.execute(
-        select(LiveSeat.seat, LiveSeat.drill).where(LiveSeat.table_id == table.id)
-    )
-    return {seat: drill for seat, drill in rows}
+    return {row.seat: row.drill for row in _seat_rows(table.id)}
 
 
 def round_token(table: LiveTable, seat: int) -> str:
@@ -165,12 +229,23 @@ def _seated_or_404(code: str) -> tuple[LiveTable, tuple[Seat, ...], int]:
     return gone.tidy_table(table), seats, seat
 
 
-def _names(seats: tuple[Seat, ...]) -> dict[int, str]:
-    """The students' usernames by seat (what classmates call each other at the table)."""
+def _names(seats: tuple[Seat, ...], table_id: int | None = None) -> dict[int, str]:
+    """The students' usernames by seat (what classmates call each other at the table): from the
+    table's seat rows when ``table_id`` is given and they name every student of ``seats``."""
     ids = live.humans(seats)
     if not ids:
         return {}
-    users = dict(db.session.execute(select(User.id, User.username).where(User.id.in_(ids))).all())
+    users: dict[int, str] = {}
+    if table_id is not None:
+        users = {
+            row.user_id: row.username
+            for row in _seat_rows(table_id)
+            if row.user_id is not None and row.username is not None
+        }
+    if not set(ids) <= set(users):
+        users = dict(
+            db.session.execute(select(User.id, User.username).where(User.id.in_(ids))).all()
+        )
     return {seat.index: users[seat.user_id] for seat in seats if seat.user_id in users}
 
 
@@ -194,33 +269,54 @@ def _game_for(table: LiveTable, seats: tuple[Seat, ...], viewer: int) -> Any:
         get_deck(),
         Params(table.players, table.team_size, table.first_leader),
         viewer=viewer,
-        names=_names(seats),
+        names=_names(seats, table.id),
     )
 
 
 def _state(table: LiveTable, seats: tuple[Seat, ...], viewer: int) -> State:
     """The game as ``viewer`` reads it, rebuilt from its seed and actions (a copy: the caller may
-    play on it). Every move makes each seat's page fetch itself again, so the states are kept by
-    (table, ply, viewer): the seats, and so the names, are fixed once a game has started. The key
+    play on it). Every move makes each seat's page fetch itself again, so the latest state built
+    for each (table, viewer) is kept, and a page a move later plays only the new actions on a copy
+    of it instead of the whole game again (the seats, and so the names, are fixed once a game has
+    started; a kept state whose actions are not the start of the table's is rebuilt). The key
     holds the table's code and seed, not only its id: ids start again in every new database."""
     assert table.seed is not None
-    key = (table.code, table.seed, table.ply, viewer)
+    key = (table.code, table.seed, viewer)
+    actions = table.actions
     with _STATES_LOCK:
         cached = _STATES.get(key)
         if cached is not None:
             _STATES.move_to_end(key)
-            return cached.clone()
-    state = replay(_game_for(table, seats, viewer), table.seed, table.actions)
-    with _STATES_LOCK:
-        _STATES[key] = state.clone()
-        while len(_STATES) > _STATES_KEPT:
-            _STATES.popitem(last=False)
+            cached = cached.clone()
+    done = len(cached.history) if cached is not None else 0
+    if cached is not None and done <= len(actions) and cached.history == actions[:done]:
+        state = cached
+        for action in actions[done:]:
+            state.apply_action(action)
+    else:
+        state = replay(_game_for(table, seats, viewer), table.seed, actions)
+    _keep_state(table, viewer, state)
     return state
 
 
-#: Rebuilt states by (table code, seed, ply, viewer seat), most recently used last.
-_STATES: OrderedDict[tuple[str, int, int, int], State] = OrderedDict()
-_STATES_KEPT = 256
+def _keep_state(table: LiveTable, viewer: int, state: State) -> None:
+    """Keep a copy of ``state`` as the latest built for (table, viewer), unless a later one is
+    kept already (two pages of the same seat may build it at once)."""
+    assert table.seed is not None
+    key = (table.code, table.seed, viewer)
+    with _STATES_LOCK:
+        kept = _STATES.get(key)
+        if kept is not None and len(kept.history) > len(state.history):
+            return
+        _STATES[key] = state.clone()
+        _STATES.move_to_end(key)
+        while len(_STATES) > _STATES_KEPT:
+            _STATES.popitem(last=False)
+
+
+#: The latest state built by (table code, seed, viewer seat), most recently used last.
+_STATES: OrderedDict[tuple[str, int, int], State] = OrderedDict()
+_STATES_KEPT = 512
 _STATES_LOCK = threading.Lock()
 
 
@@ -236,6 +332,7 @@ def _write_seats(table_id: int, version: int, seats: tuple[Seat, ...], **values:
     )
     if saved != 1:
         return False
+    _forget_seat_rows()
     for seat in seats:
         # A seat that changes hands loses its drill mode (it was the student's who left it).
         db.session.execute(
@@ -270,6 +367,7 @@ def _commit_and_announce(table_id: int, code: str, work: Any) -> bool:
         return True
 
     kept = bool(atomically(unit))
+    _forget_seat_rows()
     if kept:
         version, match_id = db.session.execute(
             select(LiveTable.version, LiveTable.tournament_match_id).where(LiveTable.id == table_id)
@@ -467,6 +565,8 @@ def play_live_move(
 
     if not _commit_and_announce(table_id, table.code, work):
         raise Stale(TABLE_MOVE_MADE)
+    # The mover's page comes next (the POST's redirect): it starts from this state.
+    _keep_state(table, seat, state)
     return LiveMove(before, answers)
 
 
@@ -669,7 +769,9 @@ def table(code: str) -> str:
     found, seats, seat = _seated_or_404(code)
     _heard_from(found.id, seat)
     template, context = _page(found, seats, seat, request.args.get("since", type=int))
-    return render_template(template, **context)
+    # ?part=live: the page's own part only, for live.js to put in place after a change (no
+    # header, menu or footer to render, and no flashed message taken from the next full page).
+    return render_template(template, **context, live_part=request.args.get("part") == "live")
 
 
 @bp.get("/<code>/version")
@@ -686,8 +788,16 @@ SEEN_EVERY = dt.timedelta(seconds=10)
 
 
 def _heard_from(table_id: int, seat: int) -> None:
-    """The seat's student is at the table now (L-T7): their page loaded or reported in."""
+    """The seat's student is at the table now (L-T7): their page loaded or reported in. Written
+    at most every :data:`SEEN_EVERY`: a page whose seat was heard from since reads and writes
+    nothing more."""
     now = utcnow()
+    rows = _seat_rows(table_id)
+    mine = next((row for row in rows if row.seat == seat), None)
+    if mine is not None and mine.seen_at is not None and now - mine.seen_at < SEEN_EVERY:
+        return
+    if mine is not None:
+        mine.seen_at = now  # the page goes on with what it now wrote
     changed_rows(
         update(LiveSeat)
         .where(
@@ -701,10 +811,7 @@ def _heard_from(table_id: int, seat: int) -> None:
 
 
 def _seen(table: LiveTable) -> dict[int, dt.datetime | None]:
-    rows = db.session.execute(
-        select(LiveSeat.seat, LiveSeat.seen_at).where(LiveSeat.table_id == table.id)
-    )
-    return {seat: seen for seat, seen in rows}
+    return {row.seat: row.seen_at for row in _seat_rows(table.id)}
 
 
 def stand_in_at(table: LiveTable, state: State, seats: tuple[Seat, ...]) -> dt.datetime | None:
@@ -719,7 +826,7 @@ def stand_in_at(table: LiveTable, state: State, seats: tuple[Seat, ...]) -> dt.d
 def _page(
     table: LiveTable, seats: tuple[Seat, ...], seat: int, since: int | None
 ) -> tuple[str, dict[str, Any]]:
-    names = _names(seats)
+    names = _names(seats, table.id)
     common = {
         "table": table,
         "title": table_title(table.game),
@@ -808,9 +915,7 @@ def _table_view(
     over = state.is_terminal() or given_up
     result = ""
     if state.is_terminal():
-        mine = db.session.execute(
-            select(LiveSeat.result).where(LiveSeat.table_id == table.id, LiveSeat.seat == seat)
-        ).scalar_one()
+        mine = next(row.result for row in _seat_rows(table.id) if row.seat == seat)
         result = mine or Result.DRAWN
     log = list(state.log)
     deals = [event.ply for event in log if event.kind == "deal"]
@@ -818,11 +923,17 @@ def _table_view(
     student = current_user._get_current_object()
     drilling = _drills(table).get(seat, False) and table.game not in NO_LIVE_DRILL
     hidden = _hidden(table, state, seat, student) if not over else set()
-    tally = db.session.execute(
-        select(func.count(), func.count().filter(ReviewLog.verdict == "right")).where(
-            ReviewLog.student_id == student.id, ReviewLog.round_token == round_token(table, seat)
-        )
-    ).one()
+    # The seat's drill answers so far (shown in drill mode only).
+    tally = (
+        db.session.execute(
+            select(func.count(), func.count().filter(ReviewLog.verdict == "right")).where(
+                ReviewLog.student_id == student.id,
+                ReviewLog.round_token == round_token(table, seat),
+            )
+        ).one()
+        if drilling
+        else (0, 0)
+    )
     row = TableRow(
         token=table.code,
         game=table.game,
@@ -1027,19 +1138,15 @@ def send_cheer(code: str) -> Response:
 def _cheers(table: LiveTable, names: dict[int, str], seat: int) -> list[str]:
     """The friendly messages sent to the table in the last minute, oldest first."""
     since = utcnow() - CHEER_SHOWN
-    rows = db.session.execute(
-        select(LiveSeat.seat, LiveSeat.cheer)
-        .where(
-            LiveSeat.table_id == table.id,
-            LiveSeat.cheer.is_not(None),
-            LiveSeat.cheered_at >= since,
-        )
-        .order_by(LiveSeat.cheered_at)
+    sent = sorted(
+        (row.cheered_at, row.seat, row.cheer)
+        for row in _seat_rows(table.id)
+        if row.cheer is not None and row.cheered_at is not None and row.cheered_at >= since
     )
     return [
         f"{'You' if who == seat else names.get(who, 'A classmate')}: {live.CHEERS[cheer]}"
-        for who, cheer in rows
-        if cheer is not None and 0 <= cheer < len(live.CHEERS)
+        for _at, who, cheer in sent
+        if 0 <= cheer < len(live.CHEERS)
     ]
 
 

@@ -21,9 +21,11 @@
   var again = false;
   var socket = null;
 
+  // The page's own part only (?part=live): the server renders no header, menu or footer for it.
   function pageUrl() {
     var url = new URL(window.location.href);
     url.searchParams.set("since", String(ply));
+    url.searchParams.set("part", "live");
     return url.toString();
   }
 
