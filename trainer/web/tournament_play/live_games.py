@@ -36,8 +36,8 @@ from trainer.live import Seat, TableError
 
 from ..extensions import changed_rows, db
 from ..guards import Refused, Stale, nothing_changed, whole_number
+from ..live import gone, sockets
 from ..live import routes as live_routes
-from ..live import sockets
 from ..live.duels import DUELS, is_duel
 from ..models import (
     LiveSeat,
@@ -72,16 +72,18 @@ def seat_of(side: Side) -> int:
 
 
 def tables_of(match_ids: list[int]) -> list[LiveTable]:
-    """The live tables of these matches' games."""
+    """The live tables of these matches' games, each as it is once given up if it has been quiet
+    for a day (L-T13): a table waiting for a team whose holder is long gone is closed (one
+    conditional write, announced) before a page shows it or a team sits at it. Read outside any
+    unit (a page's read, or before a seat is taken): the tidy commits its own."""
     if not match_ids:
         return []
-    return list(
-        db.session.execute(
-            select(LiveTable)
-            .where(LiveTable.tournament_match_id.in_(match_ids))
-            .order_by(LiveTable.tournament_match_id, LiveTable.match_game)
-        ).scalars()
-    )
+    tables = db.session.execute(
+        select(LiveTable)
+        .where(LiveTable.tournament_match_id.in_(match_ids))
+        .order_by(LiveTable.tournament_match_id, LiveTable.match_game)
+    ).scalars()
+    return [gone.tidy_table(table) for table in tables]
 
 
 @dataclass(frozen=True)
@@ -274,12 +276,18 @@ def tournament_table_closed_why(table: LiveTable) -> str:
 
 
 def announce(tables: list[tuple[int, str]]) -> None:
-    """Tell the pages at these tables that they changed (after the commit)."""
+    """Tell the pages at these tables, and their matches' round page and match pages (P-K10),
+    that they changed (after the commit)."""
+    matches: set[int] = set()
     for table_id, code in tables:
-        version = db.session.execute(
-            select(LiveTable.version).where(LiveTable.id == table_id)
-        ).scalar_one()
+        version, match_id = db.session.execute(
+            select(LiveTable.version, LiveTable.tournament_match_id).where(LiveTable.id == table_id)
+        ).one()
         sockets.announce(table_id, code, version)
+        if match_id is not None:
+            matches.add(match_id)
+    for match_id in sorted(matches):
+        sockets.announce_match(match_id)
 
 
 def students_wait_for(match: TournamentMatch, play: MatchPlay) -> str | None:
@@ -360,6 +368,7 @@ def take_seat(
     """
     if viewer.side is None:
         raise Refused(NOT_A_TEACHER)
+    tables_of([match.id])  # a table quiet for a day is given up first (L-T13), before the claim
     stale = "That game was already recorded, or it is not the game due now (the page was out of date). Nothing was changed."
     reason = _closed(tournament, match)
     if reason is not None:
@@ -421,6 +430,7 @@ def take_seat(
                 )
             )
         db.session.commit()
+        sockets.announce_match(match.id, tournament.id)
         return Seated(
             table.code,
             f"You hold {names[viewer.side]}’s seat for game {due.number}, {due.game.label}. "
@@ -462,6 +472,7 @@ def take_seat(
     )
     db.session.commit()
     code, table_id = table.code, table.id
+    sockets.announce_match(match.id, tournament.id)
     _start(table_id)
     return Seated(code, f"Game {due.number}, {due.game.label}: both teams are here. Go!")
 
