@@ -62,6 +62,33 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class ClassmatesRecord:
+    """A student's finished games with classmates in one game: races, duels, card games and
+    tournament games played at live tables (issue 22). None of them is a game against the computer,
+    whatever level the table was opened at, so they have no level and count in no
+    :class:`GameRecord` (ruling L-T14)."""
+
+    game: str
+    played: int
+    won: int
+    drawn: int
+
+    @property
+    def words(self) -> str:
+        """The record in plain words, with no zero in them: "3 games, you won 2 and 1 was a tie",
+        "1 game, you won it", "2 games" (none won or tied)."""
+        if self.played == 1:
+            return "1 game, you won it" if self.won else "1 game, a tie" if self.drawn else "1 game"
+        parts = []
+        if self.won:
+            parts.append(f"you won {self.won:,}")
+        if self.drawn:
+            parts.append(f"{self.drawn:,} {'was a tie' if self.drawn == 1 else 'were ties'}")
+        played = f"{self.played:,} games"
+        return f"{played}, {' and '.join(parts)}" if parts else played
+
+
+@dataclass(frozen=True)
 class PersonalBest:
     """A student's fastest winning call in a race (Dashing States, Border-Up) at one level."""
 

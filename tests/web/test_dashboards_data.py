@@ -1059,13 +1059,13 @@ def test_raw_queries_fetch_the_same_rows_the_dashboards_read(app: Flask) -> None
         ana, ben, cy = _class_history()
         _games(ana, "a")
         student = dashboards.raw_student_queries(ana, NOW, "UTC")
-        assert len(student) == 7
-        facets, due, calendar, weeks, games, bests, states = student
+        assert len(student) == 8
+        facets, due, calendar, weeks, games, bests, classmates, states = student
         assert sorted((row[0], row[1]) for row in facets) == [("capital", 2), ("map", 1)]
         assert sum(row[1] for row in due) == 3
         assert sum(row[1] for row in calendar) == 4
         assert sum(row[1] for row in weeks) == 4
-        assert len(games) == 7 and len(bests) == 3
+        assert len(games) == 7 and len(bests) == 3 and classmates == []  # no live table
         assert sorted(row[0] for row in states) == ["CO", "UT"]
         teacher = dashboards.raw_teacher_queries([ana, ben, cy], NOW, 0.9)
         assert len(teacher) == 3

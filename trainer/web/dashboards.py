@@ -49,6 +49,7 @@ from sqlalchemy import (
     null,
     or_,
     select,
+    true,
     tuple_,
     union_all,
 )
@@ -62,6 +63,7 @@ from trainer.assignments import Amount, Progress, Status, local_dates
 from trainer.dashboard_data import (
     MASTERED_STABILITY_DAYS,
     CellRecall,
+    ClassmatesRecord,
     CompletionPoint,
     ConfusedPair,
     Confusions,
@@ -79,8 +81,9 @@ from trainer.results import Result
 
 from . import get_deck
 from .extensions import db
+from .live.duels import DUELS
 from .memory import time_zones, weights_of
-from .models import Assignment, MemoryCard, ReviewLog, User
+from .models import Assignment, LiveSeat, LiveTable, MemoryCard, ReviewLog, User
 from .modes import Records, adapters
 from .progress import (
     activities_of,
@@ -414,6 +417,23 @@ def _game_tables() -> tuple[Records | None, list[Records]]:
     return by_game, others
 
 
+def _not_with_classmates(model: Any) -> ColumnElement[bool]:
+    """The rows of ``model`` that are no seat's own round or side at a live table: a race or duel
+    with a classmate (L-R1, L-D1, L-Q5; a tournament's game on the devices, P-K8) is stored as a
+    round of its mode, at the table's level, but no computer played it (L-T14). A seat points at
+    its round by a foreign key (``LiveSeat.round_id`` ...), so every such column is found here,
+    and a round a future live game deals is left out by itself."""
+    seat_columns = [
+        column
+        for column in LiveSeat.__table__.columns
+        if any(key.column.table is model.__table__ for key in column.foreign_keys)
+    ]
+    return and_(
+        true(),
+        *(model.id.not_in(select(column).where(column.is_not(None))) for column in seat_columns),
+    )
+
+
 def _games_sql(student_id: int) -> Any:
     by_game, others = _game_tables()
     parts = []
@@ -427,7 +447,11 @@ def _games_sql(student_id: int) -> Any:
                 model.level.label("level"),
                 *_results(model, *results),
             )
-            .where(model.student_id == student_id, model.result.in_(results))
+            .where(
+                model.student_id == student_id,
+                model.result.in_(results),
+                _not_with_classmates(model),
+            )
             .group_by(model.game, model.level)
         )
     for kind, records in enumerate(others, start=1):
@@ -444,6 +468,7 @@ def _games_sql(student_id: int) -> Any:
                 model.student_id == student_id,
                 model.result.in_(results),
                 model.level != PRACTICE,
+                _not_with_classmates(model),
             )
             .group_by(model.level)
         )
@@ -464,7 +489,8 @@ def game_records(student_id: int) -> list[GameRecord]:
     """The student's finished games against the computer, by game and level: the card games (by
     their titles, drills included), State IQ, the Dashing States and Border-Up races (not
     practice), and whole Combo 1 matches (each of their games counts under its own mode too).
-    A tie counts as drawn. Games in the games page's order, levels easy to hard."""
+    A tie counts as drawn. Games in the games page's order, levels easy to hard. The races and
+    duels with a classmate are not among them (L-T14: :func:`classmates_records` counts them)."""
     slugs = list(REGISTRY.games)
     rows = db.session.execute(_games_sql(student_id)).all()
     names = _game_names()
@@ -490,7 +516,10 @@ def _bests_sql(student_id: int) -> Any:
         parts.append(
             select(literal_column(str(kind)).label("kind"), model.level, func.min(model.seconds))
             .where(
-                model.student_id == student_id, model.seconds.is_not(None), model.level != PRACTICE
+                model.student_id == student_id,
+                model.seconds.is_not(None),
+                model.level != PRACTICE,
+                _not_with_classmates(model),
             )
             .group_by(model.level)
         )
@@ -500,11 +529,51 @@ def _bests_sql(student_id: int) -> Any:
 def personal_bests(student_id: int) -> list[PersonalBest]:
     """The student's fastest successful call at each race level of the timed modes (Dashing
     States and Border-Up; a round's ``seconds`` is kept only for a successful call; practice is
-    no race)."""
+    no race), against the computer: a race with a classmate is no best time at a level (L-T14)."""
     rows = list(db.session.execute(_bests_sql(student_id)).all())
     rows.sort(key=lambda row: (int(row[0]), *_level_order(row[1])))
     names = _game_names()
     return [PersonalBest(names[int(kind)], level, float(seconds)) for kind, level, seconds in rows]
+
+
+def _classmates_sql(student_id: int) -> AnySelect:
+    # A seat has a result only once its game ended with one (L-T12, L-T13: none for a game given up).
+    return (
+        select(
+            LiveTable.game,
+            func.count(),
+            _count_if(LiveSeat.result == Result.WON),
+            _count_if(LiveSeat.result == Result.DRAWN),
+        )
+        .join(LiveTable, LiveTable.id == LiveSeat.table_id)
+        .where(
+            LiveSeat.user_id == student_id,
+            LiveSeat.result.in_((Result.WON, Result.LOST, Result.DRAWN)),
+        )
+        .group_by(LiveTable.game)
+    )
+
+
+def classmates_records(student_id: int) -> list[ClassmatesRecord]:
+    """The student's finished games with classmates, by game (L-T14): every live table they sat at
+    to its end, a race, a duel, a card game (computer seats or not) or a tournament's game on the
+    devices (P-K8), from their seat's result. A tie counts as drawn. The races and duels first, then
+    the card games in the games page's order."""
+    order = [*DUELS, *REGISTRY.games]
+    rows = sorted(
+        db.session.execute(_classmates_sql(student_id)).all(),
+        key=lambda row: (order.index(row[0]) if row[0] in order else len(order), row[0]),
+    )
+
+    def name(slug: str) -> str:
+        if slug in DUELS:
+            return DUELS[slug].title
+        return REGISTRY[slug].title if slug in REGISTRY else slug
+
+    return [
+        ClassmatesRecord(name(game), int(played), int(won), int(drawn))
+        for game, played, won, drawn in rows
+    ]
 
 
 # --- The mastery map (a student's, or a class's) --------------------------------------------------
@@ -1166,7 +1235,8 @@ def answers_progress(
 def student_statements(student_id: int, now: dt.datetime, time_zone: str) -> list[Any]:
     """The statements of a student's dashboard, as :func:`facet_counts`, :func:`forecast`,
     :func:`review_calendar`, :func:`weekly_accuracy`, :func:`game_records`,
-    :func:`personal_bests` and :func:`state_recall` (the student's map) run them."""
+    :func:`personal_bests`, :func:`classmates_records` and :func:`state_recall` (the student's map)
+    run them."""
     today = srs.study_day(now, time_zone).date
     ends = [d.end for d in _study_days(now, time_zone, 30)]
     return [
@@ -1176,6 +1246,7 @@ def student_statements(student_id: int, now: dt.datetime, time_zone: str) -> lis
         _weekly_sql(student_id, _monday(today) - dt.timedelta(weeks=25), today),
         _games_sql(student_id),
         _bests_sql(student_id),
+        _classmates_sql(student_id),
         _state_recall_sql([student_id], now),
     ]
 

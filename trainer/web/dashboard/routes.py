@@ -92,6 +92,7 @@ def student() -> Response:
         "dashboard/student.html",
         map=figures.mastery_map(dashboards.state_recall([me.id], now)),
         charts=charts,
+        classmates=dashboards.classmates_records(me.id),
         picked=picked,
         geometry=get_deck().geometry,
         chart_json=figures.chart_json,
