@@ -104,9 +104,13 @@ def test_the_owning_teacher_hears_a_kept_move_at_a_match_table(world, teacher):
     assert heard and all(n == {"tournament": tid, "match": mid} for n in heard)
     # A teacher never sits at the table, so cannot listen to it.
     assert socket.emit("watch", {"code": code}, callback=True) == {"ok": False}
+    parts = (f"/tournaments/{tid}/live", f"/tournaments/{tid}/matches/{mid}/live")
+    shown = [version_of(teacher.client, part) for part in parts]
     one_move(app, code, {0: river.client, 1: kid01.client})
     # The notice names the tournament and the match: no hand, no card, no move, no name.
     assert notices(socket) == [{"tournament": tid, "match": mid}]
+    # The move changed nothing the pages show: their parts keep their versions (no reload).
+    assert [version_of(teacher.client, part) for part in parts] == shown
     stale = table_row(app, code)
     refused = post(river.client, code, "move", ply=stale.ply - 1, action=0)
     assert refused.status_code in (302, 400, 409)

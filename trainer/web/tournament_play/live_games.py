@@ -102,6 +102,19 @@ class LiveGame:
     results: dict[Side, str | None]
     version: int
 
+    def shown(self) -> tuple[object, ...]:
+        """What the match and round pages show of it, for their versions (P-K10): a move that
+        changes none of it (only the table's own version) reloads no match page and swaps no
+        round page's part (a screen reader would hear it again)."""
+        return (
+            self.match_id,
+            self.number,
+            self.code,
+            self.status,
+            tuple(self.holder_ids[side] for side in Side),
+            tuple(self.results[side] for side in Side),
+        )
+
     @property
     def waiting(self) -> bool:
         return self.status == live_routes.STATUS_WAITING
@@ -659,7 +672,7 @@ def round_live(tournament: Tournament) -> dict[str, object]:
     key = repr(
         (
             tournament.round,
-            [(g.match_id, g.number, g.status, g.version) for g in games],
+            [g.shown() for g in games],
             sorted(map(tuple, recorded)),
             entered,
         )
@@ -744,7 +757,7 @@ def match_version(match: TournamentMatch) -> str:
     ).all()
     key = repr(
         (
-            [(g.number, g.status, g.version) for g in games],
+            [g.shown() for g in games],
             sorted(map(repr, recorded)),
             match.entered_at,
         )

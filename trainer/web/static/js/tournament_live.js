@@ -4,11 +4,16 @@
 // and puts it in place when its version changed (the result of a game ends up in the match by
 // itself). Where the socket is down (a school's network may block WebSockets), the page asks every
 // 5 seconds instead; while it is up, every 30 seconds all the same, in case a notice was lost.
-// No reload: a result being typed in a form below keeps what was typed.
+// Notices that come close together (moves at a table) make one ask every 2 seconds at most.
+// No reload on the round page: a result being typed in a form below keeps what was typed.
 (function () {
   "use strict";
   var POLL_MS = 5000;
   var SAFETY_MS = 30000;
+  var GAP_MS = 2000;
+  // A match page that sends a form (a team taking its seat) is leaving: reloading it now would
+  // cancel that navigation.
+  var LEAVING_MS = 10000;
   var part = document.getElementById("tournament-live");
   if (!part) { return; }
   var url = part.getAttribute("data-tlive-url");
@@ -18,6 +23,12 @@
   var again = false;
   var connected = false;
   var lastAsk = Date.now();
+  var soonTimer = null;
+  var leftAt = 0;
+
+  function leaving() { leftAt = Date.now(); }
+  document.addEventListener("submit", leaving);
+  window.addEventListener("beforeunload", leaving);
 
   part.setAttribute("data-tlive-transport", "poll");
 
@@ -38,6 +49,7 @@
         }
         if (part.hasAttribute("data-tlive-reload")) {
           // The match page: its forms name the game due, so the whole page is another one.
+          if (Date.now() - leftAt < LEAVING_MS) { return; }
           window.location.reload();
           return;
         }
@@ -49,6 +61,14 @@
         busy = false;
         if (again) { ask(); }
       });
+  }
+
+  function soon() {
+    if (soonTimer) { return; }
+    soonTimer = window.setTimeout(function () {
+      soonTimer = null;
+      ask();
+    }, Math.max(0, lastAsk + GAP_MS - Date.now()));
   }
 
   function tick() {
@@ -75,7 +95,7 @@
     socket.on("tournament_changed", function (notice) {
       if (!notice || notice.tournament !== tournament) { return; }
       if (match !== null && notice.match !== match) { return; }
-      ask();
+      soon();
     });
   }
   window.setInterval(tick, POLL_MS);
