@@ -1,6 +1,6 @@
-"""What the live tables' browser tests share (issue 22): a class of two students (ana.b and ben.c),
-a second browser of its own on a phone, logging in, and opening, joining and starting a table from
-the menu's "Classmates"."""
+"""What the live tables' browser tests share (issue 22): a class of students (ana.b and ben.c, or
+more), a browser of its own for each further student (a phone by default), logging in, and opening,
+joining and starting a table from the menu's "Classmates"."""
 
 from __future__ import annotations
 
@@ -18,10 +18,14 @@ from trainer.web.models import ClassMembership, Role, SchoolClass
 PASSWORD = "maps are fun"
 
 
-def classmates(app) -> None:
-    """ana.b and ben.c, in one class of ms.rivera's."""
+#: A phone's screen, 360 CSS px wide (as tests/browser/conftest.py's PHONE).
+PHONE = {"width": 360, "height": 740}
+
+
+def classmates(app, names: tuple[str, ...] = ("ana.b", "ben.c")) -> None:
+    """The students ``names`` (ana.b and ben.c unless given), in one class of ms.rivera's."""
     teacher = make_user(app, "ms.rivera", role=Role.TEACHER)
-    ids = [make_user(app, name, PASSWORD).id for name in ("ana.b", "ben.c")]
+    ids = [make_user(app, name, PASSWORD).id for name in names]
     with app.app_context():
         klass = SchoolClass(teacher_id=teacher.id, name="5B", join_code="K7P2QRST")
         db.session.add(klass)
@@ -44,6 +48,39 @@ def no_serious_violations(page) -> None:
 
 
 @contextmanager
+def own_browser(
+    browser: Browser,
+    live_server: str,
+    errors: list[str] | None,
+    *,
+    viewport: dict[str, int] = PHONE,
+    console: bool = False,
+) -> Iterator[Page]:
+    """A tab in a browser of its own (its own cookies), ``viewport`` wide (a phone unless given),
+    waiting up to 10 s for what it expects; its page errors are added to ``errors`` (None: not
+    collected), and with ``console`` the errors its console shows too (but resources that failed to
+    load). Its browser is closed at the end of the block."""
+    context = browser.new_context(base_url=live_server, viewport=viewport)
+    try:
+        tab = context.new_page()
+        tab.set_default_timeout(10_000)
+        if errors is not None:
+            tab.on("pageerror", lambda error: errors.append(str(error)))
+            if console:
+                tab.on(
+                    "console",
+                    lambda m: (
+                        errors.append(m.text)
+                        if m.type == "error" and not m.text.startswith("Failed to load resource")
+                        else None
+                    ),
+                )
+        yield tab
+    finally:
+        context.close()
+
+
+@contextmanager
 def two_classmates(
     browser: Browser,
     page: Page,
@@ -53,32 +90,13 @@ def two_classmates(
     *,
     console: bool = False,
 ) -> Iterator[tuple[Page, Page]]:
-    """ana.b on ``page`` and ben.c on a phone 360 px wide, in a browser of his own (his own
-    cookies): classmates (:func:`classmates`), both logged in. Ben's page waits up to 10 s for what
-    it expects; its page errors are added to ``errors`` (None: not collected), and with
-    ``console`` the errors its console shows too (but resources that failed to load). His browser
-    is closed at the end of the block."""
+    """ana.b on ``page`` and ben.c on a phone 360 px wide, in a browser of his own
+    (:func:`own_browser`): classmates (:func:`classmates`), both logged in."""
     classmates(live_app)
-    other = browser.new_context(base_url=live_server, viewport={"width": 360, "height": 740})
-    try:
-        ben = other.new_page()
-        ben.set_default_timeout(10_000)
-        if errors is not None:
-            ben.on("pageerror", lambda error: errors.append(str(error)))
-            if console:
-                ben.on(
-                    "console",
-                    lambda m: (
-                        errors.append(m.text)
-                        if m.type == "error" and not m.text.startswith("Failed to load resource")
-                        else None
-                    ),
-                )
+    with own_browser(browser, live_server, errors, console=console) as ben:
         log_in(page, "ana.b")
         log_in(ben, "ben.c")
         yield page, ben
-    finally:
-        other.close()
 
 
 def fits_a_phone(page: Page) -> None:
