@@ -36,6 +36,7 @@ from tests.web.live_support import (
 )
 from tests.web.migrations import databases, empty_database
 from tests.web.test_security import assert_strict_page
+from tests.web.test_state_iq import make_game
 from trainer.quiz import state_iq_duel as duel
 from trainer.web import get_deck
 from trainer.web.extensions import db
@@ -100,11 +101,41 @@ def snapshot(app: Flask) -> tuple:
     )
 
 
+#: The map to pick a move on (deck/_map.html's pick_map, named): all 50 states, named alike.
+PICK_MAP = re.compile(r'<svg class="map-card map-card--pick".*?</svg>', flags=re.S)
+
+
 def without_lists(html: str) -> str:
-    """The page without the list of all 50 states to choose from (they name every state alike)
-    and without its CSRF tokens (random letters)."""
-    html = re.sub(r"<datalist.*?</datalist>", "", html, flags=re.S)
+    """The page without the lists of all 50 states to choose from, the autocomplete's and the
+    map's (they name every state alike; the map is the same on every page, whatever the cards:
+    test_the_student_to_move_picks_on_the_map_of_the_game_against_the_computer), and without its
+    CSRF tokens (random letters)."""
+    html = PICK_MAP.sub("", re.sub(r"<datalist.*?</datalist>", "", html, flags=re.S))
     return re.sub(r'name="csrf_token"[^>]*>|id="live-csrf"[^>]*>', "", html)
+
+
+def pick_map_of(html: str) -> str | None:
+    """The page's map to pick a move on, or None."""
+    found = PICK_MAP.search(html)
+    return found.group(0) if found else None
+
+
+def picked(html: str, name: str) -> str:
+    """What the page's map puts in the answer when the state ``name`` is clicked, or chosen with
+    Enter or Space (answer.js): the ``data-postal`` of the outline the map names so."""
+    svg = pick_map_of(html)
+    assert svg is not None, "no map on the page"
+    [postal] = re.findall(
+        rf'<path\b[^>]*\bdata-postal="([A-Z]{{2}})"[^>]*\baria-label="{re.escape(name)}"', svg
+    )
+    return postal
+
+
+def halves_of(html: str) -> str:
+    """The page's list of each half's clues and guesses."""
+    found = re.search(r'<div class="siq__table">.*?</div>', html, flags=re.S)
+    assert found is not None
+    return found.group(0)
 
 
 def assert_hidden(app: Flask, html: str, postal: str) -> None:
@@ -284,6 +315,66 @@ def test_the_same_number_of_guesses_is_a_tie(app, school, players, deal):
     assert [r for *_x, r in seats_of(app, code)] == ["drawn", "drawn"]
     assert {r.result for r in sides(app, code).values()} == {"tied"}
     assert "It’s a tie" in page(ana, code) and "It’s a tie" in page(ben, code)
+
+
+def test_the_student_to_move_picks_on_the_map_of_the_game_against_the_computer(
+    app, school, players, deal
+):
+    """As against the computer, whose page offers its map for a guess and for a clue alike: the
+    map is on the page of the student whose move is due (a clue, then a guess) and on no other
+    page; it is the solo game's very map, and the same on both pages whatever card either holds,
+    so it marks neither (L-Q4)."""
+    ana, ben = players["ana"], players["ben"]
+    deal("BAC", first=1)  # ana gives the B clue first, then ben guesses
+    code = start_duel(app, ana, ben)
+    giver, waiting = page(ana, code), page(ben, code)
+    assert pick_map_of(waiting) is None and "Or pick the state on the map" not in waiting
+    assert "js/pickmap.js" not in waiting
+    on_clue = pick_map_of(giver)
+    assert on_clue is not None and "Or pick the state on the map" in giver
+    assert "js/pickmap.js" in giver and "js/answer.js" in giver
+    assert 'id="pick-live-named" aria-live="polite"' in giver  # the keyboard's moves are said
+    # ana's game against the computer, with other cards (Maine hidden, not Utah or Colorado).
+    make_game(app, school["ana"], token="solo-map", student_card="TX", computer_card="ME")
+    solo = ana.get("/play/state-iq/solo-map").get_data(as_text=True)
+    assert pick_map_of(solo) == on_clue
+    assert move(ana, app, code, picked(giver, "Kansas")).status_code == 302
+    guesser = page(ben, code)
+    assert "Clue: It borders Kansas." in guesser and "Your guess 1 of 3" in guesser
+    assert pick_map_of(guesser) == on_clue  # ben guesses ana's Colorado on the map she clued on
+    assert pick_map_of(page(ana, code)) is None
+    assert_strict_page(guesser)
+
+
+def test_a_state_picked_on_the_map_is_judged_as_the_same_state_typed(app, school, players, deal):
+    """L-Q1, L-Q3: the map puts the state's postal code in the answer (answer.js), and the same
+    duel played by picks on the map keeps the same moves, the same reviews of both students and
+    the same result as played by typing the states' names."""
+    ana, ben = players["ana"], players["ben"]
+    deal("ABC", first=1)
+    moves = [(ben, "Texas"), (ana, "Kansas"), (ben, "Colorado"), (ana, "Utah")]
+    played = []
+    for how in ("typed", "picked"):
+        code = start_duel(app, ana, ben)
+        for client, name in moves:
+            answer = name if how == "typed" else picked(page(client, code), name)
+            assert answer == name or len(answer) == 2
+            assert move(client, app, code, answer).status_code == 302
+        tokens = {f"state_iq:{row.token}" for row in sides(app, code).values()}
+        reviews = sorted(
+            (who, mode, fact, verdict)
+            for who in ("ana", "ben")
+            for token, mode, fact, verdict in reviews_of(app, school[who])
+            if token in tokens
+        )
+        results = [result for *_x, result in seats_of(app, code)]
+        played.append((table_row(app, code).actions, results, reviews, halves_of(page(ben, code))))
+    typed, picked_on_map = played
+    assert typed == picked_on_map
+    actions, results, reviews, halves = typed
+    assert results == ["won", "lost"] and len(actions) == 4
+    assert ("ben", "state_iq", "TX:postal", "wrong") in reviews
+    assert "Guess 1: <strong>Texas</strong>" in halves
 
 
 def test_stale_double_and_out_of_turn_moves_change_nothing(app, school, players, deal):

@@ -4,8 +4,8 @@ The table is opened like a race's, for two students and no computer. At the host
 dealt (:func:`trainer.quiz.state_iq_duel.deal_duel`: the card each student guesses leans on their
 own weakest facts), one Power card is turned up for both, and the statehood draw says who guesses
 first. The rules are State IQ's (:mod:`trainer.quiz.state_iq`, with both sides played by students):
-the guesser types a guess; the clue giver names their own B clues on their own page; letters are
-given by the server. Each move names the table's ply and is kept by one conditional write on it, so
+the guesser types a guess (or picks it on the map, as against the computer); the clue giver names
+their own B clues on their own page; letters are given by the server. Each move names the table's ply and is kept by one conditional write on it, so
 a move sent twice, from an old page, or out of turn changes nothing.
 
 Each seat has its own :class:`StateIqGame`: the duel seen from their side (their card as the
@@ -275,7 +275,8 @@ def duel_page(
     table: LiveTable, seats: tuple[Seat, ...], seat: int, common: dict[str, Any]
 ) -> tuple[str, dict[str, Any]]:
     """The duel for ``seat``: the Power card, their own card, each half's clues and guesses as
-    their side sees them, and their move when it is theirs; the classmate's card only once this
+    their side sees them, and their move when it is theirs (typed, or picked on the same map as
+    against the computer, which marks neither card); the classmate's card only once this
     seat's guessing of it is done (L-Q4)."""
     deck = get_deck()
     games = games_of(table)
@@ -315,6 +316,8 @@ def duel_page(
             (h.guesses_needed for h in mine.halves if h.guesser is Side.COMPUTER), None
         ),
         "state_names": sorted(s.name for s in deck),
+        # The map to pick a move on, as against the computer: every state in the public order.
+        "pick_order": deck.geometry.west_to_east(),
         "move_url": url_for("live.state_iq_move", code=table.code),
         "form": MoveForm(formdata=None),
     }
