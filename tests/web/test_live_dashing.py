@@ -8,6 +8,7 @@ is over."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import re
 import threading
@@ -243,6 +244,54 @@ def test_a_right_first_call_wins_and_is_recorded_as_against_the_computer(app, sc
     # "Race again" opens a new Dashing States race, with the classmate invited (L-T10).
     assert post(ana, code, "rematch").status_code == 302
     assert table_row(app, table_row(app, code).rematch_code or "").game == GAME
+
+
+def test_the_race_pages_clock_counts_from_the_start_on_the_servers_clock(app, school, players):
+    """L-D1: each page's running clock (dashing.js, as against the computer) counts from the moment
+    both hands turned over, the table's start as the server has it, on the server's clock: the page
+    says the server's time when it made it, as a live page does for its other waits. It is not in
+    the live region (not read out every second), and no part of the call: who wins is the first
+    call kept (L-D2). Once the race is over, each page says where the clock stopped, at that call."""
+    ana, ben = players["ana"], players["ben"]
+    code = start_race(app, ana, ben)
+    dealt = rounds(app, code)
+    started = utcnow().replace(microsecond=0) - dt.timedelta(seconds=95)
+    with app.app_context():
+        db.session.execute(
+            update(LiveTable).where(LiveTable.code == code).values(started_at=started)
+        )
+        db.session.execute(
+            update(DashingRound)
+            .where(DashingRound.id.in_([row.id for row in dealt.values()]))
+            .values(created_at=started)
+        )
+        db.session.commit()
+    for client in (ana, ben):
+        before = int(utcnow().timestamp() * 1000)
+        html = client.get(INDEX + code).get_data(as_text=True)
+        after = int(utcnow().timestamp() * 1000)
+        [clock] = re.findall(r'<span class="ds__clock" id="ds-clock" role="timer"[^>]*>', html)
+        at = dict(re.findall(r'(data-clock-start|data-clock-now)="(\d+)"', clock))
+        assert int(at["data-clock-start"]) == int(started.timestamp() * 1000)
+        assert before <= int(at["data-clock-now"]) <= after
+        assert "js/dashing.js" in html
+        announced = re.search(r'id="live-announce">.*?</span>', html, flags=re.S)
+        form = re.search(r"<form\b[^>]*dashing-call.*?</form>", html, flags=re.S)
+        assert announced is not None and "ds-clock" not in announced.group(0)
+        assert form is not None and "clock" not in form.group(0)
+    assert call(ana, code, call_data(app, dealt[0].cards)).status_code == 302
+    with app.app_context():
+        db.session.execute(
+            update(DashingRound)
+            .where(DashingRound.id == dealt[0].id)
+            .values(called_at=started + dt.timedelta(seconds=83.6))
+        )
+        db.session.commit()
+    for client in (ana, ben):
+        html = client.get(INDEX + code).get_data(as_text=True)
+        assert 'id="ds-clock"' not in html and "js/dashing.js" not in html
+        assert 'The clock stopped at <strong class="ds__clock">1:23</strong>' in html
+    assert dashing_race.clock_text(3599.99) == "59:59" and dashing_race.clock_text(-1) == "0:00"
 
 
 def test_a_wrong_first_call_loses_and_a_later_call_is_refused(app, school, players):

@@ -238,6 +238,21 @@ def _explanation(rounds: dict[int, DashingRound], seat: int, rival: str) -> str:
     return f"{who} called first, but not everything in the call was right, so {other} won the race."
 
 
+def clock_text(seconds: float) -> str:
+    """A time as the race's clock shows it (dashing.js): whole minutes and seconds, ``m:ss``."""
+    whole = max(0, int(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _clock_stopped(table: LiveTable, rounds: dict[int, DashingRound]) -> str | None:
+    """Where the race's clock stopped: the time from the start to the first call kept (L-D2);
+    None for a race ended without a call (its end is no moment of the race)."""
+    calls = [row.called_at for row in rounds.values() if row.called_at is not None]
+    if table.started_at is None or not calls:
+        return None
+    return clock_text((min(calls) - table.started_at).total_seconds())
+
+
 def dashing_race_page(
     table: LiveTable, seats: tuple[Seat, ...], seat: int, common: dict[str, Any]
 ) -> tuple[str, dict[str, Any]]:
@@ -278,6 +293,10 @@ def dashing_race_page(
         "my_call": None,
         "their_call": None,
         "explanation": "",
+        # The running clock counts from the start both hands turned over, on the server's clock
+        # (``server_now``, from the common context); stopped at the first call once it is over.
+        "clock_start": None if over else table.started_at,
+        "clock_stopped": None,
     }
     if over:  # the classmate's call, and every state, stay on the server until now
         context.update(
@@ -285,6 +304,7 @@ def dashing_race_page(
             their_call=_call_view(theirs),
             explanation=_explanation(rounds, seat, rival),
             result=mine.result,
+            clock_stopped=_clock_stopped(table, rounds),
         )
     return ("live/dashing_race.html", context)
 

@@ -9,17 +9,31 @@
   });
 
   // The student's own time, next to the computer's progress (a timer: not read out each second).
+  // At a race between classmates the clock itself says when both hands turned over
+  // (data-clock-start) and the server's time when it made the page (data-clock-now), so it counts
+  // on the server's clock, as live.js does. There live.js swaps the part of the page the clock is
+  // in, so each tick looks for it afresh: one timer for whichever copy is shown.
   var race = document.getElementById("race");
   var clock = document.getElementById("ds-clock");
-  if (race && clock) {
-    var started = performance.now() / 1000 - parseFloat(race.getAttribute("data-elapsed"));
+  var elapsed = NaN;
+  if (clock && clock.hasAttribute("data-clock-start")) {
+    elapsed = (Number(clock.getAttribute("data-clock-now")) -
+      Number(clock.getAttribute("data-clock-start"))) / 1000;
+  } else if (race && clock) {
+    elapsed = parseFloat(race.getAttribute("data-elapsed"));
+  }
+  if (isFinite(elapsed)) {
+    var started = performance.now() / 1000 - elapsed;
     var showClock = function () {
+      var face = document.getElementById("ds-clock");
+      if (!face) return;
       var s = Math.max(0, Math.floor(performance.now() / 1000 - started));
-      clock.textContent = Math.floor(s / 60) + ":" + (s % 60 < 10 ? "0" : "") + (s % 60);
+      var text = Math.floor(s / 60) + ":" + (s % 60 < 10 ? "0" : "") + (s % 60);
+      if (face.textContent !== text) face.textContent = text;
+      face.hidden = false;
     };
-    clock.hidden = false;
     showClock();
-    window.setInterval(showClock, 1000);
+    window.setInterval(showClock, 250);
   }
 
   var list = document.getElementById("ds-cards");
