@@ -143,3 +143,14 @@ def start_duel(host: Page, guest: Page, game: str | re.Pattern[str]) -> str:
     join_table(guest, code)
     start_table(host)
     return code
+
+
+def open_projector(teacher, tid: int, errors: list[str]):
+    """The tournament's projector view in a new tab of the teacher's browser, at 1920x1080, its
+    page errors added to ``errors``."""
+    projector = teacher.context.new_page()
+    projector.set_default_timeout(10_000)
+    projector.on("pageerror", lambda error: errors.append(str(error)))
+    projector.set_viewport_size({"width": 1920, "height": 1080})
+    projector.goto(f"/teach/tournaments/{tid}/projector")
+    return projector

@@ -11,7 +11,7 @@ from contextlib import ExitStack
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-from tests.browser.live_support import own_browser
+from tests.browser.live_support import open_projector, own_browser
 from tests.browser.test_live import PASSWORD, log_in, no_serious_violations
 from tests.browser.test_live_race import right_call
 from tests.conftest import make_user
@@ -83,11 +83,7 @@ def test_a_match_race_on_two_devices_reaches_the_teachers_page_by_itself(
         expect(teacher.locator("#tournament-live")).to_contain_text("No game of this round")
         teacher.evaluate("window.__sameDocument = true")
         # The projector, at 1920x1080, follows the live games too (P-K10), in team names only.
-        projector = teacher.context.new_page()
-        projector.set_default_timeout(10_000)
-        projector.on("pageerror", lambda error: errors.append(str(error)))
-        projector.set_viewport_size({"width": 1920, "height": 1080})
-        projector.goto(f"/teach/tournaments/{tid}/projector")
+        projector = open_projector(teacher, tid, errors)
         projector.evaluate("window.__sameDocument = true")
 
         match = f"/tournaments/{tid}/matches/{mid}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.live_support import log_in, no_serious_violations
+from tests.browser.live_support import log_in, no_serious_violations, open_projector
 from tests.browser.test_tournament_live import a_paired_round
 
 
@@ -28,11 +28,7 @@ def test_the_round_page_and_projector_listen_on_the_socket(browser, page, live_a
         round_part = teacher.locator("#tournament-live")
         expect(round_part).to_have_attribute("data-tlive-transport", "socket")
         teacher.evaluate("window.__sameDocument = true")
-        projector = teacher.context.new_page()
-        projector.set_default_timeout(10_000)
-        projector.on("pageerror", lambda error: errors.append(str(error)))
-        projector.set_viewport_size({"width": 1920, "height": 1080})
-        projector.goto(f"/teach/tournaments/{tid}/projector")
+        projector = open_projector(teacher, tid, errors)
         projected = projector.locator("#tournament-live")
         expect(projected).to_have_attribute("data-tlive-transport", "socket")
         projector.evaluate("window.__sameDocument = true")

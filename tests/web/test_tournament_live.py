@@ -99,6 +99,27 @@ def live_table(app: Flask, code: str) -> LiveTable:
     return table_row(app, code)
 
 
+def record_games(teacher_client: FlaskClient, tid: int, mid: int) -> None:
+    """The teacher records games 1 to 3 (team B wins the Dashing States), so game 4, Play the
+    Ranks, is due."""
+    token = token_for(teacher_client)
+    for number, game, winner in (
+        (1, "border-up", "a"),
+        (2, "state-iq", "a"),
+        (3, "dashing-states", "b"),
+    ):
+        done = teacher_client.post(
+            f"/tournaments/{tid}/matches/{mid}/games",
+            data={
+                "game-csrf_token": token,
+                "game-number": str(number),
+                "game-game": game,
+                "game-winner": winner,
+            },
+        )
+        assert done.status_code == 302
+
+
 def test_a_border_up_race_of_a_match_is_played_live_and_recorded_by_the_app(world, teacher):
     """P-K8, P-K9: seat 0 is team A's, seat 1 team B's; the race's result is the match's game 1,
     recorded when it ends, standing at once (nobody entered or confirmed it)."""
@@ -338,22 +359,7 @@ def test_play_the_ranks_is_led_by_the_dashing_winner_and_recorded_at_its_last_mo
 
     app = world.app
     tid, mid = setup(world, teacher)
-    token = token_for(teacher.client)
-    for number, game, winner in (
-        (1, "border-up", "a"),
-        (2, "state-iq", "a"),
-        (3, "dashing-states", "b"),
-    ):
-        done = teacher.client.post(
-            f"/tournaments/{tid}/matches/{mid}/games",
-            data={
-                "game-csrf_token": token,
-                "game-number": str(number),
-                "game-game": game,
-                "game-winner": winner,
-            },
-        )
-        assert done.status_code == 302
+    record_games(teacher.client, tid, mid)
     code, (river, kid01) = start_game(world, tid, mid, 4, "play-the-ranks")
     row = live_table(app, code)
     assert row.first_leader == 1

@@ -23,8 +23,7 @@ from tests.conftest import client_for, csrf_token
 from tests.web.test_live import INDEX, post, table_row
 from tests.web.test_live_race import call, hands, right_call
 from tests.web.test_live_robust import later
-from tests.web.test_teach import token_for
-from tests.web.test_tournament_live import Team, code_of, setup, start_game
+from tests.web.test_tournament_live import Team, code_of, record_games, setup, start_game
 from tests.web.test_tournament_play import (  # noqa: F401 (fixture)
     match_games,
     teacher,
@@ -52,27 +51,6 @@ def notices(socket: SocketIOTestClient) -> list[dict]:
 def version_of(client: FlaskClient, part: str) -> str:
     html = client.get(part).get_data(as_text=True)
     return re.search(r'data-tlive-version="([0-9a-f]+)"', html).group(1)
-
-
-def record_games(teacher_client: FlaskClient, tid: int, mid: int) -> None:
-    """The teacher records games 1 to 3 (team B wins the Dashing States), so game 4, Play the
-    Ranks, is due."""
-    token = token_for(teacher_client)
-    for number, game, winner in (
-        (1, "border-up", "a"),
-        (2, "state-iq", "a"),
-        (3, "dashing-states", "b"),
-    ):
-        done = teacher_client.post(
-            f"/tournaments/{tid}/matches/{mid}/games",
-            data={
-                "game-csrf_token": token,
-                "game-number": str(number),
-                "game-game": game,
-                "game-winner": winner,
-            },
-        )
-        assert done.status_code == 302
 
 
 def one_move(app: Flask, code: str, by_seat: dict[int, FlaskClient]) -> None:
