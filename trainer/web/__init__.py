@@ -105,6 +105,7 @@ def register_extensions(app: Flask) -> None:
     """Bind the extension objects of ``extensions.py`` to this app."""
     from . import models
     from .live import sockets as live_sockets
+    from .live import waits as live_waits
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS_DIR), render_as_batch=True)
@@ -112,6 +113,7 @@ def register_extensions(app: Flask) -> None:
     limiter.init_app(app)
     login_manager.init_app(app)
     live_sockets.init_app(app)
+    live_waits.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Please log in to see that page."
     login_manager.login_message_category = "info"

@@ -86,7 +86,7 @@ from ..play.games import (
     record_drill,
 )
 from ..security import student_required
-from . import sockets
+from . import sockets, waits
 from .duels import DUELS, is_duel
 from .forms import JoinTableForm, NewTableForm, SeatForm
 
@@ -776,10 +776,27 @@ def table(code: str) -> str:
 
 @bp.get("/<code>/version")
 @student_required
-def version(code: str) -> Response:
-    """The table's version, for a page whose socket cannot connect (it polls this)."""
+def version(code: str) -> Response | tuple[Response, int]:
+    """The table's version, for a page whose socket cannot connect. With ``?after=N&wait=1`` the
+    answer waits until the version passes ``N`` (or :data:`.waits.WAIT_SECONDS` went by), so a
+    page behind a proxy that refuses WebSockets hears a move as soon as a socket would."""
     found, _seats_now, seat = _seated_or_404(code)
     _heard_from(found.id, seat)
+    if request.args.get("wait") == "1":
+        after = request.args.get("after", "")
+        if not after.isdigit() or len(after) > 9:
+            return jsonify(error="after: the version the page shows, a whole number"), 400
+        table_id = found.id
+
+        def current() -> int:
+            now = db.session.execute(
+                select(LiveTable.version).where(LiveTable.id == table_id)
+            ).scalar_one()
+            db.session.rollback()  # no connection held while waiting
+            return int(now)
+
+        waits.wait(table_id, int(after), current)
+        found = db.session.get(LiveTable, table_id) or found
     return jsonify(version=found.version, status=found.status, ply=found.ply)
 
 

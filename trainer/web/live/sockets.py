@@ -28,6 +28,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..models import Role, TournamentMatch
+from . import waits
 
 #: The Socket.IO event a page listens to.
 CHANGED = "changed"
@@ -141,6 +142,7 @@ def announce(table_id: int, code: str, version: int) -> None:
     socketio: SocketIO | None = current_app.extensions.get("socketio")
     if socketio is not None:
         socketio.emit(CHANGED, {"code": code, "version": version}, to=room(table_id))
+    waits.announce(table_id, version)  # and the pages that wait without a socket
 
 
 def announce_match(match_id: int, tournament_id: int | None = None) -> None:

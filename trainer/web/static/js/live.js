@@ -1,7 +1,8 @@
 // A live table's page (issue 22): when the table changes (a classmate's move, a seat taken), fetch
 // this page again and put its changing part in place, without a reload. The server tells us over
 // Socket.IO; where a school's network blocks WebSockets, the page asks for the table's version
-// every few seconds instead. The socket carries no move and no secret: only the table's version.
+// instead, and the server holds each ask until the table changes (long-polling), so the move
+// arrives as fast. The socket carries no move and no secret: only the table's version.
 (function () {
   "use strict";
   var POLL_MS = 3000;
@@ -20,6 +21,14 @@
   var busy = false;
   var again = false;
   var socket = null;
+  var waiting = false;
+  // From the moment this page sends a form (a move, a message) it is on its way to the next page:
+  // a notice of its own move must not reload it then, which would cancel the form's answer.
+  var leavingUntil = 0;
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) { leavingUntil = Date.now() + 10000; }
+  });
+  function leaving() { return Date.now() < leavingUntil; }
 
   // The page's own part only (?part=live): the server renders no header, menu or footer for it.
   function pageUrl() {
@@ -30,6 +39,7 @@
   }
 
   function swap(html) {
+    if (leaving()) { return; }
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("live-root");
     if (!fresh) { window.location.reload(); return; }
@@ -78,6 +88,7 @@
   }
 
   function refresh() {
+    if (leaving()) { return; }
     if (busy) { again = true; return; }
     busy = true;
     fetch(pageUrl(), { credentials: "same-origin", headers: { "Accept": "text/html" } })
@@ -97,14 +108,39 @@
     if (typeof newVersion === "number" && newVersion > version) { refresh(); }
   }
 
-  function poll() {
-    var now = Date.now();
-    if (socket && socket.connected && now - lastPoll < HEARTBEAT_MS) { return; }
-    lastPoll = now;
-    fetch(versionUrl, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+  function connected() { return Boolean(socket && socket.connected); }
+
+  function ask(url) {
+    return fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (data) { if (data) { heard(data.version); } })
-      .catch(function () {});
+      .then(function (data) { if (data) { heard(data.version); } return Boolean(data); });
+  }
+
+  // Without a socket: ask again and again, each ask held by the server until the table changes
+  // (or 20 s went by), which also tells the table this student is still here. After a failed ask
+  // (wifi gone), wait a few seconds before the next.
+  function longPoll() {
+    if (waiting || connected()) { return; }
+    waiting = true;
+    root.setAttribute("data-live-transport", "poll");
+    var url = new URL(versionUrl, window.location.href);
+    url.searchParams.set("after", String(version));
+    url.searchParams.set("wait", "1");
+    ask(url.toString())
+      .catch(function () { return false; })
+      .then(function (ok) {
+        waiting = false;
+        window.setTimeout(longPoll, ok ? 0 : POLL_MS);
+      });
+  }
+
+  // With a socket: report in every 15 s (the socket itself says nothing about the student).
+  function poll() {
+    if (!connected()) { longPoll(); return; }
+    var now = Date.now();
+    if (now - lastPoll < HEARTBEAT_MS) { return; }
+    lastPoll = now;
+    ask(versionUrl).catch(function () {});
   }
 
   // When the student to move is away or out of time, ask the computer to play for them.
@@ -150,11 +186,16 @@
         if (reply && reply.ok) { heard(reply.version); }
       });
     });
-    socket.on("disconnect", function () { root.setAttribute("data-live-transport", "poll"); });
+    // Gone, or never there (a proxy that refuses WebSockets): wait by asking instead, at once.
+    socket.on("disconnect", longPoll);
+    socket.on("connect_error", longPoll);
+    socket.io.on("error", longPoll);
+    socket.io.on("reconnect_attempt", longPoll);
     socket.on("changed", function (message) {
       if (message && message.code === code) { heard(message.version); }
     });
   }
+  if (!socket) { longPoll(); }
   window.setInterval(poll, POLL_MS);
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { poll(); }
