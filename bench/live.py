@@ -60,6 +60,12 @@ part (``?part=live``; a checkout without it answers with the whole page, as its 
 and seeds, so a change is measured against the code before it in one run (PATH's own ``trainer``
 package and migrations; the driver, the class and the checks are this checkout's).
 
+``--long-poll K`` makes the last K students of each table hear of changes as a page behind a
+proxy that refuses WebSockets does (live.js then): no Socket.IO client, but one ask after another
+of the table's version, each held by the server until the table changes (``?after=N&wait=1``);
+their arrivals count in "notice at every other seat" like the sockets'. The baselines are the
+socket students' only.
+
 Goal (the issue): p95 from a move's POST to every other seat under 250 ms on this 2-CPU machine,
 0 lost and 0 duplicated moves, also with a worker killed mid-run. Server and driver share the
 CPUs, so the figures are relative.
@@ -72,6 +78,7 @@ Run it from the project root (Redis on 127.0.0.1:6379)::
     .venv/bin/python bench/live.py --threads 80
     .venv/bin/python bench/live.py --threads 160 --kill-after 30 --notice-timeout 3
     .venv/bin/python bench/live.py --threads 80 --think 1 --repo /tmp/before --repo .
+    .venv/bin/python bench/live.py --threads 80 --think 1 --long-poll 2
 
 Exit status: non-zero on an error (a lost or duplicated move, a table not finished, a failed
 request), not on a missed goal.
@@ -80,6 +87,7 @@ request), not on a missed goal.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
@@ -287,8 +295,10 @@ def worker_pids(master: int) -> list[int]:
 class Seat:
     """One student's browser: an HTTP client with its cookies and a Socket.IO client."""
 
-    def __init__(self, username: str, port: int, table: Table) -> None:
+    def __init__(self, username: str, port: int, table: Table, long_polls: bool = False) -> None:
         self.username = username
+        #: Without a socket: hears of changes by held asks of the table's version (long-polling).
+        self.long_polls = long_polls
         self.http = Client(port)
         self.http.conn.timeout = 30
         self.table = table
@@ -323,6 +333,9 @@ class Seat:
             raise RuntimeError(f"login of {self.username} answered {status}")
 
     def connect(self, port: int, code: str) -> None:
+        if self.long_polls:
+            self.long_poll(port, code)
+            return
         import socketio  # type: ignore[import-untyped]
 
         sio = socketio.Client(reconnection=True, reconnection_delay=0.5)
@@ -364,6 +377,37 @@ class Seat:
             wait_timeout=30,
         )
 
+    def long_poll(self, port: int, code: str) -> None:
+        """Ask the table's version again and again on a connection of its own, each ask held by
+        the server until the version passes the one heard (as live.js does without a socket)."""
+        asker = Client(port)
+        asker.cookies = dict(self.http.cookies)
+        table = self.table
+        path = f"/play/live/{code}/version"
+        status, body, _ = asker.send("GET", path)
+        if status != 200:
+            raise RuntimeError(f"{self.username} could not ask {code}'s version: {status}")
+        after = int(json.loads(body)["version"])
+
+        def run() -> None:
+            nonlocal after
+            while True:
+                status, body, _ = asker.send("GET", f"{path}?after={after}&wait=1")
+                now = time.perf_counter()
+                if status != 200:  # a killed worker's ask: live.js asks again 3 s later
+                    if table.watching:
+                        self.drops += 1
+                    time.sleep(3)
+                    continue
+                version = int(json.loads(body)["version"])
+                with table.cond:
+                    for heard in range(after + 1, version + 1):
+                        self.heard.setdefault(heard, now)
+                    table.cond.notify_all()
+                after = max(after, version)
+
+        threading.Thread(target=run, name=f"long-poll {self.username}", daemon=True).start()
+
     def watch(self, code: str) -> float:
         """The round trip of one ``watch`` call, in ms (nan when it failed)."""
         started = time.perf_counter()
@@ -387,7 +431,10 @@ class Table:
         self.rng = random.Random(seed)
         self.cond = threading.Condition()
         self.failures: list[str] = []
-        self.seats = [Seat(name, port, self) for name in names]
+        polling = len(names) - args.long_poll
+        self.seats = [Seat(name, port, self, n >= polling) for n, name in enumerate(names)]
+        #: The seats with a socket (the baselines are theirs).
+        self.sockets = [seat for seat in self.seats if not seat.long_polls]
         self.code = ""
         self.watching = False
         self.watch_ms: list[float] = []
@@ -422,25 +469,25 @@ class Table:
                 raise RuntimeError(f"{seat.username} joining {self.code} answered {status}")
         for seat in self.seats:
             seat.connect(self.port, self.code)
-            if math.isnan(seat.watch(self.code)):
+            if not seat.long_polls and math.isnan(seat.watch(self.code)):
                 raise RuntimeError(f"{seat.username} could not watch {self.code}")
         self.watching = True
 
     def baseline_watch(self) -> None:
         for _ in range(self.args.rounds):
-            for seat in self.seats:
+            for seat in self.sockets:
                 self.watch_ms.append(seat.watch(self.code))
 
     def baseline_broadcast(self, manager: Any) -> None:
         for _ in range(self.args.rounds):
             with self.cond:
-                before = [len(seat.pings) for seat in self.seats]
+                before = [len(seat.pings) for seat in self.sockets]
             started = time.perf_counter()
             manager.emit("bench", {}, namespace="/", room=f"live:{self.id}")
             arrived = self.wait(
                 lambda before=before: [
                     seat.pings[n] if len(seat.pings) > n else None
-                    for seat, n in zip(self.seats, before)
+                    for seat, n in zip(self.sockets, before)
                 ]
             )
             if arrived is None:
@@ -818,6 +865,13 @@ def main() -> int:
         help="seconds a table waits before each move, on average (default 0: none)",
     )
     parser.add_argument(
+        "--long-poll",
+        type=int,
+        default=0,
+        metavar="K",
+        help="students per table who long-poll instead of a socket (default 0)",
+    )
+    parser.add_argument(
         "--repo",
         action="append",
         default=[],
@@ -826,6 +880,8 @@ def main() -> int:
     args = parser.parse_args()
     if not 2 <= args.seats <= 7:
         parser.error("--seats must be 2 to 7 (GeoPlunge 51)")
+    if not 0 <= args.long_poll < args.seats:
+        parser.error("--long-poll must leave the host a socket (0 to seats - 1)")
     ok = True
     for served in args.repo or [str(ROOT)]:
         args.served = Path(served).resolve()
@@ -836,7 +892,9 @@ def main() -> int:
             f"{args.threads} threads (gthread), Redis {args.redis_url}, baseline {args.rounds} "
             f"calls per client and table, "
             + (f"a move every {args.think:g} s a table on average" if args.think else "no wait")
-            + f" between moves\n{os.cpu_count()} CPUs shared by server and driver; load average "
+            + " between moves"
+            + (f", {args.long_poll} a table long-polling" if args.long_poll else "")
+            + f"\n{os.cpu_count()} CPUs shared by server and driver; load average "
             + " ".join(f"{x:.2f}" for x in os.getloadavg()),
             flush=True,
         )
