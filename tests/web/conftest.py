@@ -10,6 +10,7 @@ from tests.conftest import client_for, make_user
 from tests.web.test_teach import CODE_A, CODE_B, World, add_member, make_class
 from trainer.web.extensions import db
 from trainer.web.live import routes as live_routes
+from trainer.web.live import state_iq_duel as live_state_iq_duel
 from trainer.web.models import ClassMembership, Role, SchoolClass
 
 
@@ -58,7 +59,8 @@ def players(app: Flask, school) -> dict[str, FlaskClient]:
 
 @pytest.fixture
 def live_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Deal live tables from known seeds (9101, 9102, ...), so every test plays the same cards every
-    run (G9). A module asks for it with ``pytestmark = pytest.mark.usefixtures("live_seeds")``."""
+    """Deal live tables and State IQ duels from known seeds (9101, 9102, ...), so every test plays
+    the same cards every run (G9). A module asks for it with ``pytestmark = pytest.mark.usefixtures("live_seeds")``."""
     seeds = iter(range(9101, 9200))
     monkeypatch.setattr(live_routes, "new_seed", lambda: next(seeds))
+    monkeypatch.setattr(live_state_iq_duel, "new_seed", lambda: next(seeds))
