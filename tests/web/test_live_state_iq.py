@@ -47,6 +47,9 @@ from trainer.web.models import LiveSeat, LiveTable, ReviewLog, StateIqGame, User
 #: ana (seat 0) holds Colorado, ben (seat 1) Utah.
 CARDS = ("CO", "UT")
 
+# Every duel here is dealt from known seeds (G9): the same cards every run.
+pytestmark = pytest.mark.usefixtures("live_seeds")
+
 
 @pytest.fixture
 def deal(app, monkeypatch):
