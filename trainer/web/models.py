@@ -994,3 +994,79 @@ class TournamentGame(Model):
     #: The other team disputed the result (it waits for the teacher, or to be taken back).
     disputed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     disputed_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+
+
+class ClassGame(Model):
+    """A GeoPlunge Live game (issue 23): a teacher's whole class answers the same questions at once,
+    each student on their own device, the teacher's screen on the projector.
+
+    The questions are dealt once, when the game is made, and stored (``questions``, each
+    :class:`trainer.class_game.Question` as JSON), so the game is the same however often it is read.
+    Where the game is (``phase``, ``question``, ``paused``, ``clues_shown``) is what
+    :func:`trainer.class_game.advance` moves; ``version`` counts every change (a control pressed, a
+    student joined, an answer given): a control names the version it was pressed on, so of two
+    presses at once exactly one is kept (C-W3).
+    """
+
+    __tablename__ = "class_game"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    class_id: Mapped[int] = mapped_column(
+        ForeignKey("school_class.id", ondelete="CASCADE"), index=True
+    )
+    teacher_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    #: What students type to join (``trainer.live.TABLE_CODE_ALPHABET``).
+    code: Mapped[str] = mapped_column(String(8), unique=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    #: The teacher's choices (:class:`trainer.class_game.Settings` as JSON) and what it covers.
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: The dealt questions, secrets included: never sent to a student's device as they are (C-W5).
+    questions: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    #: :class:`trainer.class_game.Phase` value: "lobby", "question", "reveal", "standings", "ended".
+    phase: Mapped[str] = mapped_column(String(12), default="lobby")
+    #: The current question's index (-1 in the lobby).
+    question: Mapped[int] = mapped_column(SmallInteger, default=-1)
+    paused: Mapped[bool] = mapped_column(Boolean, default=False)
+    clues_shown: Mapped[int] = mapped_column(SmallInteger, default=0)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    #: When the current question opened, moved later by the time it was paused; None outside one.
+    phase_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    #: When the current question was paused (None: it is not).
+    paused_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    ended_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+
+
+class ClassGamePlayer(Model):
+    """A student who joined a class game with its code, their team, and whether they get extra time."""
+
+    __tablename__ = "class_game_player"
+    __table_args__ = (UniqueConstraint("game_id", "student_id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("class_game.id", ondelete="CASCADE"))
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    #: 1-based team number (``trainer.class_game.make_teams`` at the start); None in the lobby.
+    team: Mapped[int | None] = mapped_column(SmallInteger)
+    extra_time: Mapped[bool] = mapped_column(Boolean, default=False)
+    joined_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class ClassGameAnswer(Model):
+    """One student's answer to one question of a class game: one per student and question (C-W4)."""
+
+    __tablename__ = "class_game_answer"
+    __table_args__ = (UniqueConstraint("game_id", "question", "student_id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("class_game.id", ondelete="CASCADE"))
+    question: Mapped[int] = mapped_column(SmallInteger)
+    student_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    #: What the student answered, as the core read it (a postal, a capital, "IL+IN+OH").
+    answer: Mapped[str] = mapped_column(String(64))
+    right: Mapped[bool] = mapped_column(Boolean)
+    points: Mapped[int] = mapped_column(Integer)
+    #: Milliseconds from the question's opening (paused time left out) to the answer.
+    ms: Mapped[int | None] = mapped_column(Integer)
+    clues_seen: Mapped[int] = mapped_column(SmallInteger, default=0)
+    answered_at: Mapped[dt.datetime] = mapped_column(UTCDateTime(), default=utcnow)
