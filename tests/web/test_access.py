@@ -160,6 +160,8 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "main.healthz": PUBLIC,
     "deck.index": PUBLIC,
     "deck.card": PUBLIC,
+    "deck.anki_package": PUBLIC,  # the facts of the printed cards: nobody's data (issue 26)
+    "deck.facts_csv": PUBLIC,
     "auth.login": ANONYMOUS_ONLY,
     "auth.signup": ANONYMOUS_ONLY,
     "auth.logout": ANYONE_SENT_ON,

@@ -165,3 +165,44 @@ def test_a_second_time_zone_is_said_on_the_card_not_only_in_a_tooltip(client):
     # A card in one zone only has neither the "+" nor the sentence.
     iowa = html[html.index('id="card-IA-name"') :]
     assert "Part of the state uses" not in iowa[: iowa.index("</article>")]
+
+
+def test_the_deck_for_anki_downloads_with_its_map_cards(client, tmp_path):
+    """Issue 26: the package the deck page offers, with the 50 Map cards drawn by the site's own
+    map (standalone SVG files with their colours), 400 notes; made once, the same bytes after."""
+    import io
+    import json
+    import sqlite3
+    import zipfile
+    from xml.etree import ElementTree
+
+    page = client.get("/deck/").get_data(as_text=True)
+    assert (
+        'href="/deck/geoplunge-states.apkg"' in page and 'href="/deck/geoplunge-facts.csv"' in page
+    )
+    response = client.get("/deck/geoplunge-states.apkg")
+    assert response.status_code == 200
+    assert response.headers["Content-Disposition"] == 'attachment; filename="geoplunge-states.apkg"'
+    package = zipfile.ZipFile(io.BytesIO(response.data))
+    media = json.loads(package.read("media"))
+    assert len(media) == 50
+    for index, name in media.items():
+        svg = ElementTree.fromstring(package.read(index))
+        assert svg.tag == "{http://www.w3.org/2000/svg}svg", name
+        reds = svg.findall(".//{http://www.w3.org/2000/svg}path[@class='map-state map-state--red']")
+        assert len(reds) == 1, name
+        assert ".map-state--red { fill: #d50000;" in package.read(index).decode()
+    collection = tmp_path / "c.anki2"
+    collection.write_bytes(package.read("collection.anki2"))
+    with sqlite3.connect(collection) as db:
+        assert db.execute("SELECT count(*) FROM notes").fetchone()[0] == 400
+    assert client.get("/deck/geoplunge-states.apkg").data == response.data
+
+
+def test_the_facts_download_as_csv(client):
+    response = client.get("/deck/geoplunge-facts.csv")
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    text = response.get_data(as_text=True)
+    assert text.startswith("\ufefffact,state,postal code,what,question,answer\r\n")
+    assert len(text.splitlines()) == 401
+    assert "CO:capital,Colorado,CO,Capital,What is the capital of Colorado?,Denver" in text

@@ -1,13 +1,28 @@
-"""Views of the deck: the 50 cards, sortable and filterable, and one page per card."""
+"""Views of the deck: the 50 cards, sortable and filterable, one page per card, and the facts to
+take away (an Anki package and a CSV file, issue 26)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+import io
+import threading
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    render_template_string,
+    request,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
+from trainer import anki
 from trainer.cards import Category, Zone
 
 from .. import get_deck
+from ..text import csv_line
 
 bp = Blueprint("deck", __name__, url_prefix="/deck")
 
@@ -61,3 +76,55 @@ def card(code: str) -> str | Response:
         geometry=deck.geometry,
         neighbours=deck.neighbours(state),
     )
+
+
+#: A Map card as a file of its own. Its title does not name the state: on a map fact's front it is
+#: the question.
+_MAP_SVG = (
+    '{% from "deck/_map.html" import map_card %}'
+    "{{ map_card(card, geometry, 'A Map card: one of the 50 states is red.', uid='gp', "
+    "standalone=true) }}"
+)
+_PACKAGE_LOCK = threading.Lock()
+
+
+def _package() -> bytes:
+    """The Anki package, made once per app (it depends on the deck alone)."""
+    made: bytes | None = current_app.extensions.get("anki_package")
+    if made is not None:
+        return made
+    with _PACKAGE_LOCK:
+        made = current_app.extensions.get("anki_package")
+        if made is None:
+            deck = get_deck()
+            svgs = {
+                state.postal: render_template_string(
+                    _MAP_SVG, card=deck.map_card(state), geometry=deck.geometry
+                ).strip()
+                for state in deck
+            }
+            out = io.BytesIO()
+            anki.write_package(deck, svgs, out)
+            made = out.getvalue()
+            current_app.extensions["anki_package"] = made
+    return made
+
+
+@bp.get("/geoplunge-states.apkg")
+def anki_package() -> Response:
+    """The 400 facts as an Anki package, with the Map cards; a second download updates the notes
+    it made the first time (stable ids, :mod:`trainer.anki`)."""
+    response = current_app.response_class(_package(), mimetype="application/apkg")
+    response.headers["Content-Disposition"] = 'attachment; filename="geoplunge-states.apkg"'
+    return response
+
+
+@bp.get("/geoplunge-facts.csv")
+def facts_csv() -> Response:
+    """The 400 facts as a CSV file (UTF-8 with a byte-order mark, as every CSV of the app)."""
+    from ..teach.insights import CSV_BOM
+
+    body = CSV_BOM + "".join(csv_line(row) for row in anki.csv_rows(get_deck()))
+    response = current_app.response_class(body, mimetype="text/csv")
+    response.headers["Content-Disposition"] = 'attachment; filename="geoplunge-facts.csv"'
+    return response
