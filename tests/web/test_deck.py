@@ -206,3 +206,28 @@ def test_the_facts_download_as_csv(client):
     assert text.startswith("\ufefffact,state,postal code,what,question,answer\r\n")
     assert len(text.splitlines()) == 401
     assert "CO:capital,Colorado,CO,Capital,What is the capital of Colorado?,Denver" in text
+
+
+def test_the_about_page_credits_the_games_and_names_the_sources(client):
+    """Issue 26: whose games these are, that the app is an independent study aid, and where every
+    figure and the map come from, in a page a teacher reads; linked from every page's footer."""
+    from tests.web.test_security import assert_strict_page
+
+    home = client.get("/").get_data(as_text=True)
+    assert 'href="/about"' in home
+    page = client.get("/about").get_data(as_text=True)
+    assert_strict_page(page)
+    for game in (
+        "GeoPlunge",
+        "Border-Up",
+        "State IQ",
+        "Dashing States",
+        "Play the Ranks",
+        "GeoPower Toss",
+        "GeoClash Down Back",
+        "Geography War",
+    ):
+        assert f"<strong>{game}</strong>" in page
+    assert "LearningPlunge" in page and "trademarks" in page and "independent study aid" in page
+    for source in ("2010 Census", "State Area Measurements", "IANA", "us-atlas", "four regions"):
+        assert source.lower() in page.lower(), source

@@ -17,6 +17,13 @@ def home() -> str:
     return render_template("main/home.html", examples=examples)
 
 
+@bp.get("/about")
+def about() -> str:
+    """Whose games these are (LearningPlunge's), where every figure comes from, and what the app
+    keeps about students: for a teacher deciding whether to use it (issue 26)."""
+    return render_template("main/about.html")
+
+
 @bp.get("/healthz")
 def healthz() -> Response:
     """Liveness check for a load balancer: plain "ok", without touching the database."""
