@@ -81,7 +81,7 @@ def test_each_field_that_applies_sometimes_says_when_and_sits_in_its_block(world
     assert "Only for “Only the students ticked below”." in text
     # Without script nothing is hidden; the script that hides is loaded deferred, not inline.
     assert " hidden" not in re.sub(r'class="[^"]*"|type="hidden"|aria-hidden="true"', "", html)
-    assert '<script src="/static/js/assignment_form.js" defer></script>' in html
+    assert re.search(r'<script src="/static/js/assignment_form\.js\?v=\w+" defer></script>', html)
     assert "Capitals of the Northeast at 90%" in text  # the title's hint gives an example
 
 

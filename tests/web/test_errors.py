@@ -85,7 +85,7 @@ def assert_unavailable(response) -> str:
     assert response.headers["Retry-After"] == str(RETRY_AFTER)
     page = response.get_data(as_text=True)
     assert "right back" in page and "Try again" in page
-    assert 'href="/static/css/site.css"' in page, "in the site's style"
+    assert 'href="/static/css/site.css?v=' in page, "in the site's style"
     assert_strict_page(page)
     return page
 

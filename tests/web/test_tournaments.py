@@ -663,7 +663,7 @@ def test_the_round_clock_runs_on_the_server(world, teacher):
     left = int(re.search(r'data-clock-left="(\d+)"', teacher.page(tid)).group(1))
     assert 1190 <= left <= 1200
     projector = teacher.projector(tid)
-    assert "data-clock-reload" in projector and '<script src="/static/js/clock.js"' in projector
+    assert "data-clock-reload" in projector and '<script src="/static/js/clock.js?v=' in projector
     # Pressed twice, or from a page of another round: nothing changes.
     started = tournament(app, tid).clock_started_at
     teacher.clock(tid, 1)

@@ -15,7 +15,7 @@ from trainer import pickmap
 from trainer.cards import DATA_DIR, Deck, load_deck
 
 from . import config as config_module
-from . import errors, guards, security
+from . import assets, errors, guards, security
 from .extensions import csrf, db, limiter, login_manager, migrate
 
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -97,6 +97,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_blueprints(app)
     errors.register_errorhandlers(app)
     security.init_app(app)
+    assets.init_app(app)
     register_cli(app)
     return app
 
