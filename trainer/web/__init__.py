@@ -14,9 +14,9 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from trainer import pickmap
 from trainer.cards import DATA_DIR, Deck, load_deck
 
-from . import config as config_module
 from . import assets, errors, guards, security
-from .extensions import csrf, db, limiter, login_manager, migrate
+from . import config as config_module
+from .extensions import compress, csrf, db, limiter, login_manager, migrate
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 #: The checkout this code runs from, or None when it runs as an installed package.
@@ -113,6 +113,7 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     limiter.init_app(app)
     login_manager.init_app(app)
+    compress.init_app(app)
     live_sockets.init_app(app)
     live_waits.init_app(app)
     login_manager.login_view = "auth.login"

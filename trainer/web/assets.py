@@ -74,6 +74,11 @@ def init_app(app: Flask) -> None:
     def cache_hashed(response: Response) -> Response:
         if request.endpoint != "static" or response.status_code != 200:
             return response
+        if response.mimetype in app.config.get("COMPRESS_MIMETYPES", ()):
+            # Read in whole (the files are small) so Flask-Compress compresses it in one piece:
+            # streamed, its wrapper would drop the file unclosed (this hook runs before it).
+            response.direct_passthrough = False
+            response.make_sequence()
         wanted = request.args.get("v")
         filename = (request.view_args or {}).get("filename", "")
         if wanted and wanted == hashes.of(str(filename)):

@@ -99,4 +99,19 @@ DEFAULTS: dict[str, Any] = {
     # Failed joins only, per student: enough for typos, far too few to guess another class's code.
     "JOIN_RATE_LIMIT": "30 per hour",
     "MAX_CONTENT_LENGTH": 1024 * 1024,
+    # Compressed (Flask-Compress, issue 25): what is text. Not the Anki package (a zip already) or
+    # plotly.js (its route sends it gzipped itself). A compressed page's size depends on all its
+    # text, its CSRF token too (BREACH); guessing the token that way needs an attacker who sees
+    # the encrypted traffic and can make the page show text of their choosing many times over,
+    # and the app's pages show no text taken from a URL.
+    "COMPRESS_MIMETYPES": [
+        "text/html",
+        "text/css",
+        "text/javascript",
+        "application/javascript",
+        "application/json",
+        "image/svg+xml",
+        "text/csv",
+        "text/plain",
+    ],
 }

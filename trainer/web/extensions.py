@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, cast
 
+from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
@@ -35,6 +36,8 @@ migrate = Migrate()
 csrf = CSRFProtect()
 login_manager = LoginManager()
 limiter = Limiter(key_func=get_remote_address)
+#: Responses compressed as the browser accepts (zstd, Brotli or gzip; issue 25).
+compress = Compress()
 
 
 def changed_rows(statement: Executable) -> int:
