@@ -22,8 +22,10 @@ def test_the_preview_follows_the_test_day_and_the_page_says_it(
     expect(preview).to_contain_text("Choose a test day to see the daily work it would cost.")
     # No student yet: the preview says so as soon as a test day is chosen, without "Preview".
     test_on = dt.date.today() + dt.timedelta(days=10)
-    page.get_by_label("Test day (optional)").fill(test_on.isoformat())
-    page.get_by_label("Test day (optional)").dispatch_event("change")
+    page.locator("summary", has_text="Test day").click()  # folded away until opened
+    day = page.get_by_role("textbox", name="Test day (optional)")
+    day.fill(test_on.isoformat())
+    day.dispatch_event("change")
     expect(preview).to_contain_text("There are no students to preview the work for")
     page.get_by_label("How many").fill("2")
     page.get_by_label("Remember on test day").select_option("95")
