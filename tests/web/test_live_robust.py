@@ -368,3 +368,23 @@ def test_live_tidy_gives_up_every_quiet_table_once(app, school, players):
         assert duel_results(app, race) == ["playing", "playing"]
         html = page(ana, race)
         assert "No result" in html and "does not count" in html
+
+
+def test_a_watch_that_arrives_after_its_socket_left_is_answered_no(
+    app, school, players, monkeypatch
+):
+    """A page that moves on while its ``watch`` is on its way: python-socketio then refuses the room
+    (ValueError, "sid is not connected"), which used to escape the handler's thread; now the watch
+    is answered "no" and nothing else happens."""
+    from trainer.web.live import sockets
+
+    ana, ben = players["ana"], players["ben"]
+    code = open_table(ana, game="play-the-ranks", players="2")
+    join(ben, code)
+    listener = app.extensions["socketio"].test_client(app, flask_test_client=ben)
+
+    def gone(name: str) -> None:
+        raise ValueError("sid is not connected to requested namespace")
+
+    monkeypatch.setattr(sockets, "join_room", gone)
+    assert listener.emit("watch", {"code": code}, callback=True) == {"ok": False}

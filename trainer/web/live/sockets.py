@@ -104,9 +104,8 @@ def init_app(app: Flask) -> SocketIO:
             return {"ok": False}
         code = message.get("code") if isinstance(message, dict) else None
         found = seated_table(code) if isinstance(code, str) else None
-        if found is None:
+        if found is None or not _join(room(found.id)):
             return {"ok": False}
-        join_room(room(found.id))
         return {"ok": True, "version": found.version}
 
     @socketio.on("watch_tournament")
@@ -124,10 +123,22 @@ def init_app(app: Flask) -> SocketIO:
         version = watched_version(tournament_id, match_id)
         if version is None:
             return {"ok": False}
-        join_room(tournament_room(tournament_id) if match_id is None else match_room(match_id))
+        if not _join(tournament_room(tournament_id) if match_id is None else match_room(match_id)):
+            return {"ok": False}
         return {"ok": True, "version": version}
 
     return socketio
+
+
+def _join(name: str) -> bool:
+    """Join the room ``name``; False if the socket is gone meanwhile (a page that moved on while
+    its ``watch`` was on its way): python-socketio refuses a room to a socket no longer there, and
+    there is nobody left to tell."""
+    try:
+        join_room(name)
+    except ValueError:
+        return False
+    return True
 
 
 def _whole(value: Any) -> int | None:
