@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 PACKAGES = ("trainer.quiz",)
 #: ... and these modules: flashcard review, the card games' package (whose games register in
 #: :data:`trainer.games.REGISTRY`; each becomes a mode through :func:`card_game_mode`), Combo 1.
-MODULES = ("trainer.review", "trainer.games", "trainer.games.combo")
+MODULES = ("trainer.review", "trainer.games", "trainer.games.combo", "trainer.class_game")
 #: The card games' place in the order of the modes (among themselves: the order of
 #: :data:`trainer.games.REGISTRY`).
 CARD_GAMES_ORDER = 50
