@@ -756,6 +756,6 @@ MODES.register(
         levels=(),
         assignable=False,
         sessions=0.0,
-        order=90,
+        order=95,
     )
 )
