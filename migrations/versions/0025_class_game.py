@@ -37,6 +37,7 @@ def upgrade() -> None:
         sa.Column("paused", sa.Boolean(), nullable=False),
         sa.Column("clues_shown", sa.SmallInteger(), nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("state_version", sa.Integer(), nullable=False),
         sa.Column("phase_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("paused_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),

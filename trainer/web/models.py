@@ -1004,8 +1004,8 @@ class ClassGame(Model):
     :class:`trainer.class_game.Question` as JSON), so the game is the same however often it is read.
     Where the game is (``phase``, ``question``, ``paused``, ``clues_shown``) is what
     :func:`trainer.class_game.advance` moves; ``version`` counts every change (a control pressed, a
-    student joined, an answer given): a control names the version it was pressed on, so of two
-    presses at once exactly one is kept (C-W3).
+    student joined, an answer given), and is what the pages hear of; a control names the version
+    it was pressed on, so of two presses at once exactly one is kept (``state_version``, C-W3).
     """
 
     __tablename__ = "class_game"
@@ -1029,6 +1029,10 @@ class ClassGame(Model):
     paused: Mapped[bool] = mapped_column(Boolean, default=False)
     clues_shown: Mapped[int] = mapped_column(SmallInteger, default=0)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: The version at which the teacher's controls last changed where the game is: a control is
+    #: kept if it names a version at or after it (an answer or a join since does not make the
+    #: projector's buttons out of date, a control pressed since does: C-W3).
+    state_version: Mapped[int] = mapped_column(Integer, default=0)
     #: When the current question opened, moved later by the time it was paused; None outside one.
     phase_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     #: When the current question was paused (None: it is not).
