@@ -51,6 +51,7 @@ from trainer.web.extensions import db
 from trainer.web.models import (
     Assignment,
     CardGame,
+    ClassGame,
     ClassMembership,
     Role,
     SchoolClass,
@@ -253,6 +254,19 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "live.state_iq_move": STUDENT_OWN,
     "live.dashing_race_call": STUDENT_OWN,
     "live.end_duel": STUDENT_OWN,
+    # GeoPlunge Live (issue 23, C-W2): T's game of class C, which S joined. Its teacher runs it;
+    # its students (S) play it; the version serves both; to anyone else it is not found.
+    "class_game.new_game": TEACHER_OWN,
+    "class_game.projector": TEACHER_OWN,
+    "class_game.control": TEACHER_OWN,
+    "class_game.report": TEACHER_OWN,
+    "class_game.report_csv": TEACHER_OWN,
+    "class_game.assign": TEACHER_OWN,
+    "class_game.version": access(LOGIN, OK, 404, OK, 404, 404),
+    "class_game.index": STUDENTS,
+    "class_game.join": STUDENTS,
+    "class_game.play": STUDENT_OWN,
+    "class_game.answer": STUDENT_OWN,
 }
 
 #: Endpoints that are not the app's own pages.
@@ -284,6 +298,7 @@ ARGS_BY_NAME = {
     "match_id": "match_id",
     "invite_id": "invite_id",
     "index": "1",
+    "game_id": "class_game_id",
 }
 
 
@@ -319,6 +334,8 @@ class World:
     #: An open invite link of the admin's (its id, and the token of its URL).
     invite_id: int = 0
     invite_token: str = ""
+    #: T's GeoPlunge Live game of class C, which S joined (issue 23).
+    class_game_id: int = 0
     #: The student's records by kind ("study_round", "state_iq"...), and the other student's.
     tokens: dict[str, str] = field(default_factory=dict)
     other_tokens: dict[str, str] = field(default_factory=dict)
@@ -511,6 +528,16 @@ def _build_world(app: Flask) -> World:
         student.post("/play/combo/", data={"format": "afternoon", "level": "easy"}), "/play/combo/"
     )
     world.tokens["live_table"] = _token_of(student.post("/play/live/", data=game), "/play/live/")
+    # A GeoPlunge Live game of class C, in its lobby, which S joined (issue 23).
+    made = world.client("class_teacher").post(
+        f"/class-game/classes/{world.class_id}/new",
+        data={"covers": "forget", "kinds": "capital", "length": "2", "standings": "top-five"},
+    )
+    assert made.status_code == 302, made.get_data(as_text=True)[:500]
+    world.class_game_id = int(urlsplit(made.location).path.split("/")[2])
+    with app.app_context():
+        code = db.session.get(ClassGame, world.class_game_id).code
+    assert student.post("/class-game/join", data={"code": code}).status_code == 302
 
     # The other student has answers too (in the other class's export).
     other = world.client("other_student")

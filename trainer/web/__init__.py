@@ -165,6 +165,7 @@ BLUEPRINTS = (
     "dashboard",
     # The package does not import its routes itself (scoring is imported without the blueprint).
     "tournament_play.routes",
+    "class_game",  # GeoPlunge Live (issue 23)
 )
 
 

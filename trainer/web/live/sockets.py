@@ -8,6 +8,8 @@ student sits at it.
 A tournament's round page and projector (its teacher) and a match's page (the class's teacher, or
 a student of one of its two teams) follow the games played on the devices the same way (P-K10):
 they hear ``{"tournament": id, "match": id}`` when a game of a match changed, and fetch their part.
+A GeoPlunge Live game (issue 23) is followed alike by its projector and its students' pages:
+``{"game": id, "version": n}`` (C-W9).
 A teacher connects for that alone: they listen to no table and have no personal room. With
 ``REDIS_URL`` set, every server process fans out each notice through
 Redis, so players connected to different workers or hosts hear each other.
@@ -40,6 +42,9 @@ INVITED = "invited"
 #: The event a tournament's round page, projector or match page hears when a match's game on the
 #: devices changed (P-K10).
 TOURNAMENT_CHANGED = "tournament_changed"
+
+#: The event a GeoPlunge Live game's projector and students' pages hear when it changed (issue 23).
+CLASS_GAME_CHANGED = "class_game_changed"
 
 
 def room(table_id: int) -> str:
@@ -127,7 +132,65 @@ def init_app(app: Flask) -> SocketIO:
             return {"ok": False}
         return {"ok": True, "version": version}
 
+    @socketio.on("watch_class_game")
+    def watch_class_game(message: Any) -> dict[str, Any]:
+        """Follow a GeoPlunge Live game (issue 23, C-W9): ``{"game": id}``, from its projector (the
+        teacher who made it: every change) or a student's page (a student who joined it: where
+        the game is). Answered with the version that page follows; anyone else is refused and
+        joins nothing."""
+        from ..class_game.routes import watched_version
+
+        found = message if isinstance(message, dict) else {}
+        game_id = _whole(found.get("game"))
+        if game_id is None:
+            return {"ok": False}
+        version = watched_version(game_id)
+        if version is None:
+            return {"ok": False}
+        teacher = current_user.role == Role.TEACHER
+        join_room(class_game_room(game_id, teacher))
+        return {"ok": True, "version": version}
+
     return socketio
+
+
+def class_game_room(game_id: int, teacher: bool) -> str:
+    """The room of a GeoPlunge Live game's projector, or of its students' pages."""
+    return f"class-game:{game_id}:{'projector' if teacher else 'students'}"
+
+
+def announce_class_game(game_id: int, moved: bool = False) -> None:
+    """Tell a class game's pages that it changed (after the change is committed, C-W9). The
+    notice names the game and a version, nothing else (no question, no answer, no student): the
+    projector hears every change (``version``: a join, an answer, a control), the students' pages
+    only where the game is (``state_version``), when a control ``moved`` it, so thirty answers do
+    not make thirty pages fetch themselves thirty times. Pages without a socket hear it through the waiting board,
+    under the game's own keys (``class_game.game.wait_key``)."""
+    from ..class_game.game import wait_key
+    from ..models import ClassGame
+
+    found = db.session.execute(
+        select(ClassGame.version, ClassGame.state_version).where(ClassGame.id == game_id)
+    ).first()
+    if found is None:
+        return
+    version, state_version = found
+    socketio: SocketIO | None = current_app.extensions.get("socketio")
+    if socketio is not None:
+        socketio.emit(
+            CLASS_GAME_CHANGED,
+            {"game": game_id, "version": version},
+            to=class_game_room(game_id, True),
+        )
+        if moved:
+            socketio.emit(
+                CLASS_GAME_CHANGED,
+                {"game": game_id, "version": state_version},
+                to=class_game_room(game_id, False),
+            )
+    waits.announce(wait_key(game_id, True), version)
+    if moved:
+        waits.announce(wait_key(game_id, False), state_version)
 
 
 def _join(name: str) -> bool:

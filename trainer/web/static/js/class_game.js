@@ -1,0 +1,175 @@
+// A GeoPlunge Live page (issue 23): a student's game, and the teacher's projector (which loads
+// class_game_projector.js too). When the game changes, fetch this page's part again
+// (?part=live) and put it in place. The server says so over Socket.IO with the game's id and a
+// version, nothing more (the projector hears every change, a student's page only where the game
+// is); where WebSockets are blocked the page long-polls the version instead, as live.js does.
+// The timer counts down on the server's clock; the server judges lateness itself.
+(function () {
+  "use strict";
+  var POLL_MS = 3000;
+  var root = document.getElementById("cg-root");
+  if (!root) { return; }
+  var gameId = Number(root.getAttribute("data-cg-game"));
+  var versionUrl = root.getAttribute("data-cg-version-url");
+  var version = Number(root.getAttribute("data-cg-version"));
+  var busy = false, again = false, waiting = false, socket = null, timer = null;
+  // A form sent is a page on its way: a notice must not swap the page under it.
+  var leavingUntil = 0;
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) { leavingUntil = Date.now() + 10000; }
+  });
+  function leaving() { return Date.now() < leavingUntil; }
+
+  function pageUrl() {
+    var url = new URL(window.location.href);
+    url.searchParams.set("part", "live");
+    return url.toString();
+  }
+
+  // What the student had typed or ticked, kept across a swap of the same question (a new clue).
+  function kept() {
+    var out = { question: root.getAttribute("data-cg-question"), text: null, ticked: [] };
+    var answer = root.querySelector("#answer");
+    if (answer && answer.type === "text") { out.text = answer.value; }
+    Array.prototype.forEach.call(root.querySelectorAll('input[name="cards"]:checked'), function (box) {
+      out.ticked.push(box.value);
+    });
+    return out;
+  }
+
+  function restore(was) {
+    if (was.question !== root.getAttribute("data-cg-question")) { return; }
+    var answer = root.querySelector("#answer");
+    if (answer && was.text) { answer.value = was.text; }
+    was.ticked.forEach(function (value) {
+      var box = root.querySelector('input[name="cards"][value="' + value + '"]');
+      if (box) { box.checked = true; }
+    });
+  }
+
+  function swap(html) {
+    if (leaving()) { return; }
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.getElementById("cg-root");
+    if (!fresh) { window.location.reload(); return; }
+    var was = kept();
+    var focusedId = document.activeElement && document.activeElement.id;
+    root.innerHTML = fresh.innerHTML;
+    Array.prototype.forEach.call(fresh.attributes, function (attr) {
+      root.setAttribute(attr.name, attr.value);
+    });
+    ["data-cg-left", "data-cg-paused"].forEach(function (name) {
+      if (!fresh.hasAttribute(name)) { root.removeAttribute(name); }
+    });
+    version = Number(root.getAttribute("data-cg-version"));
+    restore(was);
+    if (window.GeoPickMap && window.GeoPickMap.bind) { window.GeoPickMap.bind(root); }
+    if (window.GeoAnswer) { window.GeoAnswer.init(); }
+    countDown();
+    if (focusedId) {
+      var back = document.getElementById(focusedId);
+      if (back) { back.focus(); }
+    }
+    var announce = document.getElementById("cg-announce");
+    var heading = root.querySelector("h2");
+    if (announce && heading) {
+      window.setTimeout(function () { announce.textContent = heading.textContent.trim(); }, 50);
+    }
+    document.dispatchEvent(new CustomEvent("cg:swapped"));
+  }
+
+  function refresh() {
+    if (leaving()) { return; }
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(pageUrl(), { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (response) {
+        if (!response.ok) { throw new Error(String(response.status)); }
+        return response.text();
+      })
+      .then(swap)
+      .catch(function () { /* the next notice or poll tries again */ })
+      .then(function () {
+        busy = false;
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  function heard(newVersion) {
+    if (typeof newVersion === "number" && newVersion > version) { refresh(); }
+  }
+
+  function connected() { return Boolean(socket && socket.connected); }
+
+  function longPoll() {
+    if (waiting || connected()) { return; }
+    waiting = true;
+    root.setAttribute("data-cg-transport", "poll");
+    var url = new URL(versionUrl, window.location.href);
+    url.searchParams.set("after", String(version));
+    url.searchParams.set("wait", "1");
+    fetch(url.toString(), { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) { if (data) { heard(data.version); } return Boolean(data); })
+      .catch(function () { return false; })
+      .then(function (ok) {
+        waiting = false;
+        window.setTimeout(longPoll, ok ? 0 : POLL_MS);
+      });
+  }
+
+  // The clock: seconds left on the open question, counted from what the server said.
+  function countDown() {
+    if (timer) { window.clearInterval(timer); timer = null; }
+    var left = root.getAttribute("data-cg-left");
+    var shown = root.querySelector("[data-cg-timer]");
+    if (left === null || !shown || root.hasAttribute("data-cg-paused")) { return; }
+    var ends = Date.now() + Number(left);
+    function tick() {
+      var seconds = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+      shown.textContent = String(seconds);
+      if (seconds <= 0) {
+        window.clearInterval(timer);
+        timer = null;
+        root.setAttribute("data-cg-time-up", "");
+        var form = root.querySelector("#answer-form");
+        if (form) {
+          Array.prototype.forEach.call(form.querySelectorAll("button, input"), function (control) {
+            control.disabled = true;
+          });
+          var note = document.createElement("p");
+          note.className = "notice";
+          note.textContent = "Time is up for this question.";
+          form.parentNode.insertBefore(note, form);
+        }
+        document.dispatchEvent(new CustomEvent("cg:time-up"));
+      }
+    }
+    tick();
+    timer = window.setInterval(tick, 250);
+  }
+  countDown();
+
+  if (typeof window.io === "function") {
+    socket = window.io({ transports: ["websocket"], reconnectionDelayMax: 5000 });
+    socket.on("connect", function () {
+      root.setAttribute("data-cg-transport", "socket");
+      socket.emit("watch_class_game", { game: gameId }, function (reply) {
+        if (reply && reply.ok) { heard(reply.version); }
+      });
+    });
+    socket.on("disconnect", longPoll);
+    socket.on("connect_error", longPoll);
+    socket.io.on("error", longPoll);
+    socket.io.on("reconnect_attempt", longPoll);
+    socket.on("class_game_changed", function (message) {
+      if (message && message.game === gameId) { heard(message.version); }
+    });
+  }
+  if (!socket) { longPoll(); }
+  // Back from a phone's sleep or another tab: catch up at once.
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && !connected()) { longPoll(); }
+    if (!document.hidden) { refresh(); }
+  });
+})();
