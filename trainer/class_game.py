@@ -104,9 +104,21 @@ class Question:
     map_postal: str | None = None
 
     @property
-    def states(self) -> frozenset[str]:
-        """The states whose facts the question reviews (C-G3: never one of the last question's)."""
+    def reviewed_states(self) -> frozenset[str]:
+        """The states whose facts the question reviews."""
         return frozenset(Fact.from_key(key).postal for key in self.facts)
+
+
+def question_states(q: Question, deck: Deck) -> frozenset[str]:
+    """The states a question is about or shows (C-G3: none of them is in the next question): the
+    states it reviews, and those of its options when they are a few (a Map card's four, the six
+    Border-Up cards, the two ranked, the states of the four capitals)."""
+    states = set(q.reviewed_states)
+    if q.kind is Kind.CAPITAL:
+        states.update(s.postal for s in deck if s.capital in q.options)
+    elif q.kind in (Kind.RED_STATE, Kind.BORDER_UP, Kind.RANKS):
+        states.update(q.options)
+    return frozenset(states)
 
 
 def public_view(q: Question, clues_shown: int = 0) -> dict[str, Any]:
@@ -127,11 +139,12 @@ def public_view(q: Question, clues_shown: int = 0) -> dict[str, Any]:
 # --- The deal -------------------------------------------------------------------------------
 
 
-def _suits(fact: Fact, kind: Kind, deck: Deck) -> bool:
-    if fact.facet not in KIND_FACETS[kind]:
+def _suits(fact: Fact, kind: Kind, deck: Deck, last: frozenset[str] = frozenset()) -> bool:
+    """Whether ``fact`` can be the fact of a ``kind`` question right after one on ``last``."""
+    if fact.facet not in KIND_FACETS[kind] or fact.postal in last:
         return False
     if kind is Kind.BORDER_UP:  # the centre of a trio borders two others: never AK or HI
-        return len(deck.neighbours(fact.postal)) >= 2
+        return len([n for n in deck.neighbours(fact.postal) if n.postal not in last]) >= 2
     return True
 
 
@@ -181,7 +194,7 @@ def deal(
         q = _build(number, kind, fact, focus_facts, used, last, deck, rng)
         used.update(Fact.from_key(k) for k in q.facts)
         questions.append(q)
-        last = q.states
+        last = question_states(q, deck)
     return tuple(questions)
 
 
@@ -196,7 +209,7 @@ def _next_fact(
     rng: random.Random,
 ) -> Fact:
     def fresh(fact: Fact) -> bool:
-        return fact not in used and fact.postal not in last and _suits(fact, kind, deck)
+        return fact not in used and _suits(fact, kind, deck, last)
 
     for fact in focus_facts:
         if fresh(fact):
@@ -212,7 +225,7 @@ def _next_fact(
             Fact(p, facet)
             for p in everyone
             for facet in facets
-            if p not in last and _suits(Fact(p, facet), kind, deck)
+            if _suits(Fact(p, facet), kind, deck, last)
         ]
     return rng.choice(pool)
 
@@ -238,12 +251,13 @@ def _build(
 ) -> Question:
     state = deck[fact.postal]
     everyone = tuple(sorted(s.postal for s in deck))
+    near = [p for p in _nearby(deck, state.postal) if p not in last]
     if kind is Kind.FIND:
         return Question(
             number, kind, f"Find {state.name} on the map.", everyone, state.postal, (fact.key,)
         )
     if kind is Kind.RED_STATE:
-        options = [state.postal, *rng.sample(_nearby(deck, state.postal)[:6], CHOICES - 1)]
+        options = [state.postal, *rng.sample(near[:6], CHOICES - 1)]
         rng.shuffle(options)
         return Question(
             number,
@@ -255,7 +269,7 @@ def _build(
             map_postal=state.postal,
         )
     if kind is Kind.CAPITAL:
-        others = rng.sample(_nearby(deck, state.postal)[:6], CHOICES - 1)
+        others = rng.sample(near[:6], CHOICES - 1)
         capitals = [state.capital, *(deck[p].capital for p in others)]
         rng.shuffle(capitals)
         return Question(
@@ -278,7 +292,7 @@ def _build(
             clues=tuple(c.text(deck) for c in clues),
         )
     if kind is Kind.BORDER_UP:
-        cards, trio = border_up_cards(state.postal, deck, rng)
+        cards, trio = border_up_cards(state.postal, deck, rng, avoid=last)
         return Question(
             number,
             kind,
@@ -390,17 +404,21 @@ def clue_chain(state: StateCard, deck: Deck, rng: random.Random) -> list[Clue]:
 
 
 def border_up_cards(
-    centre: str, deck: Deck, rng: random.Random
+    centre: str, deck: Deck, rng: random.Random, avoid: Iterable[str] = ()
 ) -> tuple[tuple[str, ...], frozenset[str]]:
     """Six cards holding exactly one winning group (B1), centred on ``centre``, and that group.
 
     The other three cards are states near the centre where they can be (so the cards look alike),
-    each added only if it makes no second group.
+    each added only if it makes no second group. No card is one of ``avoid``.
+
+    Raises:
+        ValueError: ``centre`` borders fewer than two states outside ``avoid``.
     """
-    neighbours = [n.postal for n in deck.neighbours(centre)]
-    if len(neighbours) < 2:
+    avoided = set(avoid)
+    neighbours = [n.postal for n in deck.neighbours(centre) if n.postal not in avoided]
+    if len(neighbours) < 2 or centre in avoided:
         raise ValueError(f"{centre} borders fewer than two states: it centres no group.")
-    near = _nearby(deck, centre)
+    near = [p for p in _nearby(deck, centre) if p not in avoided]
     for _ in range(100):
         trio = frozenset([centre, *rng.sample(neighbours, 2)])
         close = [p for p in near[:12] if p not in trio]
