@@ -521,13 +521,13 @@ def _stored_answer(q: cg.Question, given: str, judged: cg.Judged) -> str:
 # --- reading answers and scores ---------------------------------------------------------------
 
 
-def answers_of(game_id: int) -> list[ClassGameAnswer]:
+def answers_of(game_id: int, student_id: int | None = None) -> list[ClassGameAnswer]:
+    """The game's answers (one student's only, given ``student_id``), by question."""
+    query = select(ClassGameAnswer).where(ClassGameAnswer.game_id == game_id)
+    if student_id is not None:
+        query = query.where(ClassGameAnswer.student_id == student_id)
     return list(
-        db.session.execute(
-            select(ClassGameAnswer)
-            .where(ClassGameAnswer.game_id == game_id)
-            .order_by(ClassGameAnswer.question, ClassGameAnswer.id)
-        ).scalars()
+        db.session.execute(query.order_by(ClassGameAnswer.question, ClassGameAnswer.id)).scalars()
     )
 
 

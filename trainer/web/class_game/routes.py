@@ -313,8 +313,7 @@ def _student_view(game: ClassGame, student: User) -> dict[str, Any]:
     now = utcnow()
     me = games.player_of(game.id, student.id)
     assert me is not None
-    answers = games.answers_of(game.id)
-    mine = {a.question: a for a in answers if a.student_id == student.id}
+    mine = {a.question: a for a in games.answers_of(game.id, student.id)}
     view: dict[str, Any] = {
         "game": game,
         "phase": game.phase,
@@ -360,7 +359,7 @@ def _student_view(game: ClassGame, student: User) -> dict[str, Any]:
             else None
         )
     if game.phase in (cg.Phase.STANDINGS.value, cg.Phase.ENDED.value):
-        table = games.game_standings(game, answers)
+        table = games.game_standings(game)
         key = me.team if games.settings_of(game).team_size > 1 else student.id
         mine_standing = next((s for s in table if s.key == key), None)
         view["rank"] = mine_standing.rank if mine_standing else None
