@@ -1,16 +1,15 @@
-"""GeoPlunge Live: a whole-class game on the projector, each student answering on their own device
-(issue 23).
+"""GeoPlunge Live (issue 23): the rules of a whole-class game, each student on their own device.
 
-The pure rules of a class game, apart from storing and sending it (``trainer/web/class_game``):
-the questions dealt from the class's weakest facts (:func:`deal`), what a student's device may
-see of an open question (:func:`public_view`), the judging and the points (:func:`judge`), the
-teacher's controls (:func:`advance`), the timer (:func:`deadline_ms`), the teams
-(:func:`make_teams`) and the standings (:func:`standings`, :func:`shown_standings`,
-:func:`distribution`). Every question is built on the project's own cards and rules: a Map
-card for "which state is red", the Power card's clue order of State IQ for a clue chain,
-Border-Up's groups for a trio, the card rankings of Play the Ranks. Seeded randomness only, so
-a game the web layer stores as its seed and settings is dealt the same again. Rulings C-G1...
-in docs/RULINGS.md. No Flask, no database.
+The projector shows the questions; the students answer on their phones. Here is all of a game
+but its storing and sending (``trainer/web/class_game``): the questions dealt from the class's
+weakest facts (:func:`deal`), what a student's device may see of an open question
+(:func:`public_view`), the judging and the points (:func:`judge`), the teacher's controls
+(:func:`advance`), the timer (:func:`deadline_ms`), the teams (:func:`make_teams`) and the
+standings (:func:`standings`, :func:`shown_standings`, :func:`distribution`). Every question is
+built on the project's own cards and rules: a Map card for "which state is red", a Power card's
+clue order of State IQ for a clue chain, Border-Up's groups for a trio, the card rankings of Play
+the Ranks. Seeded randomness only, so a game the web layer stores as its seed and settings is
+dealt the same again. Rulings C-G1 to C-G14 in docs/RULINGS.md. No Flask, no database.
 """
 
 from __future__ import annotations
