@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from sqlalchemy import select
 
 from tests.browser.conftest import open_menu
-from tests.browser.live_support import PASSWORD, log_in, own_browser
+from tests.browser.live_support import PASSWORD, log_in, no_serious_violations, own_browser
 from tests.conftest import make_user
 from trainer.web.class_game import game as games
 from trainer.web.extensions import db
@@ -56,6 +56,7 @@ def test_a_projector_and_three_phones_play_a_game_to_its_end(browser, live_app, 
         expect(projector.locator(".cg-code")).to_be_visible()
         code = projector.locator(".cg-code").inner_text().strip()
         expect(projector.locator(".cg-qr svg")).to_be_visible()
+        no_serious_violations(projector)
 
         phones = []
         contexts = [own_browser(browser, live_server, errors, console=True) for _ in STUDENTS]
@@ -79,6 +80,9 @@ def test_a_projector_and_three_phones_play_a_game_to_its_end(browser, live_app, 
                 for phone in phones:
                     expect(phone.locator(".cg-prompt")).to_have_text(q.prompt)
                 wrong = next(o for o in q.options if o != q.answer)
+                if number == 0:
+                    no_serious_violations(phones[0])
+                    no_serious_violations(projector)
                 phones[0].get_by_role("button", name=q.answer, exact=True).click()
                 phones[1].get_by_role("button", name=wrong, exact=True).click()
                 expect(phones[0].get_by_text("Your answer is in")).to_be_visible()
@@ -88,6 +92,9 @@ def test_a_projector_and_three_phones_play_a_game_to_its_end(browser, live_app, 
                 expect(phones[0].locator(".cg-verdict")).to_contain_text("Right!")
                 expect(phones[1].locator(".cg-verdict")).to_contain_text("Not this time")
                 expect(phones[2].locator(".cg-verdict")).to_contain_text("You did not answer")
+                if number == 0:
+                    no_serious_violations(phones[1])
+                    no_serious_violations(projector)
                 projector.get_by_role("button", name="Show the standings").click()
                 expect(projector.locator(".cg-standings")).to_contain_text("ana.b")
                 last = "Finish the game" if number == 1 else "Next question"
@@ -105,4 +112,53 @@ def test_a_projector_and_three_phones_play_a_game_to_its_end(browser, live_app, 
         finally:
             for context in contexts:
                 context.__exit__(None, None, None)
+    assert errors == []
+
+
+def test_a_state_is_found_on_the_map_and_a_border_up_trio_ticked(browser, live_app, live_server):
+    """The map to tap (State IQ's pick map) and the six cards to tick, on a phone; a new clue or
+    another question reaches the phone by itself (C-W9)."""
+    klass = _class(live_app)
+    errors: list[str] = []
+    with (
+        own_browser(
+            browser, live_server, errors, viewport={"width": 1280, "height": 900}
+        ) as projector,
+        own_browser(browser, live_server, errors, console=True) as phone,
+    ):
+        log_in(projector, "ms.live")
+        projector.goto(f"/class-game/classes/{klass}/new")
+        for box in projector.locator('input[name="kinds"]').all():
+            if box.get_attribute("value") not in ("find", "border-up"):
+                box.uncheck()
+        projector.get_by_label("Questions").fill("2")
+        projector.get_by_label("Timer").select_option("")
+        projector.get_by_role("button", name="Make the game").click()
+        code = projector.locator(".cg-code").inner_text().strip()
+        log_in(phone, "ana.b")
+        phone.goto(f"/class-game/?code={code}")
+        phone.get_by_role("button", name="Join the game").click()
+        expect(projector.locator(".cg-names")).to_contain_text("ana.b")
+        projector.get_by_role("button", name="Start the game").click()
+        game = _game(live_app)
+        first = games.question_from_json(game.questions[0])
+        second = games.question_from_json(game.questions[1])
+        assert {first.kind.value, second.kind.value} == {"find", "border-up"}
+        for number in range(2):
+            q = first if number == 0 else second
+            expect(phone.locator(".cg-prompt")).to_have_text(q.prompt)
+            if q.kind.value == "find":
+                phone.locator(f'.map-state--pick[data-postal="{q.answer}"]').click()
+            else:
+                for postal in q.answer.split("+"):
+                    phone.get_by_label(live_app.extensions["deck"][postal].name, exact=True).check()
+                phone.get_by_role("button", name="These three").click()
+            expect(phone.get_by_text("Your answer is in")).to_be_visible()
+            projector.get_by_role("button", name="Reveal the answer").click()
+            expect(phone.locator(".cg-verdict")).to_contain_text("Right!")
+            projector.get_by_role("button", name="Show the standings").click()
+            projector.get_by_role(
+                "button", name="Finish the game" if number == 1 else "Next question"
+            ).click()
+        expect(phone.get_by_role("heading", name="The game is over")).to_be_visible()
     assert errors == []

@@ -676,6 +676,36 @@ def test_the_version_endpoint_answers_at_once_when_the_page_is_behind(
     assert teacher.get(f"/class-game/{game_id}/version?after=x&wait=1").status_code == 400
 
 
+def test_a_held_ask_comes_back_with_the_control_and_the_projectors_with_an_answer(
+    app, school, teacher, players
+):
+    """C-W9: without a socket, a student's held ask of the version is woken by a control (not by
+    an answer), the projector's by an answer too."""
+    from tests.web.test_live_waits import BACK, LONG, held, until_waiting
+
+    app.config["LIVE_WAIT_SECONDS"] = LONG
+    game_id = make_game(teacher, class_id(app), length="2", kinds=["capital"])
+    join(players["ana"], game_row(app, game_id).code)
+    board = app.extensions["live_waits"].board
+    url = f"/class-game/{game_id}/version?after=0&wait=1"
+    thread, out = held(lambda: players["ana"].get(url))
+    until_waiting(board)
+    control(teacher, game_id, "start")
+    thread.join(BACK)
+    assert not thread.is_alive(), "the start did not wake the student's page"
+    assert out[0].get_json() == {"version": game_row(app, game_id).state_version}
+    row = game_row(app, game_id)
+    thread, out = held(
+        lambda: teacher.get(f"/class-game/{game_id}/version?after={row.version}&wait=1")
+    )
+    until_waiting(board)
+    answer(players["ana"], game_id, 0, question(app, game_id, 0).answer)
+    thread.join(BACK)
+    assert not thread.is_alive(), "the answer did not wake the projector"
+    assert out[0].get_json() == {"version": game_row(app, game_id).version}
+    assert board.waiting() == 0
+
+
 # --- after the end --------------------------------------------------------------------------------
 
 
