@@ -482,6 +482,41 @@ def test_no_secret_reaches_a_student_before_the_reveal(app, school, teacher, pla
     assert game_row(app, game_id).phase == "ended"
 
 
+def test_a_clue_chain_shows_its_clues_one_by_one_and_fewer_clues_score_more(
+    app, school, teacher, players
+):
+    """C-W5: a clue not yet on show is in no student's page; C-W4: the points are judged on the
+    clues on show when the answer came."""
+    game_id = started_game(app, teacher, players, length="1", kinds=["clues"])
+    q = question(app, game_id, 0)
+    assert len(q.clues) >= 2
+    page = players["ana"].get(f"/class-game/{game_id}").get_data(as_text=True)
+    assert _escaped(q.clues[0]) in page
+    assert not any(_escaped(clue) in page for clue in q.clues[1:])
+    answer(players["ana"], game_id, 0, q.answer)
+    control(teacher, game_id, "clue")
+    page = players["ben"].get(f"/class-game/{game_id}").get_data(as_text=True)
+    assert _escaped(q.clues[1]) in page
+    assert not any(_escaped(clue) in page for clue in q.clues[2:])
+    answer(players["ben"], game_id, 0, q.answer)
+    with app.app_context():
+        points = dict(
+            db.session.execute(select(ClassGameAnswer.student_id, ClassGameAnswer.points)).all()
+        )
+        seen = dict(
+            db.session.execute(select(ClassGameAnswer.student_id, ClassGameAnswer.clues_seen)).all()
+        )
+    ana, ben = user_id(app, "ana"), user_id(app, "ben")
+    assert seen == {ana: 1, ben: 2}
+    assert points[ana] == cg.POINTS > points[ben] == cg.clue_points(len(q.clues), 2)
+
+
+def _escaped(text: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(text))
+
+
 # --- refusals -------------------------------------------------------------------------------------
 
 
