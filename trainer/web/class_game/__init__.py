@@ -7,8 +7,6 @@ every answer (:mod:`trainer.class_game`) and records its reviews, mode "live". P
 change through Socket.IO or long-polling, as the live tables' do (:mod:`trainer.web.live.sockets`).
 """
 
-from trainer.modes import MODES
-
 from ..modes import NavLink, WebMode, register
 from .routes import bp
 
@@ -17,7 +15,7 @@ CLASS_GAME_LINK = NavLink("Class game", "class_game.index", 78, blueprint="class
 
 # The mode's web adapter: the menu link, and the teacher's pages name its answers "GeoPlunge Live".
 # It deals no round and has no page of a student's own (a game is the class's): nothing to assign.
-if "geoplunge-live" in MODES:
-    register(WebMode("geoplunge-live", nav=CLASS_GAME_LINK, log_name="GeoPlunge Live"))
+# The mode is registered by trainer.class_game, which the routes import.
+register(WebMode("geoplunge-live", nav=CLASS_GAME_LINK, log_name="GeoPlunge Live"))
 
 __all__ = ["CLASS_GAME_LINK", "bp"]
