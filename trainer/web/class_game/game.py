@@ -59,7 +59,7 @@ _TARGET = 0.9
 
 #: Messages (C-W6): what a refused answer or control is told; nothing changed.
 GAME_CHANGED = "The game moved on meanwhile. Nothing changed; here it is now."
-CLOSED = "That question is closed: your answer came after the reveal. Nothing was recorded."
+CLOSED = "That question is closed: the game has moved on. Nothing was recorded."
 PAUSED = "The game is paused: wait for your teacher to go on. Nothing was recorded."
 LATE = "Time was up for that question. Nothing was recorded."
 TWICE = "You have already answered this question. Your first answer counts."
@@ -67,7 +67,6 @@ NOT_AN_OPTION = "That is not one of this question’s answers. Nothing was recor
 NO_SUCH_GAME = (
     "No game of your classes has that code. Check it on your teacher’s screen, or ask them."
 )
-GAME_OVER = "That game has ended."
 
 
 # --- the stored questions and settings --------------------------------------------------------
