@@ -616,6 +616,28 @@ def test_two_controls_pressed_on_one_page_move_the_game_once(app, school, teache
     assert snapshot(app, game_id) == before
 
 
+def test_a_skipped_question_scores_nothing_but_its_answers_stay_reviews(
+    app, school, teacher, players
+):
+    """C-W12."""
+    game_id = started_game(app, teacher, players, length="2", kinds=["capital"])
+    q = question(app, game_id, 0)
+    answer(players["ana"], game_id, 0, q.answer)
+    answer(players["ben"], game_id, 0, wrong_answer(q)[0])
+    assert control(teacher, game_id, "skip").status_code == 302
+    row = game_row(app, game_id)
+    assert row.question == 1 and row.settings["skipped"] == [0]
+    with app.app_context():
+        assert set(db.session.execute(select(ClassGameAnswer.points)).scalars()) == {0}
+    assert len(live_reviews(app, game_id)) == 2  # the answers were real: their reviews stay
+    page = players["ana"].get(f"/class-game/{game_id}").get_data(as_text=True)
+    assert "<strong>0</strong> points" in page
+    control(teacher, game_id, "end")
+    report = teacher.get(f"/class-game/{game_id}/report").get_data(as_text=True)
+    assert "skipped: no points" in report
+    assert "Set an assignment on these facts" not in report  # nothing is known of a skipped one
+
+
 # --- resume, access -----------------------------------------------------------------------------
 
 

@@ -129,6 +129,11 @@ def progress_of(game: ClassGame) -> cg.Progress:
     )
 
 
+def skipped(game: ClassGame) -> frozenset[int]:
+    """The questions the teacher skipped (C-W12)."""
+    return frozenset(int(n) for n in game.settings.get("skipped", []))
+
+
 def current(game: ClassGame) -> cg.Question | None:
     """The question on show (open, revealed or after it in the standings), None in the lobby."""
     if 0 <= game.question < len(game.questions) and game.phase != cg.Phase.LOBBY.value:
@@ -374,6 +379,11 @@ def control(game_id: int, action: str, version: int, now: dt.datetime) -> None:
             values["paused_at"] = None
         if after.phase is cg.Phase.ENDED:
             values["ended_at"] = now
+        if action == "skip":  # nothing of a skipped question is scored (C-W12)
+            values["settings"] = {
+                **game.settings,
+                "skipped": sorted({*game.settings.get("skipped", []), before.question}),
+            }
         kept = changed_rows(
             update(ClassGame)
             .where(ClassGame.id == game_id, ClassGame.state_version == game.state_version)
@@ -383,6 +393,15 @@ def control(game_id: int, action: str, version: int, now: dt.datetime) -> None:
             raise Stale(GAME_CHANGED)
         if action == "start":
             _assign_teams(game)
+        if action == "skip":
+            db.session.execute(
+                update(ClassGameAnswer)
+                .where(
+                    ClassGameAnswer.game_id == game_id,
+                    ClassGameAnswer.question == before.question,
+                )
+                .values(points=0)
+            )
 
     atomically(work)
 

@@ -72,6 +72,7 @@ class QuestionLine:
     right: int
     answered: int
     common_wrong: str | None
+    skipped: bool = False
 
 
 def _report(game: ClassGame) -> dict[str, Any]:
@@ -104,6 +105,7 @@ def _report(game: ClassGame) -> dict[str, Any]:
         key=lambda line: (-line.points, line.name.casefold()),
     )
     lines = []
+    passed = games.skipped(game)
     for q in questions:
         rows = by_question.get(q.number, [])
         spread = cg.distribution((a.answer, a.right) for a in rows)
@@ -117,6 +119,7 @@ def _report(game: ClassGame) -> dict[str, Any]:
                 sum(1 for a in rows if a.right),
                 len(rows),
                 games.label(q, wrong[0], deck) if wrong else None,
+                q.number in passed,
             )
         )
     weak = weak_facts(game, answers)
@@ -144,9 +147,10 @@ def weak_facts(game: ClassGame, answers: list[ClassGameAnswer]) -> list[tuple[st
         answered.add(a.question)
         right[a.question] += int(a.right)
     missed: dict[str, float] = {}
+    passed = games.skipped(game)
     for q in games.questions_of(game):
-        if q.number not in answered:
-            continue  # skipped, or never reached: nothing is known of it
+        if q.number not in answered or q.number in passed:
+            continue  # never reached, or skipped (C-W12): nothing is known of it
         share = 1 - right[q.number] / players
         if share <= 0:
             continue
