@@ -638,6 +638,74 @@ def test_a_skipped_question_scores_nothing_but_its_answers_stay_reviews(
     assert "Set an assignment on these facts" not in report  # nothing is known of a skipped one
 
 
+def _at_once(*calls: Any) -> list[Any]:
+    import threading
+
+    barrier = threading.Barrier(len(calls))
+    out: list[Any] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        out[i] = calls[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return out
+
+
+def test_two_controls_at_the_same_moment_keep_exactly_one(app, school, teacher, players):
+    """C-W3: "Pause" and "Reveal" pressed at once on the same page (two of the teacher's tabs)."""
+    game_id = started_game(app, teacher, players, length="2", kinds=["capital"])
+    other_tab = client_for(app, "ms.t")
+    version = game_row(app, game_id).version
+    forms = [
+        {
+            "csrf_token": csrf_token(c, f"/class-game/{game_id}/projector"),
+            "action": a,
+            "version": str(version),
+        }
+        for c, a in ((teacher, "pause"), (other_tab, "reveal"))
+    ]
+    statuses = _at_once(
+        lambda: teacher.post(f"/class-game/{game_id}/control", data=forms[0]).status_code,
+        lambda: other_tab.post(f"/class-game/{game_id}/control", data=forms[1]).status_code,
+    )
+    assert statuses == [302, 302]
+    row = game_row(app, game_id)
+    assert row.version == row.state_version == version + 1
+    assert (row.phase, row.paused) in {("question", True), ("reveal", False)}
+
+
+def test_an_answer_and_the_reveal_at_once_keep_the_answer_whole_or_not_at_all(
+    app, school, teacher, players
+):
+    """C-W4: whichever comes first, the answer is kept with its reviews, or refused with none."""
+    game_id = started_game(app, teacher, players, length="2", kinds=["capital"])
+    q = question(app, game_id, 0)
+    version = game_row(app, game_id).version
+    reveal = {
+        "csrf_token": csrf_token(teacher, f"/class-game/{game_id}/projector"),
+        "action": "reveal",
+        "version": str(version),
+    }
+    given = {
+        "csrf_token": csrf_token(players["ana"], f"/class-game/{game_id}"),
+        "question": "0",
+        "answer": q.answer,
+    }
+    _at_once(
+        lambda: teacher.post(f"/class-game/{game_id}/control", data=reveal),
+        lambda: players["ana"].post(f"/class-game/{game_id}/answer", data=given),
+    )
+    assert game_row(app, game_id).phase == "reveal"
+    with app.app_context():
+        answers = db.session.execute(select(func.count()).select_from(ClassGameAnswer)).scalar_one()
+    assert len(live_reviews(app, game_id)) == answers * len(q.facts)
+
+
 # --- resume, access -----------------------------------------------------------------------------
 
 
@@ -655,6 +723,39 @@ def test_a_refresh_puts_a_student_back_where_the_game_is(app, school, teacher, p
     # Joining again with the code (a new phone) leads back to the game, not to the lobby.
     code = game_row(app, game_id).code
     assert join(players["cai"], code).location.endswith(f"/class-game/{game_id}")
+
+
+def test_every_page_holds_under_the_strict_csp(app, school, teacher, players):
+    """No inline script or style on any page of the game (the QR code is inline SVG, no style)."""
+    from tests.web.test_security import assert_strict_page
+
+    klass = class_id(app)
+    game_id = make_game(teacher, klass, length="2", kinds=["red-state", "find"])
+    join(players["ana"], game_row(app, game_id).code)
+    pages = [
+        teacher.get(f"/class-game/classes/{klass}/new"),
+        teacher.get(f"/class-game/{game_id}/projector"),
+        players["ana"].get("/class-game/"),
+        players["ana"].get(f"/class-game/{game_id}"),
+    ]
+    control(teacher, game_id, "start")
+    pages += [
+        teacher.get(f"/class-game/{game_id}/projector"),
+        players["ana"].get(f"/class-game/{game_id}"),
+    ]
+    control(teacher, game_id, "reveal")
+    pages += [
+        teacher.get(f"/class-game/{game_id}/projector"),
+        players["ana"].get(f"/class-game/{game_id}"),
+    ]
+    control(teacher, game_id, "end")
+    pages += [
+        teacher.get(f"/class-game/{game_id}/report"),
+        players["ana"].get(f"/class-game/{game_id}"),
+    ]
+    for response in pages:
+        assert response.status_code == 200
+        assert_strict_page(response.get_data(as_text=True))
 
 
 def test_only_the_games_teacher_runs_it(app, school, teacher, players):
