@@ -1,5 +1,5 @@
 """GeoPlunge Live in real browsers (issue 23, C-W9, C-W10): a teacher's projector and three
-students' phones play a short game to its end. Every change reaches the other screens by itself
+students' phones play a short game to its end, one phone reloaded mid-question. Every change reaches the other screens by itself
 (Socket.IO): the lobby's names, each question, the answers counted, the reveal."""
 
 from __future__ import annotations
@@ -79,6 +79,13 @@ def test_a_projector_and_three_phones_play_a_game_to_its_end(browser, live_app, 
                 q = games.question_from_json(game.questions[number])
                 for phone in phones:
                     expect(phone.locator(".cg-prompt")).to_have_text(q.prompt)
+                if number == 0:
+                    # A student reloads mid-question: back at the same question (C-W10).
+                    phones[2].reload()
+                    expect(phones[2].locator(".cg-prompt")).to_have_text(q.prompt)
+                    expect(phones[2].locator("#cg-root")).to_have_attribute(
+                        "data-cg-transport", re.compile("socket|poll")
+                    )
                 wrong = next(o for o in q.options if o != q.answer)
                 if number == 0:
                     no_serious_violations(phones[0])

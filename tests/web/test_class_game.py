@@ -818,6 +818,59 @@ def test_notices_carry_the_game_and_a_version_only(app, school, teacher, players
     assert student.emit("watch_class_game", {"game": "1"}, callback=True) == {"ok": False}
 
 
+def test_a_teacher_and_thirty_students_on_sockets_play_a_whole_game(app, school, teacher):
+    """C-W9, C-W5: thirty students, each with a socket, play every kind; each hears every control
+    and nothing else, and no message holds more than the game's id and a version."""
+    from tests.conftest import make_user
+    from trainer.web.models import ClassMembership
+
+    klass = class_id(app)
+    names = [f"kid{n:02d}" for n in range(30)]
+    with app.app_context():
+        ids = [make_user(app, name).id for name in names]
+        db.session.add_all(ClassMembership(class_id=klass, student_id=i) for i in ids)
+        db.session.commit()
+    clients = {name: client_for(app, name) for name in names}
+    game_id = make_game(teacher, klass)
+    code = game_row(app, game_id).code
+    socketio = app.extensions["socketio"]
+    sockets = {}
+    for name, client in clients.items():
+        assert join(client, code).status_code == 302
+        sockets[name] = socketio.test_client(app, flask_test_client=client)
+        assert sockets[name].emit("watch_class_game", {"game": game_id}, callback=True)["ok"]
+        sockets[name].get_received()
+    projector = socketio.test_client(app, flask_test_client=teacher)
+    projector.emit("watch_class_game", {"game": game_id}, callback=True)
+    projector.get_received()
+    control(teacher, game_id, "start")
+    projector.get_received()
+    total = len(game_row(app, game_id).questions)
+    for number in range(total):
+        q = question(app, game_id, number)
+        for i, name in enumerate(names):
+            given, cards = right_answer(q) if i % 2 == 0 else wrong_answer(q)
+            assert answer(clients[name], game_id, number, given, cards).status_code == 302
+        heard = projector.get_received()
+        assert len(heard) == 30 and all(set(m["args"][0]) == {"game", "version"} for m in heard)
+        control(teacher, game_id, "reveal")
+        control(teacher, game_id, "next")
+        assert len(projector.get_received()) == 2
+    assert game_row(app, game_id).phase == "ended"
+    for name, listener in sockets.items():
+        heard = listener.get_received()
+        # start, then a reveal and a next per question: every control, and not one answer.
+        assert len(heard) == 1 + 2 * total, name
+        for message in heard:
+            assert message["name"] == "class_game_changed"
+            assert set(message["args"][0]) == {"game", "version"}
+    reviews = live_reviews(app, game_id)
+    with app.app_context():
+        answers = db.session.execute(select(func.count()).select_from(ClassGameAnswer)).scalar_one()
+    assert answers == 30 * total
+    assert len(reviews) == len(set((sid, item) for sid, item, _v, _m in reviews))
+
+
 def test_the_version_endpoint_answers_at_once_when_the_page_is_behind(
     app, school, teacher, players
 ):
