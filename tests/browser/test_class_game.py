@@ -169,3 +169,47 @@ def test_a_state_is_found_on_the_map_and_a_border_up_trio_ticked(browser, live_a
             ).click()
         expect(phone.get_by_role("heading", name="The game is over")).to_be_visible()
     assert errors == []
+
+
+def test_a_phone_whose_network_blocks_websockets_plays_on_by_long_polling(
+    browser, live_app, live_server
+):
+    """C-W9: every WebSocket of this phone is closed, as a proxy that blocks them would; its page
+    long-polls the game's version and follows the game with no reload."""
+    klass = _class(live_app)
+    errors: list[str] = []
+    with (
+        own_browser(
+            browser, live_server, errors, viewport={"width": 1280, "height": 900}
+        ) as projector,
+        own_browser(browser, live_server, errors) as phone,
+    ):
+        phone.context.route_web_socket(re.compile(r".*/socket\.io/.*"), lambda ws: ws.close())
+        log_in(projector, "ms.live")
+        projector.goto(f"/class-game/classes/{klass}/new")
+        for box in projector.locator('input[name="kinds"]').all():
+            if box.get_attribute("value") != "ranks":
+                box.uncheck()
+        projector.get_by_label("Questions").fill("1")
+        projector.get_by_label("Timer").select_option("30")
+        projector.get_by_role("button", name="Make the game").click()
+        code = projector.locator(".cg-code").inner_text().strip()
+        log_in(phone, "ben.c")
+        phone.goto(f"/class-game/?code={code}")
+        phone.get_by_role("button", name="Join the game").click()
+        expect(phone.locator("#cg-root")).to_have_attribute("data-cg-transport", "poll")
+        expect(projector.locator(".cg-names")).to_contain_text("ben.c")
+        phone.evaluate("window.__sameDocument = true")
+        projector.get_by_role("button", name="Start the game").click()
+        q = games.question_from_json(_game(live_app).questions[0])
+        expect(phone.locator(".cg-prompt")).to_have_text(q.prompt)
+        assert phone.evaluate("window.__sameDocument === true"), "the page reloaded"
+        expect(phone.locator("[data-cg-timer]")).to_be_visible()
+        deck = live_app.extensions["deck"]
+        phone.get_by_role("button", name=deck[q.answer].name, exact=True).click()
+        expect(projector.locator(".cg-count")).to_contain_text("1 of 1 answered")
+        phone.evaluate("window.__sameDocument = true")
+        projector.get_by_role("button", name="Reveal the answer").click()
+        expect(phone.locator(".cg-verdict")).to_contain_text("Right!")
+        assert phone.evaluate("window.__sameDocument === true"), "the page reloaded"
+    assert errors == []

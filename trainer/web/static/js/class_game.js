@@ -167,6 +167,8 @@
     });
   }
   if (!socket) { longPoll(); }
+  // A socket that neither connects nor says why (a proxy that closes it at once): ask instead.
+  window.setInterval(function () { if (!connected()) { longPoll(); } }, POLL_MS);
   // Back from a phone's sleep or another tab: catch up at once.
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden && !connected()) { longPoll(); }
