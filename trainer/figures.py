@@ -37,7 +37,7 @@ from functools import cache
 from typing import Any
 
 import plotly.graph_objects as go
-from plotly.colors import hex_to_rgb, sequential
+from plotly.colors import sample_colorscale, sequential
 from plotly.utils import PlotlyJSONEncoder
 
 from trainer.dashboard_data import (
@@ -1048,13 +1048,10 @@ def recall_colour(recall: float | None) -> str:
 
 @cache
 def _viridis(x: float) -> str:
-    """Viridis at ``x`` (0..1), interpolated between its stops as plotly's own scale would be."""
-    stops = [hex_to_rgb(colour) for colour in sequential.Viridis]
-    position = x * (len(stops) - 1)
-    i = min(int(position), len(stops) - 2)
-    t = position - i
-    rgb = [round(a + (b - a) * t) for a, b in zip(stops[i], stops[i + 1], strict=True)]
-    return f"rgb({rgb[0]}, {rgb[1]}, {rgb[2]})"
+    """Viridis at ``x`` (0..1), as plotly's own scale samples it (its own arithmetic: a colour
+    computed here by hand came out one step off plotly's where the interpolation fell on a half,
+    as at 0.58)."""
+    return str(sample_colorscale("Viridis", [x], colortype="rgb")[0])
 
 
 def mastery_map(
