@@ -148,7 +148,8 @@ def init_app(app: Flask) -> SocketIO:
         if version is None:
             return {"ok": False}
         teacher = current_user.role == Role.TEACHER
-        join_room(class_game_room(game_id, teacher))
+        if not _join(class_game_room(game_id, teacher)):
+            return {"ok": False}
         return {"ok": True, "version": version}
 
     return socketio
