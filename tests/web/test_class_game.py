@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from tests.conftest import client_for, csrf_token
 from tests.web.migrations import databases, empty_database
 from trainer import class_game as cg
+from trainer.web import get_deck
 from trainer.web.class_game import game as games
 from trainer.web.extensions import db
 from trainer.web.models import (
@@ -120,6 +121,9 @@ def control(teacher: FlaskClient, game_id: int, action: str, version: int | None
 def answer(
     student: FlaskClient, game_id: int, number: int, given: str, cards: list[str] | None = None
 ):
+    """Send ``given`` to question ``number``; a FIND question's state (a postal code) is tapped
+    on the question's own map, so what is sent is that state's spot (C-W13)."""
+    given = spot_for(student.application, game_id, number, given)
     data: dict[str, Any] = {
         "csrf_token": csrf_token(student, f"/class-game/{game_id}"),
         "question": str(number),
@@ -129,6 +133,18 @@ def answer(
     else:
         data["answer"] = given
     return student.post(f"/class-game/{game_id}/answer", data=data)
+
+
+def spot_for(app: Flask, game_id: int, number: int, given: str) -> str:
+    """``given`` as the page sends it: for a FIND question's state, its spot on the question's map."""
+    with app.app_context():
+        row = db.session.get(ClassGame, game_id)
+        if row is None or not 0 <= number < len(row.questions):
+            return given
+        q = games.question_from_json(row.questions[number])
+        if q.kind is not cg.Kind.FIND or given not in q.options:
+            return given
+        return str(games.find_map(row, number, get_deck()).spot_of(given))
 
 
 def right_answer(q: cg.Question) -> tuple[str, list[str] | None]:
@@ -959,3 +975,38 @@ def test_migration_0025_adds_and_removes_the_class_game_tables(tmp_path, databas
         downgrade(revision="0024_live_tournament")
         names = set(inspect(db.engine).get_table_names())
         assert not names & {"class_game", "class_game_player", "class_game_answer"}
+
+
+def test_a_state_is_found_on_a_map_that_names_none(app, school, teacher, players):
+    """C-W13: a FIND question is answered on the question's own map of numbered outlines, as in
+    study: its page names no other state and no outline, so typing the state the question names,
+    or posting its postal code, is no answer; a spot of that map is, judged as the state there,
+    and logged as a map click."""
+    game_id = started_game(app, teacher, players, kinds=["find"], length="1")
+    q = question(app, game_id, 0)
+    assert q.kind is cg.Kind.FIND
+    deck = app.extensions["deck"]
+    asked = deck[q.answer].name
+    page = players["ana"].get(f"/class-game/{game_id}?part=live").get_data(as_text=True)
+    assert asked in page  # the prompt: "Find ... on the map."
+    others = [s.name for s in deck if s.postal != q.answer and s.name not in asked]
+    assert [name for name in others if name in page] == []
+    assert "data-postal" not in page and 'list="cg-state-names"' not in page
+    before = snapshot(app, game_id)
+    for bad in (asked, q.answer, "0", "51", "x"):
+        refused = players["ana"].post(
+            f"/class-game/{game_id}/answer",
+            data={
+                "csrf_token": csrf_token(players["ana"], f"/class-game/{game_id}"),
+                "question": "0",
+                "answer": bad,
+            },
+        )
+        assert refused.status_code == 302
+        assert snapshot(app, game_id) == before, bad
+    answer(players["ana"], game_id, 0, q.answer)  # its spot, as the map sends it
+    with app.app_context():
+        kept = db.session.execute(select(ClassGameAnswer)).scalar_one()
+        assert (kept.answer, kept.right) == (q.answer, True)
+        log = db.session.execute(select(ReviewLog)).scalar_one()
+        assert (log.fact_key, log.form) == (f"{q.answer}:map", "map_click")

@@ -31,7 +31,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 
 from trainer import class_game as cg
-from trainer import live, srs
+from trainer import live, pickmap, srs
 from trainer.assignments import Scope
 from trainer.cards import Deck
 from trainer.facts import Facet, Fact, Form, facts_of
@@ -424,12 +424,21 @@ class Answered:
     points: int
 
 
+def find_map(game: ClassGame, number: int, deck: Deck) -> pickmap.PickMap:
+    """The map a FIND question is answered on (C-W13): its 50 outlines numbered and drawn through a
+    stretch drawn from the game's seed and the question's number, as a study round's "find it on
+    the map" is (:mod:`trainer.pickmap`), so the page names no state and a refresh shows the same
+    map. The server keeps which spot is which state."""
+    return pickmap.build(deck, random.Random(f"class-game:{game.seed}:{number}:find"))
+
+
 def _form_of(q: cg.Question, answer: str) -> Form:
-    """How the answer was given, for the review log: a state found on the map (FIND) or named
-    from clues (CLUES) by tapping it or by typing it; every other kind is a pick of a few."""
+    """How the answer was given, for the review log: a state found on the map (FIND: only ever
+    picked on its unnamed map, C-W13), or named from clues (CLUES) by tapping it or by typing it;
+    every other kind is a pick of a few."""
     tapped = answer.upper() in q.options
     if q.kind is cg.Kind.FIND:
-        return Form.MAP_CLICK if tapped else Form.TYPED
+        return Form.MAP_CLICK
     if q.kind is cg.Kind.CLUES:
         return Form.CHOICE if tapped else Form.TYPED
     return Form.CHOICE
@@ -469,8 +478,16 @@ def answer(
             raise Refused(TWICE)
         q = question_from_json(game.questions[number])
         clues_seen = game.clues_shown if q.kind is cg.Kind.CLUES else 0
+        answer_given = given
+        if q.kind is cg.Kind.FIND:
+            # A spot of the question's own map, never a name (C-W13): typing the state the
+            # question names would be no answer at all, and no evidence of knowing where it is.
+            postal = find_map(game, number, deck).postal_of(given)
+            if postal is None:
+                raise Refused(NOT_AN_OPTION)
+            answer_given = postal
         try:
-            judged = cg.judge(q, given, deck, clues_seen=clues_seen)
+            judged = cg.judge(q, answer_given, deck, clues_seen=clues_seen)
         except cg.BadAnswer:
             raise Refused(NOT_AN_OPTION) from None
         # The question must still be open as the answer is kept: a reveal pressed meanwhile wins.
@@ -486,7 +503,7 @@ def answer(
         )
         if claimed != 1:
             raise Refused(CLOSED)
-        kept_answer = _stored_answer(q, given, judged)
+        kept_answer = _stored_answer(q, answer_given, judged)
         db.session.add(
             ClassGameAnswer(
                 game_id=game_id,
@@ -501,7 +518,7 @@ def answer(
             )
         )
         db.session.flush()
-        form = _form_of(q, given)
+        form = _form_of(q, answer_given)
         for fact_key, verdict in judged.reviews:
             record(
                 student,
@@ -512,7 +529,7 @@ def answer(
                     form=form,
                     round_token=round_token(game_id, student_id),
                     item=f"{number}:{fact_key}",
-                    answer=given[:200],
+                    answer=answer_given[:200],
                     duration_ms=elapsed,
                     answered_postal=judged.answered_postal,
                 ),

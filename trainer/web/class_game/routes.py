@@ -338,9 +338,13 @@ def _student_view(game: ClassGame, student: User) -> dict[str, Any]:
         view["given"] = games.label(q, given.answer, deck) if given else None
         view["time_left"] = games.time_left_ms(game, me.extra_time, now)
         view["names"] = {
-            p: deck[p].name for p in view["public"]["options"] if q.kind is not cg.Kind.CAPITAL
+            p: deck[p].name
+            for p in view["public"]["options"]
+            if q.kind not in (cg.Kind.CAPITAL, cg.Kind.FIND)
         }
         view["pick_order"] = deck.geometry.west_to_east()
+        if q.kind is cg.Kind.FIND:
+            view["find_map"] = games.find_map(game, q.number, deck)
     elif game.phase in (cg.Phase.REVEAL.value, cg.Phase.STANDINGS.value):
         q = games.current(game)
         assert q is not None
