@@ -87,6 +87,7 @@ CONTROL = re.compile(
 BUTTON = re.compile(r'<button type="submit" class="button cg-choice" name="answer" value="([^"]+)"')
 CARD = re.compile(r'<input type="checkbox" name="cards" value="([A-Z]{2})"')
 STATE_NAME = re.compile(r'<option value="([^"]+)">')
+SPOT = re.compile(r'data-spot="(\d+)"')
 NUMBER = re.compile(r'name="question" value="(\d+)"')
 CODE = re.compile(r'<p class="cg-code"[^>]*>([A-Z0-9]+)</p>')
 EVERYONE = "everyone has answered"
@@ -407,7 +408,10 @@ class Game:
         """The device's answer to question ``number`` as its page offers it; when it was sent."""
         page = device.page
         buttons, cards, names = BUTTON.findall(page), CARD.findall(page), STATE_NAME.findall(page)
-        if buttons:
+        spots = sorted(set(SPOT.findall(page)))
+        if spots and not names:  # "find it on the map": a spot of the question's map (C-W13)
+            fields = {"answer": rng.choice(spots)}
+        elif buttons:
             fields = {"answer": rng.choice(buttons)}
         elif cards:
             fields = {"cards": ",".join(rng.sample(cards, 3))}
@@ -659,6 +663,12 @@ def report(
         f"server: {len(statuses)} requests in the access log, {fives} 5xx; gunicorn log: "
         f"{log.count('Traceback')} tracebacks, {log.count('WORKER TIMEOUT')} worker timeouts"
     )
+    if "Traceback" in log:
+        first = log.index("Traceback")
+        print(
+            "gunicorn log, the first traceback (not counted as a failure: see whether it is):\n"
+            + "\n".join(log[first:].splitlines()[:16])
+        )
     if lost or duplicated:
         errors.append(f"{lost} lost and {duplicated} duplicated answers")
     if fives:
