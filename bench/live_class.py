@@ -48,7 +48,6 @@ request), not on a missed goal.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import os
 import queue
@@ -65,9 +64,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.live import fresh_database, start_gunicorn  # noqa: E402
+from bench.live import csrf, fresh_database, start_gunicorn, summary  # noqa: E402
 from bench.review import (  # noqa: E402
-    CSRF,
     Client,
     free_port,
     migrate,
@@ -91,13 +89,6 @@ SPOT = re.compile(r'data-spot="(\d+)"')
 NUMBER = re.compile(r'name="question" value="(\d+)"')
 CODE = re.compile(r'<p class="cg-code"[^>]*>([A-Z0-9]+)</p>')
 EVERYONE = "everyone has answered"
-
-
-def csrf(page: str) -> str:
-    found = CSRF.search(page)
-    if found is None:
-        raise RuntimeError("no CSRF token on the page")
-    return found.group(1)
 
 
 def where(page: str) -> tuple[str, str]:
@@ -560,14 +551,6 @@ def drive(
 
 
 # --- Running and reporting ------------------------------------------------------------------
-
-
-def summary(name: str, values: list[float]) -> str:
-    values = [v for v in values if not math.isnan(v)]
-    return (
-        f"| {name} | {len(values)} | {percentile(values, 50):.1f} | {percentile(values, 95):.1f}"
-        f" | {percentile(values, 99):.1f} | {max(values, default=math.nan):.1f} |"
-    )
 
 
 def bench(args: argparse.Namespace) -> bool:
