@@ -14,6 +14,8 @@ version (:mod:`trainer.web.live.waits`), and then fetch their own part again (``
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 import segno
@@ -53,6 +55,30 @@ def class_games(class_id: int) -> list[ClassGame]:
             .limit(LISTED)
         ).scalars()
     )
+
+
+#: Rendered maps, shared by every page that shows the same one (issue 23's benchmark: a class of
+#: 60 fetching its page at the same instant spent most of it drawing the same 50 outlines 60
+#: times). A key names everything the map is drawn from; the oldest is forgotten first.
+_MAPS: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
+_MAPS_KEPT = 64
+_MAPS_LOCK = threading.Lock()
+
+
+@bp.app_template_global("cg_map")
+def cg_map(key: tuple[Any, ...], draw: Any, *args: Any, **kwargs: Any) -> Markup:
+    """``draw(*args, **kwargs)`` (a map macro) rendered once per ``key`` and kept."""
+    with _MAPS_LOCK:
+        found = _MAPS.get(key)
+        if found is not None:
+            _MAPS.move_to_end(key)
+            return found
+    made = Markup(draw(*args, **kwargs))
+    with _MAPS_LOCK:
+        _MAPS[key] = made
+        while len(_MAPS) > _MAPS_KEPT:
+            _MAPS.popitem(last=False)
+    return made
 
 
 def _user() -> User:
