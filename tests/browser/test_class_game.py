@@ -146,6 +146,8 @@ def test_a_state_is_found_on_the_map_and_a_border_up_trio_ticked(browser, live_a
         phone.goto(f"/class-game/?code={code}")
         phone.get_by_role("button", name="Join the game").click()
         expect(projector.locator(".cg-names")).to_contain_text("ana.b")
+        fetched: list[str] = []
+        phone.on("request", lambda r: fetched.append(r.url) if "part=live" in r.url else None)
         projector.get_by_role("button", name="Start the game").click()
         game = _game(live_app)
         first = games.question_from_json(game.questions[0])
@@ -154,6 +156,10 @@ def test_a_state_is_found_on_the_map_and_a_border_up_trio_ticked(browser, live_a
         for number in range(2):
             q = first if number == 0 else second
             expect(phone.locator(".cg-prompt")).to_have_text(q.prompt)
+            # The notice brought the question (C-W9): the phone fetched nothing to show it, and
+            # its form carries the page's own CSRF token (the answer below is kept).
+            assert fetched == [], fetched
+            expect(phone.locator("#cg-root")).to_have_attribute("data-cg-question", str(number))
             if q.kind.value == "find":
                 # The question's own map names no state (C-W13): its outline is found by its spot.
                 with live_app.app_context():
@@ -174,6 +180,8 @@ def test_a_state_is_found_on_the_map_and_a_border_up_trio_ticked(browser, live_a
             projector.get_by_role("button", name="Reveal the answer").click()
             expect(phone.locator(".cg-verdict")).to_contain_text("Right!")
             projector.get_by_role("button", name="Show the standings").click()
+            expect(phone.locator("#cg-root")).to_have_attribute("data-cg-phase", "standings")
+            fetched.clear()
             projector.get_by_role(
                 "button", name="Finish the game" if number == 1 else "Next question"
             ).click()

@@ -449,6 +449,7 @@ def test_a_student_who_joins_late_plays_in_the_smallest_team(app, school, teache
 
 def _normal(html: str) -> str:
     html = re.sub(r'name="csrf_token" value="[^"]+"', 'name="csrf_token" value=""', html)
+    html = re.sub(r'data-cg-csrf="[^"]+"', "", html)
     html = re.sub(r'data-cg-now="\d+"', "", html)
     html = re.sub(r'data-cg-left="\d+"', "", html)
     return re.sub(r"<span data-cg-timer>\d+</span>", "", html)
@@ -458,7 +459,13 @@ def test_no_secret_reaches_a_student_before_the_reveal(app, school, teacher, pla
     """C-W5: while a question is open, a student's page (whole or its live part) and the version
     endpoint are the same whatever the question's answer, facts and red state are: nothing of them
     is sent. After the reveal the answer is shown."""
-    game_id = started_game(app, teacher, players, seconds="30")
+    game_id = make_game(teacher, class_id(app), seconds="30")
+    code = game_row(app, game_id).code
+    for name in ("ana", "ben", "cai"):
+        assert join(players[name], code).status_code == 302
+    listener = app.extensions["socketio"].test_client(app, flask_test_client=players["ana"])
+    assert listener.emit("watch_class_game", {"game": game_id}, callback=True)["ok"]
+    assert control(teacher, game_id, "start").status_code == 302
     total = len(game_row(app, game_id).questions)
     for number in range(total):
         q = question(app, game_id, number)
@@ -471,6 +478,16 @@ def test_no_secret_reaches_a_student_before_the_reveal(app, school, teacher, pla
         for text in seen:
             for key in q.facts:
                 assert key not in text
+        # C-W9: the notice that opened the question brought the page's own part of it, no more.
+        pushed = [
+            m["args"][0]["question"]
+            for m in listener.get_received()
+            if m["name"] == "class_game_changed" and "question" in m["args"][0]
+        ]
+        assert [p["number"] for p in pushed] == [number]
+        assert 'name="csrf_token" value=""' in pushed[0]["html"]
+        assert _normal(pushed[0]["html"]) in seen[1]
+        assert 29_000 < pushed[0]["left"] <= 30_000  # the clock, from the question's opening
         # Another answer, other facts, another red state: the pages do not change.
         with app.app_context():
             row = db.session.get(ClassGame, game_id)
@@ -601,6 +618,10 @@ def test_extra_time_lets_a_marked_student_answer_later(app, school, teacher, pla
     join(players["ben"], code)
     control(teacher, game_id, "start")
     q = question(app, game_id, 0)
+    # C-W9: each page knows its own extra time, to add to the clock a notice brings.
+    for name, extra in (("ana", 0), ("ben", 5000)):
+        page = players[name].get(f"/class-game/{game_id}").get_data(as_text=True)
+        assert f'data-cg-extra="{extra}"' in page
     opened_ago(app, game_id, 13)
     answer(players["ana"], game_id, 0, q.answer)
     answer(players["ben"], game_id, 0, q.answer)
@@ -803,7 +824,8 @@ def test_only_the_games_teacher_runs_it(app, school, teacher, players):
 
 
 def test_notices_carry_the_game_and_a_version_only(app, school, teacher, players):
-    """C-W9: the projector hears every change, a student's page only the controls; strangers are refused."""
+    """C-W9: the projector hears every change, a student's page only the controls, and a question
+    just opened comes with its part of the page; strangers are refused."""
     game_id = make_game(teacher, class_id(app), length="2")
     code = game_row(app, game_id).code
     join(players["ana"], code)
@@ -827,7 +849,18 @@ def test_notices_carry_the_game_and_a_version_only(app, school, teacher, players
     control(teacher, game_id, "start")
     row = game_row(app, game_id)
     heard = [m["args"][0] for m in student.get_received() if m["name"] == "class_game_changed"]
-    assert heard == [{"game": game_id, "version": row.state_version}]
+    assert [{k: v for k, v in m.items() if k != "question"} for m in heard] == [
+        {"game": game_id, "version": row.state_version}
+    ]
+    opened = heard[0]["question"]
+    assert set(opened) == {"number", "title", "left", "html"}
+    assert opened["number"] == 0 and opened["left"] is None
+    assert opened["title"] == "Class game · Question 1 of 2"
+    assert 'id="answer-form"' in opened["html"]
+    assert 'name="question" value="0"' in opened["html"]
+    control(teacher, game_id, "reveal")
+    heard = [m["args"][0] for m in student.get_received() if m["name"] == "class_game_changed"]
+    assert heard == [{"game": game_id, "version": game_row(app, game_id).state_version}]
     for stranger in (players["dee"], players["cai"], client_for(app, "mr.o")):
         listener = socketio.test_client(app, flask_test_client=stranger)
         assert listener.emit("watch_class_game", {"game": game_id}, callback=True) == {"ok": False}
@@ -836,7 +869,8 @@ def test_notices_carry_the_game_and_a_version_only(app, school, teacher, players
 
 def test_a_teacher_and_thirty_students_on_sockets_play_a_whole_game(app, school, teacher):
     """C-W9, C-W5: thirty students, each with a socket, play every kind; each hears every control
-    and nothing else, and no message holds more than the game's id and a version."""
+    and nothing else, and no message holds more than the game's id and a version, and a question
+    just opened (never its facts)."""
     from tests.conftest import make_user
     from trainer.web.models import ClassMembership
 
@@ -877,9 +911,16 @@ def test_a_teacher_and_thirty_students_on_sockets_play_a_whole_game(app, school,
         heard = listener.get_received()
         # start, then a reveal and a next per question: every control, and not one answer.
         assert len(heard) == 1 + 2 * total, name
-        for message in heard:
+        for n, message in enumerate(heard):
             assert message["name"] == "class_game_changed"
-            assert set(message["args"][0]) == {"game", "version"}
+            # start and each next opened a question, and brought it (the last next ended the game)
+            opened = n % 2 == 0 and n < 2 * total
+            keys = {"game", "version", "question"} if opened else {"game", "version"}
+            assert set(message["args"][0]) == keys, (name, n)
+            if opened:
+                q = question(app, game_id, n // 2)
+                assert message["args"][0]["question"]["number"] == q.number
+                assert not any(key in message["args"][0]["question"]["html"] for key in q.facts)
     reviews = live_reviews(app, game_id)
     with app.app_context():
         answers = db.session.execute(select(func.count()).select_from(ClassGameAnswer)).scalar_one()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import random
+import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -324,13 +325,16 @@ def _assign_teams(game: ClassGame) -> None:
     """At the start: every player's team (``trainer.class_game.make_teams``, from the game's seed);
     everyone for themselves: each student is their own team (their id)."""
     size = settings_of(game).team_size
-    ids = [p.student_id for p, _name in players(game.id)]
+    rows = db.session.execute(
+        select(ClassGamePlayer.id, ClassGamePlayer.student_id)
+        .where(ClassGamePlayer.game_id == game.id)
+        .order_by(ClassGamePlayer.joined_at, ClassGamePlayer.id)
+    ).all()
+    ids = [sid for _pid, sid in rows]
     teams = cg.make_teams(ids, size, game.seed) if size > 1 else {sid: sid for sid in ids}
-    for sid, team in teams.items():
+    if rows:  # one statement for the class, not one a student (sixty trips to PostgreSQL)
         db.session.execute(
-            update(ClassGamePlayer)
-            .where(ClassGamePlayer.game_id == game.id, ClassGamePlayer.student_id == sid)
-            .values(team=team)
+            update(ClassGamePlayer), [{"id": pid, "team": teams[sid]} for pid, sid in rows]
         )
 
 
@@ -428,8 +432,22 @@ def find_map(game: ClassGame, number: int, deck: Deck) -> pickmap.PickMap:
     """The map a FIND question is answered on (C-W13): its 50 outlines numbered and drawn through a
     stretch drawn from the game's seed and the question's number, as a study round's "find it on
     the map" is (:mod:`trainer.pickmap`), so the page names no state and a refresh shows the same
-    map. The server keeps which spot is which state."""
-    return pickmap.build(deck, random.Random(f"class-game:{game.seed}:{number}:find"))
+    map. The server keeps which spot is which state. Built once per question and deck and kept
+    (the whole class asks for it at once)."""
+    key = (id(deck), game.seed, number)
+    found = _FIND_MAPS.get(key)
+    if found is None or found[0] is not deck:
+        found = (deck, pickmap.build(deck, random.Random(f"class-game:{game.seed}:{number}:find")))
+        with _FIND_MAPS_LOCK:
+            _FIND_MAPS[key] = found
+            while len(_FIND_MAPS) > 64:  # the oldest first (dicts keep their order)
+                del _FIND_MAPS[next(iter(_FIND_MAPS))]
+    return found[1]
+
+
+#: (deck, seed, question) -> the deck and its find map; the deck is kept so its id is not reused.
+_FIND_MAPS: dict[tuple[int, int, int], tuple[Deck, pickmap.PickMap]] = {}
+_FIND_MAPS_LOCK = threading.Lock()
 
 
 def _form_of(q: cg.Question, answer: str) -> Form:

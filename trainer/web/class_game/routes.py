@@ -32,7 +32,15 @@ from .. import get_deck
 from ..extensions import db
 from ..guards import Refused, Stale, nothing_changed, whole_number
 from ..live import sockets, waits
-from ..models import ClassGame, ClassMembership, Role, SchoolClass, User, utcnow
+from ..models import (
+    ClassGame,
+    ClassGamePlayer,
+    ClassMembership,
+    Role,
+    SchoolClass,
+    User,
+    utcnow,
+)
 from ..security import login_required, student_required, teacher_required
 from ..teach.routes import own_class, students_of
 from . import game as games
@@ -98,14 +106,16 @@ def _own_game(game_id: int) -> ClassGame:
     return found
 
 
-def _joined_game(game_id: int) -> ClassGame:
-    """A game the current student joined; any other is not found (C-W2)."""
+def _joined_game(game_id: int) -> tuple[ClassGame, ClassGamePlayer]:
+    """A game the current student joined, and their place in it; any other is not found (C-W2)."""
     found = db.session.execute(
-        select(ClassGame).where(ClassGame.id == game_id)
-    ).scalar_one_or_none()
-    if found is None or games.player_of(found.id, _user().id) is None:
+        select(ClassGame, ClassGamePlayer)
+        .join(ClassGamePlayer, ClassGamePlayer.game_id == ClassGame.id)
+        .where(ClassGame.id == game_id, ClassGamePlayer.student_id == _user().id)
+    ).first()
+    if found is None:
         abort(404)
-    return found
+    return found[0], found[1]
 
 
 def watched_version(game_id: int) -> int | None:
@@ -258,13 +268,14 @@ def control(game_id: int) -> Response:
     version = whole_number(form.version.data)
     if not form.validate() or version is None:
         return nothing_changed("That control could not be read. Nothing changed.", here, "error")
+    was = (found.phase, found.question)
     try:
         games.control(found.id, form.action.data, version, utcnow())
     except Stale as stale:
         return nothing_changed(str(stale), here, stale.category)
     except Refused as refused:
         return nothing_changed(str(refused), here, "error")
-    sockets.announce_class_game(found.id, moved=True)
+    sockets.announce_class_game(found.id, moved=True, question=opened_question(found, was))
     if form.action.data == "end":
         return redirect(url_for("class_game.report", game_id=found.id))
     return redirect(here)
@@ -333,44 +344,97 @@ def join() -> str | Response | tuple[str, int]:
     return redirect(url_for("class_game.play", game_id=found.id))
 
 
-def _student_view(game: ClassGame, student: User) -> dict[str, Any]:
+def _question_part(
+    game: ClassGame,
+    q: cg.Question,
+    *,
+    given: str | None = None,
+    paused: bool = False,
+    time_left: int | None = None,
+    pushed: bool = False,
+) -> dict[str, Any]:
+    """What ``class_game/_question.html`` draws of the open question ``q``: its public view only
+    (C-W5), and this student's answer (``given``, its label), pause and clock."""
+    deck = get_deck()
+    shown = game.clues_shown if q.kind is cg.Kind.CLUES else 0
+    public = cg.public_view(q, shown)
+    return {
+        "game": game,
+        "public": public,
+        "number": q.number,
+        "kind": q.kind.value,
+        "given": given,
+        "paused": paused,
+        "time_left": time_left,
+        "pushed": pushed,
+        "names": {
+            p: deck[p].name
+            for p in public["options"]
+            if q.kind not in (cg.Kind.CAPITAL, cg.Kind.FIND)
+        },
+        "pick_order": deck.geometry.west_to_east(),
+        "find_map": games.find_map(game, q.number, deck) if q.kind is cg.Kind.FIND else None,
+    }
+
+
+def opened_question(game: ClassGame, was: tuple[str, int]) -> dict[str, Any] | None:
+    """The question a control has just opened, as every student's page draws it (C-W9): for the
+    students' notice, so sixty phones do not all fetch the same page at the same instant. None
+    unless the control moved the game from ``was`` (its phase and question before) onto a question
+    nobody can have answered yet: opened, not paused (a new clue or a resume is fetched)."""
+    q = games.current(game)
+    if (
+        game.phase != cg.Phase.QUESTION.value
+        or (game.phase, game.question) == was
+        or game.paused
+        or q is None
+    ):
+        return None
+    left = games.time_left_ms(game, False, utcnow())
+    html = render_template(
+        "class_game/_question.html", **_question_part(game, q, time_left=left, pushed=True)
+    )
+    return {
+        "number": q.number,
+        "title": f"Class game · Question {q.number + 1} of {len(game.questions)}",
+        "left": left,
+        "html": html,
+    }
+
+
+def _student_view(game: ClassGame, me: ClassGamePlayer) -> dict[str, Any]:
     """What a student's device shows. While a question is open: only its public view (C-W5)."""
     deck = get_deck()
     now = utcnow()
-    me = games.player_of(game.id, student.id)
-    assert me is not None
-    mine = {a.question: a for a in games.answers_of(game.id, student.id)}
+    settings = games.settings_of(game)
+    mine = {a.question: a for a in games.answers_of(game.id, me.student_id)}
+    limit, longer = cg.deadline_ms(settings, False), cg.deadline_ms(settings, me.extra_time)
     view: dict[str, Any] = {
         "game": game,
         "phase": game.phase,
         "total": len(game.questions),
         "points": sum(a.points for a in mine.values()),
         "right": sum(1 for a in mine.values() if a.right),
-        "players": len(games.players(game.id)),
         "paused": game.paused,
-        "team": me.team if games.settings_of(game).team_size > 1 else None,
+        "team": me.team if settings.team_size > 1 else None,
         "server_now": int(now.timestamp() * 1000),
+        "extra_ms": (longer - limit) if limit is not None and longer is not None else 0,
         "form": AnswerForm(formdata=None),
         "public": None,
     }
     if game.phase == cg.Phase.QUESTION.value:
         q = games.current(game)
         assert q is not None
-        shown = game.clues_shown if q.kind is cg.Kind.CLUES else 0
-        view["public"] = cg.public_view(q, shown)
-        view["number"] = q.number
-        view["kind"] = q.kind.value
         given = mine.get(q.number)
-        view["given"] = games.label(q, given.answer, deck) if given else None
-        view["time_left"] = games.time_left_ms(game, me.extra_time, now)
-        view["names"] = {
-            p: deck[p].name
-            for p in view["public"]["options"]
-            if q.kind not in (cg.Kind.CAPITAL, cg.Kind.FIND)
-        }
-        view["pick_order"] = deck.geometry.west_to_east()
-        if q.kind is cg.Kind.FIND:
-            view["find_map"] = games.find_map(game, q.number, deck)
+        view.update(
+            _question_part(
+                game,
+                q,
+                given=games.label(q, given.answer, deck) if given else None,
+                paused=game.paused,
+                time_left=games.time_left_ms(game, me.extra_time, now),
+            )
+        )
     elif game.phase in (cg.Phase.REVEAL.value, cg.Phase.STANDINGS.value):
         q = games.current(game)
         assert q is not None
@@ -390,7 +454,7 @@ def _student_view(game: ClassGame, student: User) -> dict[str, Any]:
         )
     if game.phase in (cg.Phase.STANDINGS.value, cg.Phase.ENDED.value):
         table = games.game_standings(game)
-        key = me.team if games.settings_of(game).team_size > 1 else student.id
+        key = me.team if settings.team_size > 1 else me.student_id
         mine_standing = next((s for s in table if s.key == key), None)
         view["rank"] = mine_standing.rank if mine_standing else None
         view["ranked"] = len(table)
@@ -402,10 +466,10 @@ def _student_view(game: ClassGame, student: User) -> dict[str, Any]:
 def play(game_id: int) -> str:
     """A student's game: the lobby, each question, the reveal, their points; a refresh comes back
     to where the game is (C-W10)."""
-    found = _joined_game(game_id)
+    found, me = _joined_game(game_id)
     return render_template(
         "class_game/play.html",
-        **_student_view(found, _user()),
+        **_student_view(found, me),
         live_part=request.args.get("part") == "live",
     )
 
@@ -414,7 +478,7 @@ def play(game_id: int) -> str:
 @student_required
 def answer(game_id: int) -> Response:
     """The student's answer to the open question, judged by the server (C-W4, C-W6)."""
-    found = _joined_game(game_id)
+    found, _me = _joined_game(game_id)
     here = url_for("class_game.play", game_id=found.id)
     form = AnswerForm()
     number = whole_number(form.question.data, 0, cg.MAX_QUESTIONS)

@@ -9,7 +9,8 @@ A tournament's round page and projector (its teacher) and a match's page (the cl
 a student of one of its two teams) follow the games played on the devices the same way (P-K10):
 they hear ``{"tournament": id, "match": id}`` when a game of a match changed, and fetch their part.
 A GeoPlunge Live game (issue 23) is followed alike by its projector and its students' pages:
-``{"game": id, "version": n}`` (C-W9).
+``{"game": id, "version": n}`` (C-W9); the students' notice of a question just opened holds its
+public part of the page too, the same for every student.
 A teacher connects for that alone: they listen to no table and have no personal room. With
 ``REDIS_URL`` set, every server process fans out each notice through
 Redis, so players connected to different workers or hosts hear each other.
@@ -160,13 +161,17 @@ def class_game_room(game_id: int, teacher: bool) -> str:
     return f"class-game:{game_id}:{'projector' if teacher else 'students'}"
 
 
-def announce_class_game(game_id: int, moved: bool = False) -> None:
+def announce_class_game(
+    game_id: int, moved: bool = False, question: dict[str, Any] | None = None
+) -> None:
     """Tell a class game's pages that it changed (after the change is committed, C-W9). The
-    notice names the game and a version, nothing else (no question, no answer, no student): the
+    notice names the game and a version (no answer, no student): the
     projector hears every change (``version``: a join, an answer, a control), the students' pages
     only where the game is (``state_version``), when a control ``moved`` it, so thirty answers do
-    not make thirty pages fetch themselves thirty times. Pages without a socket hear it through the waiting board,
-    under the game's own keys (``class_game.game.wait_key``)."""
+    not make thirty pages fetch themselves thirty times. A control that opened a question gives
+    the students' notice that ``question`` too, drawn as every student's page draws it (its public
+    view only, C-W5): the phones show it without fetching it. Pages without a socket hear it
+    through the waiting board, under the game's own keys (``class_game.game.wait_key``)."""
     from ..class_game.game import wait_key
     from ..models import ClassGame
 
@@ -184,11 +189,10 @@ def announce_class_game(game_id: int, moved: bool = False) -> None:
             to=class_game_room(game_id, True),
         )
         if moved:
-            socketio.emit(
-                CLASS_GAME_CHANGED,
-                {"game": game_id, "version": state_version},
-                to=class_game_room(game_id, False),
-            )
+            notice: dict[str, Any] = {"game": game_id, "version": state_version}
+            if question is not None:
+                notice["question"] = question
+            socketio.emit(CLASS_GAME_CHANGED, notice, to=class_game_room(game_id, False))
     waits.announce(wait_key(game_id, True), version)
     if moved:
         waits.announce(wait_key(game_id, False), state_version)

@@ -1,8 +1,10 @@
 // A GeoPlunge Live page (issue 23): a student's game, and the teacher's projector (which loads
 // class_game_projector.js too). When the game changes, fetch this page's part again
 // (?part=live) and put it in place. The server says so over Socket.IO with the game's id and a
-// version, nothing more (the projector hears every change, a student's page only where the game
-// is); where WebSockets are blocked the page long-polls the version instead, as live.js does.
+// version (the projector hears every change, a student's page only where the game is); a
+// student's notice of a question just opened brings that question's part of the page with it,
+// the same for the whole class, so the phone shows it without asking (C-W9). Where WebSockets
+// are blocked the page long-polls the version instead, as live.js does.
 // The timer counts down on the server's clock; the server judges lateness itself.
 (function () {
   "use strict";
@@ -52,17 +54,56 @@
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("cg-root");
     if (!fresh) { window.location.reload(); return; }
+    // A page fetched before a newer notice put its question in place is older than the page.
+    if (Number(fresh.getAttribute("data-cg-version")) < version) { return; }
     var was = kept();
     var focusedId = document.activeElement && document.activeElement.id;
     root.innerHTML = fresh.innerHTML;
     Array.prototype.forEach.call(fresh.attributes, function (attr) {
       root.setAttribute(attr.name, attr.value);
     });
-    ["data-cg-left", "data-cg-paused"].forEach(function (name) {
+    ["data-cg-left", "data-cg-paused", "data-cg-time-up"].forEach(function (name) {
       if (!fresh.hasAttribute(name)) { root.removeAttribute(name); }
     });
     version = Number(root.getAttribute("data-cg-version"));
     restore(was);
+    settle(focusedId);
+  }
+
+  // A question just opened, as the notice brought it (C-W9): the same for every student, so the
+  // form's CSRF token is this page's own and the clock gets this student's extra time.
+  function put(question, newVersion) {
+    var body = document.getElementById("cg-body");
+    var title = document.getElementById("cg-title");
+    if (!body || !title || typeof question.html !== "string") { return false; }
+    var before = root.getAttribute("data-cg-phase");
+    var focusedId = document.activeElement && document.activeElement.id;
+    body.innerHTML = question.html;
+    title.textContent = question.title;
+    var token = root.getAttribute("data-cg-csrf") || "";
+    Array.prototype.forEach.call(body.querySelectorAll('input[name="csrf_token"]'), function (input) {
+      if (!input.value) { input.value = token; }
+    });
+    root.setAttribute("data-cg-version", String(newVersion));
+    root.setAttribute("data-cg-phase", "question");
+    root.setAttribute("data-cg-question", String(question.number));
+    root.removeAttribute("data-cg-paused");
+    root.removeAttribute("data-cg-time-up");
+    if (typeof question.left === "number") {
+      var extra = Number(root.getAttribute("data-cg-extra")) || 0;
+      root.setAttribute("data-cg-left", String(question.left + extra));
+    } else {
+      root.removeAttribute("data-cg-left");
+    }
+    version = newVersion;
+    settle(focusedId);
+    // A page that had not shown the last reveal (its fetch was overtaken, or the question was
+    // skipped) may show old points: fetch it once, later, so the class does not ask at once.
+    if (before === "question") { window.setTimeout(refresh, 500 + Math.random() * 1500); }
+    return true;
+  }
+
+  function settle(focusedId) {
     if (window.GeoPickMap && window.GeoPickMap.bind) { window.GeoPickMap.bind(root); }
     if (window.GeoAnswer) { window.GeoAnswer.init(); }
     countDown();
@@ -95,8 +136,10 @@
       });
   }
 
-  function heard(newVersion) {
-    if (typeof newVersion === "number" && newVersion > version) { refresh(); }
+  function heard(newVersion, question) {
+    if (typeof newVersion !== "number" || newVersion <= version) { return; }
+    if (question && !leaving() && put(question, newVersion)) { return; }
+    refresh();
   }
 
   function connected() { return Boolean(socket && socket.connected); }
@@ -163,7 +206,7 @@
     socket.io.on("error", longPoll);
     socket.io.on("reconnect_attempt", longPoll);
     socket.on("class_game_changed", function (message) {
-      if (message && message.game === gameId) { heard(message.version); }
+      if (message && message.game === gameId) { heard(message.version, message.question); }
     });
   }
   if (!socket) { longPoll(); }
