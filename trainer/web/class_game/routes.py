@@ -14,6 +14,7 @@ version (:mod:`trainer.web.live.waits`), and then fetch their own part again (``
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -218,6 +219,9 @@ def _projector_view(game: ClassGame) -> dict[str, Any]:
     }
     if game.phase == cg.Phase.LOBBY.value:
         view["qr"] = qr_svg(url_for("class_game.index", code=game.code, _external=True))
+    coming = 0 if game.phase == cg.Phase.LOBBY.value else game.question + 1
+    if game.phase != cg.Phase.ENDED.value and coming < len(game.questions):
+        opening_part(game, coming)  # drawn now, while the class is busy, for the notice (C-W9)
     if q is not None:
         view["answered"] = games.answered_count(game.id, q.number)
         view["clues"] = q.clues[: game.clues_shown] if q.kind is cg.Kind.CLUES else ()
@@ -352,11 +356,15 @@ def _question_part(
     paused: bool = False,
     time_left: int | None = None,
     pushed: bool = False,
+    clues_shown: int | None = None,
 ) -> dict[str, Any]:
     """What ``class_game/_question.html`` draws of the open question ``q``: its public view only
-    (C-W5), and this student's answer (``given``, its label), pause and clock."""
+    (C-W5) with the game's clues on show (or ``clues_shown``), and this student's answer
+    (``given``, its label), pause and clock."""
     deck = get_deck()
-    shown = game.clues_shown if q.kind is cg.Kind.CLUES else 0
+    if clues_shown is None:
+        clues_shown = game.clues_shown
+    shown = clues_shown if q.kind is cg.Kind.CLUES else 0
     public = cg.public_view(q, shown)
     return {
         "game": game,
@@ -377,6 +385,36 @@ def _question_part(
     }
 
 
+#: Each question's part of the page as it opens (:func:`opening_part`), drawn once per process.
+_OPENINGS: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_OPENINGS_KEPT = 64
+
+
+def opening_part(game: ClassGame, number: int) -> str:
+    """Question ``number``'s part of a student's page at the instant it opens, the same for every
+    student (C-W9): its public view with its first clue (C-G6), nobody's answer, not paused, the
+    whole time on the clock, the form's CSRF token empty. Drawn once and kept: the projector's
+    page asks for the question to come while the class is on the one before, so the control that
+    opens it does not draw its map while sixty phones wait."""
+    q = games.questions_of(game)[number]
+    limit = cg.deadline_ms(games.settings_of(game), False)
+    key = (game.id, json.dumps(game.questions[number], sort_keys=True), limit)
+    with _MAPS_LOCK:
+        found = _OPENINGS.get(key)
+        if found is not None:
+            _OPENINGS.move_to_end(key)
+            return found
+    made = render_template(
+        "class_game/_question.html",
+        **_question_part(game, q, time_left=limit, pushed=True, clues_shown=1),
+    )
+    with _MAPS_LOCK:
+        _OPENINGS[key] = made
+        while len(_OPENINGS) > _OPENINGS_KEPT:
+            _OPENINGS.popitem(last=False)
+    return made
+
+
 def opened_question(game: ClassGame, was: tuple[str, int]) -> dict[str, Any] | None:
     """The question a control has just opened, as every student's page draws it (C-W9): for the
     students' notice, so sixty phones do not all fetch the same page at the same instant. None
@@ -390,15 +428,11 @@ def opened_question(game: ClassGame, was: tuple[str, int]) -> dict[str, Any] | N
         or q is None
     ):
         return None
-    left = games.time_left_ms(game, False, utcnow())
-    html = render_template(
-        "class_game/_question.html", **_question_part(game, q, time_left=left, pushed=True)
-    )
     return {
         "number": q.number,
         "title": f"Class game · Question {q.number + 1} of {len(game.questions)}",
-        "left": left,
-        "html": html,
+        "left": games.time_left_ms(game, False, utcnow()),
+        "html": opening_part(game, q.number),
     }
 
 
