@@ -4,7 +4,7 @@
 // version (the projector hears every change, a student's page only where the game is); a
 // student's notice of a question just opened brings that question's part of the page with it,
 // the same for the whole class, so the phone shows it without asking (C-W9). Where WebSockets
-// are blocked the page long-polls the version instead, as live.js does.
+// are blocked the page long-polls the version instead, as live.js does (both through follow.js).
 // The timer counts down on the server's clock; the server judges lateness itself.
 (function () {
   "use strict";
@@ -14,7 +14,7 @@
   var gameId = Number(root.getAttribute("data-cg-game"));
   var versionUrl = root.getAttribute("data-cg-version-url");
   var version = Number(root.getAttribute("data-cg-version"));
-  var busy = false, again = false, waiting = false, socket = null, timer = null;
+  var busy = false, again = false, timer = null;
   // A form sent is a page on its way: a notice must not swap the page under it.
   var leavingUntil = 0;
   document.addEventListener("submit", function (event) {
@@ -142,25 +142,6 @@
     refresh();
   }
 
-  function connected() { return Boolean(socket && socket.connected); }
-
-  function longPoll() {
-    if (waiting || connected()) { return; }
-    waiting = true;
-    root.setAttribute("data-cg-transport", "poll");
-    var url = new URL(versionUrl, window.location.href);
-    url.searchParams.set("after", String(version));
-    url.searchParams.set("wait", "1");
-    fetch(url.toString(), { credentials: "same-origin", headers: { "Accept": "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (data) { if (data) { heard(data.version); } return Boolean(data); })
-      .catch(function () { return false; })
-      .then(function (ok) {
-        waiting = false;
-        window.setTimeout(longPoll, ok ? 0 : POLL_MS);
-      });
-  }
-
   // The clock: seconds left on the open question, counted from what the server said.
   function countDown() {
     if (timer) { window.clearInterval(timer); timer = null; }
@@ -193,28 +174,23 @@
   }
   countDown();
 
-  if (typeof window.io === "function") {
-    socket = window.io({ transports: ["websocket"], reconnectionDelayMax: 5000 });
-    socket.on("connect", function () {
-      root.setAttribute("data-cg-transport", "socket");
-      socket.emit("watch_class_game", { game: gameId }, function (reply) {
-        if (reply && reply.ok) { heard(reply.version); }
-      });
-    });
-    socket.on("disconnect", longPoll);
-    socket.on("connect_error", longPoll);
-    socket.io.on("error", longPoll);
-    socket.io.on("reconnect_attempt", longPoll);
-    socket.on("class_game_changed", function (message) {
-      if (message && message.game === gameId) { heard(message.version, message.question); }
-    });
-  }
-  if (!socket) { longPoll(); }
+  // The socket, or without one the long-poll of the version (follow.js).
+  var follow = window.GeoFollow.start({
+    root: root,
+    prefix: "cg",
+    versionUrl: versionUrl,
+    version: function () { return version; },
+    heard: function (newVersion, message) { heard(newVersion, message && message.question); },
+    watch: "watch_class_game",
+    watchMessage: { game: gameId },
+    notice: "class_game_changed",
+    matches: function (message) { return message.game === gameId; }
+  });
   // A socket that neither connects nor says why (a proxy that closes it at once): ask instead.
-  window.setInterval(function () { if (!connected()) { longPoll(); } }, POLL_MS);
+  window.setInterval(function () { if (!follow.connected()) { follow.longPoll(); } }, POLL_MS);
   // Back from a phone's sleep or another tab: catch up at once.
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden && !connected()) { longPoll(); }
+    if (!document.hidden && !follow.connected()) { follow.longPoll(); }
     if (!document.hidden) { refresh(); }
   });
 })();

@@ -20,8 +20,6 @@
   var ply = Number(root.getAttribute("data-live-ply"));
   var busy = false;
   var again = false;
-  var socket = null;
-  var waiting = false;
   // From the moment this page sends a form (a move, a message) it is on its way to the next page:
   // a notice of its own move must not reload it then, which would cancel the form's answer.
   var leavingUntil = 0;
@@ -108,39 +106,17 @@
     if (typeof newVersion === "number" && newVersion > version) { refresh(); }
   }
 
-  function connected() { return Boolean(socket && socket.connected); }
-
-  function ask(url) {
-    return fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (data) { if (data) { heard(data.version); } return Boolean(data); });
-  }
-
-  // Without a socket: ask again and again, each ask held by the server until the table changes
-  // (or 20 s went by), which also tells the table this student is still here. After a failed ask
-  // (wifi gone), wait a few seconds before the next.
-  function longPoll() {
-    if (waiting || connected()) { return; }
-    waiting = true;
-    root.setAttribute("data-live-transport", "poll");
-    var url = new URL(versionUrl, window.location.href);
-    url.searchParams.set("after", String(version));
-    url.searchParams.set("wait", "1");
-    ask(url.toString())
-      .catch(function () { return false; })
-      .then(function (ok) {
-        waiting = false;
-        window.setTimeout(longPoll, ok ? 0 : POLL_MS);
-      });
-  }
+  // The socket, or without one an ask held by the server until the table changes (or 20 s went
+  // by), which also tells the table this student is still here (follow.js).
+  var follow = null;
 
   // With a socket: report in every 15 s (the socket itself says nothing about the student).
   function poll() {
-    if (!connected()) { longPoll(); return; }
+    if (!follow.connected()) { follow.longPoll(); return; }
     var now = Date.now();
     if (now - lastPoll < HEARTBEAT_MS) { return; }
     lastPoll = now;
-    ask(versionUrl).catch(function () {});
+    follow.ask(versionUrl).catch(function () {});
   }
 
   // When the student to move is away or out of time, ask the computer to play for them.
@@ -178,24 +154,17 @@
   }
   scheduleRefresh();
 
-  if (typeof window.io === "function") {
-    socket = window.io({ transports: ["websocket"], reconnectionDelayMax: 5000 });
-    socket.on("connect", function () {
-      root.setAttribute("data-live-transport", "socket");
-      socket.emit("watch", { code: code }, function (reply) {
-        if (reply && reply.ok) { heard(reply.version); }
-      });
-    });
-    // Gone, or never there (a proxy that refuses WebSockets): wait by asking instead, at once.
-    socket.on("disconnect", longPoll);
-    socket.on("connect_error", longPoll);
-    socket.io.on("error", longPoll);
-    socket.io.on("reconnect_attempt", longPoll);
-    socket.on("changed", function (message) {
-      if (message && message.code === code) { heard(message.version); }
-    });
-  }
-  if (!socket) { longPoll(); }
+  follow = window.GeoFollow.start({
+    root: root,
+    prefix: "live",
+    versionUrl: versionUrl,
+    version: function () { return version; },
+    heard: heard,
+    watch: "watch",
+    watchMessage: { code: code },
+    notice: "changed",
+    matches: function (message) { return message.code === code; }
+  });
   window.setInterval(poll, POLL_MS);
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { poll(); }

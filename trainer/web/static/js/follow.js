@@ -1,0 +1,76 @@
+// Following a live page's changes (issues 22 and 23): the one way the live tables (live.js) and the
+// class games (class_game.js) hear that what they show has changed. Over Socket.IO when it
+// connects; where a school's network blocks WebSockets (or the socket drops, or a proxy closes it
+// without a word), by long-polling the page's version URL: each ask is held by the server until the
+// version passes the page's (or 20 s go by), so a change arrives as fast. After a failed ask (wifi
+// gone) the next waits a few seconds.
+//
+//   var follow = window.GeoFollow.start({
+//     root: element,                  // gets data-<prefix>-transport="socket" | "poll"
+//     prefix: "live",
+//     versionUrl: "...",              // answers {"version": n}; with ?after=N&wait=1 it waits
+//     version: function () { ... },   // the version the page shows now
+//     heard: function (version, message) { ... },  // a version heard (and the notice, if any)
+//     watch: "watch", watchMessage: {...},         // the socket's ask to listen, once connected
+//     notice: "changed", matches: function (message) { ... }  // the notices that are this page's
+//   });
+//   follow.connected(); follow.longPoll(); follow.ask(url)
+(function () {
+  "use strict";
+  var RETRY_MS = 3000;
+
+  function start(options) {
+    var root = options.root;
+    var attribute = "data-" + options.prefix + "-transport";
+    var socket = null;
+    var waiting = false;
+
+    function connected() { return Boolean(socket && socket.connected); }
+
+    function ask(url) {
+      return fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (data) {
+          if (data) { options.heard(data.version, null); }
+          return Boolean(data);
+        });
+    }
+
+    function longPoll() {
+      if (waiting || connected()) { return; }
+      waiting = true;
+      root.setAttribute(attribute, "poll");
+      var url = new URL(options.versionUrl, window.location.href);
+      url.searchParams.set("after", String(options.version()));
+      url.searchParams.set("wait", "1");
+      ask(url.toString())
+        .catch(function () { return false; })
+        .then(function (ok) {
+          waiting = false;
+          window.setTimeout(longPoll, ok ? 0 : RETRY_MS);
+        });
+    }
+
+    if (typeof window.io === "function") {
+      socket = window.io({ transports: ["websocket"], reconnectionDelayMax: 5000 });
+      socket.on("connect", function () {
+        root.setAttribute(attribute, "socket");
+        socket.emit(options.watch, options.watchMessage, function (reply) {
+          if (reply && reply.ok) { options.heard(reply.version, null); }
+        });
+      });
+      // Gone, or never there (a proxy that refuses WebSockets): wait by asking instead, at once.
+      socket.on("disconnect", longPoll);
+      socket.on("connect_error", longPoll);
+      socket.io.on("error", longPoll);
+      socket.io.on("reconnect_attempt", longPoll);
+      socket.on(options.notice, function (message) {
+        if (message && options.matches(message)) { options.heard(message.version, message); }
+      });
+    }
+    if (!socket) { longPoll(); }
+    return { connected: connected, longPoll: longPoll, ask: ask };
+  }
+
+  window.GeoFollow = { start: start };
+})();
