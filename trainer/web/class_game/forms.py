@@ -13,7 +13,6 @@ from wtforms import (
     SelectField,
     StringField,
     SubmitField,
-    TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, ValidationError
@@ -24,8 +23,8 @@ from trainer.assignments import Scope
 from trainer.cards import Deck
 from trainer.facts import Facet
 
-from ..study.forms import CheckboxListField, StartForm
-from ..teach.forms import FACETS_MESSAGE, MAX_STATES_TEXT, parse_states
+from ..study.forms import CheckboxListField
+from ..teach.forms import FACETS_MESSAGE, parse_states, scope_fields
 
 #: What a game covers: what the class is about to forget (C-W1), or a part of the deck.
 FORGET, SCOPE = "forget", "scope"
@@ -55,23 +54,9 @@ class NewGameForm(FlaskForm):
         default=FORGET,
         validators=[InputRequired(message="Choose what the game covers.")],
     )
-    facets = CheckboxListField(
-        "Facts",
-        choices=[SelectChoice(f.value, f.label) for f in Facet],
-        validate_choice=True,
-        description="Only for a part of the deck. None ticked: every fact.",
-    )
-    area = SelectField(
-        "Part of the country",
-        choices=StartForm.area.kwargs["choices"],
-        default="",
-        validate_choice=True,
-    )
-    states = TextAreaField(
-        "Hand-picked states (optional)",
-        validators=[Length(max=MAX_STATES_TEXT, message="That list is too long.")],
-        description="State names or postal codes, separated by commas. They are added to the part of the country.",
-        render_kw={"rows": 2},
+    facets, area, states = scope_fields(
+        "Only for a part of the deck. None ticked: every fact.",
+        "State names or postal codes, separated by commas. They are added to the part of the country.",
     )
     kinds = CheckboxListField(
         "Kinds of question",

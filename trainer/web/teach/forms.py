@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from flask_wtf import FlaskForm
 from sqlalchemy import select
@@ -288,6 +289,27 @@ MAX_STATES_TEXT = 2000
 FACETS_MESSAGE = "Tick the facts from the list."
 
 
+def scope_fields(facets_help: str, states_help: str) -> tuple[Any, Any, Any]:
+    """The three fields of a scope (P-A1), as an assignment and a class game ask for it: which
+    facts, which part of the country, and hand-picked states (read by :func:`parse_states`)."""
+    facets = CheckboxListField(
+        "Facts",
+        choices=[SelectChoice(f.value, f.label) for f in Facet],
+        validate_choice=True,
+        description=facets_help,
+    )
+    area = SelectField(
+        "Part of the country", choices=_AREA_CHOICES, default="", validate_choice=True
+    )
+    states = TextAreaField(
+        "Hand-picked states (optional)",
+        validators=[Length(max=MAX_STATES_TEXT, message="That list is too long.")],
+        description=states_help,
+        render_kw={"rows": 2},
+    )
+    return facets, area, states
+
+
 class AssignmentForm(FlaskForm):
     """Practice for a class: activities, an optional scope, an amount or a goal, dates, and who.
 
@@ -314,20 +336,9 @@ class AssignmentForm(FlaskForm):
         validate_choice=True,
         description="Any of them counts towards the assignment.",
     )
-    facets = CheckboxListField(
-        "Facts",
-        choices=[SelectChoice(f.value, f.label) for f in Facet],
-        validate_choice=True,
-        description="None ticked: every fact the activities ask about.",
-    )
-    area = SelectField(
-        "Part of the country", choices=_AREA_CHOICES, default="", validate_choice=True
-    )
-    states = TextAreaField(
-        "Hand-picked states (optional)",
-        validators=[Length(max=MAX_STATES_TEXT, message="That list is too long.")],
-        description="State names or postal codes, separated by commas or new lines. They are added to the part of the country.",
-        render_kw={"rows": 2},
+    facets, area, states = scope_fields(
+        "None ticked: every fact the activities ask about.",
+        "State names or postal codes, separated by commas or new lines. They are added to the part of the country.",
     )
     amount = RadioField(
         "What finishes it",
