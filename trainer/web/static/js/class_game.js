@@ -14,7 +14,7 @@
   var gameId = Number(root.getAttribute("data-cg-game"));
   var versionUrl = root.getAttribute("data-cg-version-url");
   var version = Number(root.getAttribute("data-cg-version"));
-  var busy = false, again = false, timer = null;
+  var timer = null;
   // A form sent is a page on its way: a notice must not swap the page under it.
   var leavingUntil = 0;
   document.addEventListener("submit", function (event) {
@@ -119,22 +119,7 @@
     document.dispatchEvent(new CustomEvent("cg:swapped"));
   }
 
-  function refresh() {
-    if (leaving()) { return; }
-    if (busy) { again = true; return; }
-    busy = true;
-    fetch(pageUrl(), { credentials: "same-origin", headers: { "Accept": "text/html" } })
-      .then(function (response) {
-        if (!response.ok) { throw new Error(String(response.status)); }
-        return response.text();
-      })
-      .then(swap)
-      .catch(function () { /* the next notice or poll tries again */ })
-      .then(function () {
-        busy = false;
-        if (again) { again = false; refresh(); }
-      });
-  }
+  var refresh = window.GeoFollow.refresher(pageUrl, swap, leaving);
 
   function heard(newVersion, question) {
     if (typeof newVersion !== "number" || newVersion <= version) { return; }

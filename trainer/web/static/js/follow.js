@@ -15,6 +15,7 @@
 //     notice: "changed", matches: function (message) { ... }  // the notices that are this page's
 //   });
 //   follow.connected(); follow.longPoll(); follow.ask(url)
+//   var refresh = window.GeoFollow.refresher(pageUrl, swap, leaving);
 (function () {
   "use strict";
   var RETRY_MS = 3000;
@@ -72,5 +73,30 @@
     return { connected: connected, longPoll: longPoll, ask: ask };
   }
 
-  window.GeoFollow = { start: start };
+  // The page's changing part fetched again (``url()``) and given to ``swap``; one fetch at a time,
+  // and one more after it when a change was heard meanwhile. Not while ``leaving()``: a form sent
+  // is a page on its way, which a swap would cancel.
+  function refresher(url, swap, leaving) {
+    var busy = false;
+    var again = false;
+    function refresh() {
+      if (leaving()) { return; }
+      if (busy) { again = true; return; }
+      busy = true;
+      fetch(url(), { credentials: "same-origin", headers: { "Accept": "text/html" } })
+        .then(function (response) {
+          if (!response.ok) { throw new Error(String(response.status)); }
+          return response.text();
+        })
+        .then(swap)
+        .catch(function () { /* the next notice or poll tries again */ })
+        .then(function () {
+          busy = false;
+          if (again) { again = false; refresh(); }
+        });
+    }
+    return refresh;
+  }
+
+  window.GeoFollow = { start: start, refresher: refresher };
 })();

@@ -18,8 +18,6 @@
   var version = Number(root.getAttribute("data-live-version"));
   var status = root.getAttribute("data-live-status");
   var ply = Number(root.getAttribute("data-live-ply"));
-  var busy = false;
-  var again = false;
   // From the moment this page sends a form (a move, a message) it is on its way to the next page:
   // a notice of its own move must not reload it then, which would cancel the form's answer.
   var leavingUntil = 0;
@@ -85,22 +83,7 @@
     }
   }
 
-  function refresh() {
-    if (leaving()) { return; }
-    if (busy) { again = true; return; }
-    busy = true;
-    fetch(pageUrl(), { credentials: "same-origin", headers: { "Accept": "text/html" } })
-      .then(function (response) {
-        if (!response.ok) { throw new Error(String(response.status)); }
-        return response.text();
-      })
-      .then(swap)
-      .catch(function () { /* the next notice or poll tries again */ })
-      .then(function () {
-        busy = false;
-        if (again) { again = false; refresh(); }
-      });
-  }
+  var refresh = window.GeoFollow.refresher(pageUrl, swap, leaving);
 
   function heard(newVersion) {
     if (typeof newVersion === "number" && newVersion > version) { refresh(); }
