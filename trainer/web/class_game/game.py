@@ -508,19 +508,6 @@ def answer(
             judged = cg.judge(q, answer_given, deck, clues_seen=clues_seen)
         except cg.BadAnswer:
             raise Refused(NOT_AN_OPTION) from None
-        # The question must still be open as the answer is kept: a reveal pressed meanwhile wins.
-        claimed = changed_rows(
-            update(ClassGame)
-            .where(
-                ClassGame.id == game_id,
-                ClassGame.phase == cg.Phase.QUESTION.value,
-                ClassGame.question == number,
-                ClassGame.paused.is_(False),
-            )
-            .values(version=ClassGame.version + 1)
-        )
-        if claimed != 1:
-            raise Refused(CLOSED)
         kept_answer = _stored_answer(q, answer_given, judged)
         db.session.add(
             ClassGameAnswer(
@@ -553,6 +540,21 @@ def answer(
                 ),
                 now,
             )
+        # The question must still be open as the answer is kept: a reveal pressed meanwhile wins.
+        # Last in the unit, so the game's row is locked only from here to the commit: the answers
+        # of a whole class queue for it one after another.
+        claimed = changed_rows(
+            update(ClassGame)
+            .where(
+                ClassGame.id == game_id,
+                ClassGame.phase == cg.Phase.QUESTION.value,
+                ClassGame.question == number,
+                ClassGame.paused.is_(False),
+            )
+            .values(version=ClassGame.version + 1)
+        )
+        if claimed != 1:
+            raise Refused(CLOSED)
         return Answered(judged.right, judged.points if judged.right else 0)
 
     return atomically(work)
