@@ -300,3 +300,24 @@ def test_any_names_round_trip_through_the_csv_writer(
             g, f = people[int(s.sourced_id[1:])]
             assert s.name == name(g, f)
     assert len(plan.classes) == 3
+
+
+def test_a_class_knows_its_teachers_by_username_and_email_in_lower_case() -> None:
+    """P-S6: the files' teachers of each class, to tell a teacher's own classes in a school's
+    export; a teacher enrolled in a class left out is named nowhere."""
+    users = [
+        user_row("stu-1", "Ana", "Silva"),
+        "tch-1,,,true,org-1,teacher,Ms.Tan,,Mei,Tan,,,Mei.Tan@School.example,,,,,",
+    ]
+    classes = [class_row("cls-a", "A"), class_row("cls-b", "B")]
+    enrollments = [
+        enrollment_row("e1", "cls-a", "stu-1"),
+        enrollment_row("e2", "cls-a", "tch-1", role="teacher"),
+        enrollment_row("e3", "cls-b", "stu-1"),
+    ]
+    plan = read_roster(roster_files(users, classes, enrollments), dt.date(2026, 12, 7))
+    teachers = {c.sourced_id: c.teachers for c in plan.classes}
+    assert teachers == {
+        "cls-a": frozenset({"ms.tan", "mei.tan@school.example"}),
+        "cls-b": frozenset(),
+    }

@@ -103,6 +103,9 @@ class RosterClass:
     sourced_id: str
     title: str
     students: tuple[RosterStudent, ...]
+    #: Its teachers as the files name them: each teacher's ``username`` and ``email``, lower-case
+    #: (to tell a teacher's own classes in a whole school's export).
+    teachers: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -317,7 +320,7 @@ def read_roster(files: Mapping[str, bytes], today: dt.date) -> Plan:
             yield line, row
 
     # Classes.
-    classes: dict[str, tuple[str, list[RosterStudent]]] = {}
+    classes: dict[str, tuple[str, list[RosterStudent], set[str]]] = {}
     for line, row in unique(tables[CLASSES]):
         if not required(tables[CLASSES], line, row):
             continue
@@ -327,7 +330,7 @@ def read_roster(files: Mapping[str, bytes], today: dt.date) -> Plan:
         elif row.get("status", "").lower() == WITHDRAWN:
             refused.append(Refusal(CLASSES, line, f"“{title}” is marked as deleted (tobedeleted)."))
         else:
-            classes[row["sourcedId"]] = (title, [])
+            classes[row["sourcedId"]] = (title, [], set())
     deleted_classes = {
         row.get("sourcedId", "")
         for _, row in tables[CLASSES].rows
@@ -357,6 +360,14 @@ def read_roster(files: Mapping[str, bytes], today: dt.date) -> Plan:
         else:
             users[person.sourced_id] = person
     refused_users = {row.get("sourcedId", "") for _, row in tables[USERS].rows} - users.keys()
+    known_as = {
+        row.get("sourcedId", ""): {
+            value.lower()
+            for value in (_clean(row.get("username", "")), _clean(row.get("email", "")))
+            if value
+        }
+        for _, row in tables[USERS].rows
+    }
 
     # Enrollments.
     placed: set[tuple[str, str]] = set()
@@ -367,6 +378,8 @@ def read_roster(files: Mapping[str, bytes], today: dt.date) -> Plan:
         pupil = users.get(user_id)
         who = pupil.name if pupil else f"user {user_id}"
         if role != "student":
+            if role == "teacher" and class_id in classes:
+                classes[class_id][2].update(known_as.get(user_id, ()))
             skipped.append(
                 Refusal(
                     ENROLLMENTS, line, f"{who} is enrolled as {role}: only students are imported."
@@ -423,8 +436,8 @@ def read_roster(files: Mapping[str, bytes], today: dt.date) -> Plan:
 
     return Plan(
         classes=tuple(
-            RosterClass(sourced_id, title, tuple(students))
-            for sourced_id, (title, students) in classes.items()
+            RosterClass(sourced_id, title, tuple(students), frozenset(teachers))
+            for sourced_id, (title, students, teachers) in classes.items()
         ),
         refused=tuple(refused),
         skipped=tuple(skipped),

@@ -431,3 +431,115 @@ def test_migration_0020_adds_the_roster_ids_and_takes_them_away_keeping_every_ro
             assert connection.execute(text("SELECT count(*) FROM school_class")).scalar_one() == 1
         upgrade()
         assert "roster_id" in _columns("user")
+
+
+# --- P-S6: a whole school's export, and students who left ------------------------------------------
+
+
+def _ticked(html: str) -> list[str]:
+    return re.findall(r'name="class" value="([^"]+)" id="[^"]+" checked', html)
+
+
+def test_a_whole_schools_export_ticks_only_the_teachers_own_classes(app: Flask, teachers) -> None:
+    """P-S6: of eight classes, only the two the files name her a teacher of start ticked (her
+    username, in another case); with no teacher named, none of eight; six or fewer, all."""
+    users = [user_row(f"stu-{i}", FIRST[i], "Roe") for i in range(8)]
+    # A teacher row whose username is hers (OneRoster's username column), in capitals.
+    users.append("tch-tan,,,true,org-1,teacher,MS.TAN,,Mei,Tan,,,,,,,,")
+    classes = [class_row(f"cls-{i}", f"Class {i}") for i in range(8)]
+    enrollments = [enrollment_row(f"enr-{i}", f"cls-{i}", f"stu-{i}") for i in range(8)]
+    enrollments += [
+        enrollment_row("enr-t2", "cls-2", "tch-tan", role="teacher"),
+        enrollment_row("enr-t5", "cls-5", "tch-tan", role="teacher"),
+    ]
+    client = client_for(app, "ms.tan")
+    preview = upload(client, roster_files(users, classes, enrollments))
+    html = preview.get_data(as_text=True)
+    assert _ticked(html) == ["cls-2", "cls-5"]
+    assert "perhaps your whole school" in words(preview)
+    # Another teacher the files do not name: nothing starts ticked in a file of eight classes.
+    other = client_for(app, "mr.ode")
+    assert (
+        _ticked(upload(other, roster_files(users, classes, enrollments)).get_data(as_text=True))
+        == []
+    )
+    # Six classes, nobody named: a teacher's own export, all ticked.
+    few = upload(other, roster_files(users[:6], classes[:6], enrollments[:6]))
+    assert _ticked(few.get_data(as_text=True)) == [f"cls-{i}" for i in range(6)]
+    assert "perhaps your whole school" not in words(few)
+
+
+def test_students_who_left_are_offered_to_take_out_each_with_an_undo(app: Flask, teachers) -> None:
+    """P-S6: imported again after two students left (one withdrawn, one gone from the files), the
+    preview offers to take them out, unticked; a student added by hand is never offered. Ticked,
+    both go in the import's transaction, each with an undo; unticked, nobody goes."""
+    ms, _ = teachers
+    client = client_for(app, "ms.tan")
+    users, classes, enrollments = class_of_28()
+    confirm(
+        client, upload(client, roster_files(users, classes, enrollments)).get_data(as_text=True)
+    )
+    with app.app_context():
+        geo = db.session.execute(
+            select(SchoolClass.id).where(SchoolClass.roster_id == "cls-geo")
+        ).scalar_one()
+        by_hand = make_user(app, "kim.p")
+        db.session.add(
+            ClassMembership(class_id=geo, student_id=by_hand.id, display_name="Kim Park")
+        )
+        db.session.commit()
+    enrollments[3] = enrollment_row("enr-3", "cls-geo", "stu-03", status="tobedeleted")
+    del enrollments[4]  # stu-04's enrollment is gone from the export
+    files = roster_files(users, classes, enrollments)
+
+    preview = upload(client, files)
+    html = preview.get_data(as_text=True)
+    text = words(preview)
+    assert "Also take out the 2 students no longer enrolled in Geography 7A" in text
+    assert "Dara Kowalski3 (dara.k)" in text and "Eli Silva4 (eli.s)" in text
+    assert "Kim Park" not in text
+    assert 'name="leave" value="cls-geo"' in html
+    assert 'name="leave" value="cls-geo" id="roster-class-1-leave" checked' not in html
+
+    # Not ticked: the import takes nobody out.
+    confirm(client, html)
+    assert len(classes_of(app, ms.id)["Geography 7A"]) == 29
+    # Ticked: both go, in the same import, and the page says how to undo it.
+    token = unescape(re.search(r'name="plan" type="hidden" value="([^"]+)"', html).group(1))
+    done = client.post(
+        "/teach/import/confirm",
+        data={
+            "csrf_token": token_for(client),
+            "plan": token,
+            "class": ["cls-geo", "cls-his"],
+            "leave": ["cls-geo"],
+        },
+    )
+    assert done.status_code == 200
+    assert "2 students who left the school's roster were taken out of Geography 7A" in words(done)
+    left = {m[0] for m in classes_of(app, ms.id)["Geography 7A"]}
+    assert len(left) == 27 and "kim.p" in left and not left & {"dara.k", "eli.s"}
+    # Each can be undone from the class's Removed page, as a removal by hand.
+    removed = client.get(f"/teach/classes/{geo}/removed").get_data(as_text=True)
+    tokens = [unescape(t) for t in re.findall(r'name="token" value="([^"]+)"', removed)]
+    assert len(tokens) == 2
+    client.post(
+        f"/teach/classes/{geo}/removed/undo",
+        data={"csrf_token": token_for(client), "token": tokens[0]},
+    )
+    assert len(classes_of(app, ms.id)["Geography 7A"]) == 28
+    # A leave tick for a class not ticked takes nobody out.
+    again = upload(client, files).get_data(as_text=True)
+    before = snapshot(app)
+    client.post(
+        "/teach/import/confirm",
+        data={
+            "csrf_token": token_for(client),
+            "plan": unescape(
+                re.search(r'name="plan" type="hidden" value="([^"]+)"', again).group(1)
+            ),
+            "class": ["cls-his"],
+            "leave": ["cls-geo"],
+        },
+    )
+    assert snapshot(app) == before

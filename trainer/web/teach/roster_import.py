@@ -25,7 +25,7 @@ from flask import current_app, render_template, request
 from flask_wtf import FlaskForm
 from flask_wtf.file import MultipleFileField
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 from wtforms import HiddenField, SubmitField
@@ -45,6 +45,7 @@ from .accounts import (
     usernames_for,
 )
 from .routes import Slip, _new_join_code, _no_store, _taken_usernames, _user, bp
+from .undo import remember_removal, removal_token
 
 #: A request to the upload page may carry the files (the site's other forms stay at 1 MB); the
 #: files' own limit (``roster.MAX_BYTES``) is checked with a clear message, this one leaves room.
@@ -94,6 +95,7 @@ def _plan_token(plan: roster.Plan, teacher_id: int) -> str:
                     c.sourced_id,
                     c.title,
                     [[s.sourced_id, s.given_name, s.family_name] for s in c.students],
+                    sorted(c.teachers),
                 ]
                 for c in plan.classes
             ],
@@ -111,15 +113,21 @@ def _plan_from_token(token: str, teacher_id: int) -> roster.Plan | None:
         return None
     return roster.Plan(
         classes=tuple(
-            roster.RosterClass(sid, title, tuple(roster.RosterStudent(*s) for s in students))
-            for sid, title, students in data["classes"]
+            roster.RosterClass(
+                sid, title, tuple(roster.RosterStudent(*s) for s in students), frozenset(teachers)
+            )
+            for sid, title, students, teachers in data["classes"]
         )
     )
 
 
 # --- What the import would do, against the database -------------------------------------------------
 
-NEW, JOINS, RENAMED, SAME = "new", "joins", "renamed", "same"
+NEW, JOINS, RENAMED, SAME, LEAVES = "new", "joins", "renamed", "same", "leaves"
+
+#: A file of at most this many classes is taken as a teacher's own export: its classes start
+#: ticked. A longer one (a whole school's) starts with only the teacher's own classes ticked.
+OWN_EXPORT_CLASSES = 6
 
 
 @dataclass
@@ -140,6 +148,11 @@ class ClassLine:
     #: The name a new class gets (the title, made unique among the teacher's classes).
     name: str
     students: list[StudentLine] = field(default_factory=list)
+    #: Students of the (matched) class who came from the school's system and are no longer
+    #: enrolled in it by these files: offered to take out (P-S6).
+    leaving: list[StudentLine] = field(default_factory=list)
+    #: Whether the preview ticks it to start with (P-S6).
+    ticked: bool = True
 
     def count(self, status: str) -> int:
         return sum(1 for line in self.students if line.status == status)
@@ -179,12 +192,27 @@ def _analyse(plan: roster.Plan, teacher_id: int) -> list[ClassLine]:
         ).scalars():
             accounts[user.roster_id or ""] = user
     memberships: dict[tuple[int, int], ClassMembership] = {}
+    # Each matched class's members whose accounts this teacher imported from the school's system
+    # (a student who joined with the class code, or was typed in, is never one).
+    from_roster: dict[int, list[tuple[ClassMembership, User]]] = {}
     matched_ids = [k.id for k in classes.values()]
     if matched_ids:
-        for row in db.session.execute(
-            select(ClassMembership).where(ClassMembership.class_id.in_(matched_ids))
-        ).scalars():
+        for row, member in db.session.execute(
+            select(ClassMembership, User)
+            .join(User, User.id == ClassMembership.student_id)
+            .where(ClassMembership.class_id.in_(matched_ids))
+            .order_by(ClassMembership.id)
+        ).all():
             memberships[(row.class_id, row.student_id)] = row
+            if member.roster_id is not None and member.managed_by_id == teacher_id:
+                from_roster.setdefault(row.class_id, []).append((row, member))
+    teacher = db.session.get(User, teacher_id)
+    known_as = (
+        {value.lower() for value in (teacher.username, teacher.email) if value}
+        if teacher is not None
+        else set()
+    )
+    named = {c.sourced_id for c in plan.classes if c.teachers & known_as}
     taken = {
         name.casefold()
         for name in db.session.execute(
@@ -207,6 +235,25 @@ def _analyse(plan: roster.Plan, teacher_id: int) -> list[ClassLine]:
             else:
                 status = SAME
             line.students.append(StudentLine(student, status, account, membership))
+        if klass is not None:
+            enrolled = {student.sourced_id for student in source.students}
+            line.leaving = [
+                StudentLine(
+                    roster.RosterStudent(member.roster_id or "", row.display_name or "", ""),
+                    LEAVES,
+                    member,
+                    row,
+                )
+                for row, member in from_roster.get(klass.id, [])
+                if member.roster_id not in enrolled
+            ]
+        # Ticked to start with: the teacher's classes already, those the files name them a
+        # teacher of, or every class of a file as short as one teacher's own export (P-S6).
+        line.ticked = (
+            klass is not None
+            or source.sourced_id in named
+            or (not named and len(plan.classes) <= OWN_EXPORT_CLASSES)
+        )
         lines.append(line)
     return lines
 
@@ -224,16 +271,26 @@ def _student_name(student: roster.RosterStudent) -> StudentName:
 
 
 def _preview(
-    plan: roster.Plan, form: RosterConfirmForm, error: str | None = None
+    plan: roster.Plan,
+    form: RosterConfirmForm,
+    error: str | None = None,
+    chosen: tuple[set[str], set[str]] | None = None,
 ) -> tuple[str, int]:
+    """The preview of ``plan``; after a refused confirm, with the ticks the teacher had made
+    (``chosen``: the classes, and the classes whose leavers go)."""
     lines = _analyse(plan, _user().id)
     db.session.rollback()  # nothing is changed by looking
+    if chosen is not None:
+        for line in lines:
+            line.ticked = line.source.sourced_id in chosen[0]
     return render_template(
         "teach/roster_preview.html",
         plan=plan,
         lines=lines,
         form=form,
         error=error,
+        leave=chosen[1] if chosen is not None else set(),
+        whole_school=len(lines) > OWN_EXPORT_CLASSES,
         statuses={"new": NEW, "joins": JOINS, "renamed": RENAMED, "same": SAME},
     ), (400 if error else 200)
 
@@ -289,9 +346,13 @@ def roster_confirm() -> str | Response | tuple[str, int]:
         )
         return render_template("teach/roster_import.html", form=form, errors=[message]), 400
     chosen = set(request.form.getlist("class"))
+    leave = set(request.form.getlist("leave")) & chosen
+    ticks = (chosen, leave)
     picked = roster.Plan(classes=tuple(c for c in plan.classes if c.sourced_id in chosen))
     if not picked.classes:
-        return _preview(plan, form, "Tick at least one class to import. Nothing was imported.")
+        return _preview(
+            plan, form, "Tick at least one class to import. Nothing was imported.", ticks
+        )
 
     lines = _analyse(picked, teacher.id)
     new_students = {
@@ -311,6 +372,7 @@ def roster_confirm() -> str | Response | tuple[str, int]:
             f"The classes ticked need {len(students)} new accounts; import at most {MAX_NAMES} "
             "at a time. Untick some classes and import these first, then import the same files "
             "again for the rest: nothing is made twice. Nothing was imported.",
+            ticks,
         )
     usernames = usernames_for([_student_name(s) for s in students], _taken_usernames)
     passwords = [make_password() for _ in students]
@@ -361,6 +423,20 @@ def roster_confirm() -> str | Response | tuple[str, int]:
                         )
                     )
                     joined += line.status == JOINS
+        # Students who left the school's roster, where the teacher ticked it: out of the class,
+        # each to be undone for a while as a removal by hand is (P-S6).
+        removals: list[tuple[SchoolClass, str]] = []
+        for klass_line in lines:
+            if klass_line.source.sourced_id not in leave or klass_line.klass is None:
+                continue
+            for line in klass_line.leaving:
+                assert line.membership is not None
+                removals.append(
+                    (klass_line.klass, removal_token(klass_line.klass, line.membership))
+                )
+                db.session.execute(
+                    delete(ClassMembership).where(ClassMembership.id == line.membership.id)
+                )
         db.session.commit()
     except IntegrityError:
         # A username taken a moment ago, or the same files imported twice at once: nothing is kept.
@@ -370,6 +446,7 @@ def roster_confirm() -> str | Response | tuple[str, int]:
             form,
             "Something changed while we were importing (perhaps the same files at once in another "
             "tab). Nothing was imported; please press Import again.",
+            ticks,
         )
     classes = [
         (
@@ -382,6 +459,11 @@ def roster_confirm() -> str | Response | tuple[str, int]:
         )
         for klass_line in lines
     ]
+    for _klass, token in removals:
+        remember_removal(token)
+    taken_out: dict[int, tuple[SchoolClass, int]] = {}
+    for klass, _token in removals:
+        taken_out[klass.id] = (klass, taken_out.get(klass.id, (klass, 0))[1] + 1)
     html = render_template(
         "teach/roster_slips.html",
         classes=classes,
@@ -389,6 +471,7 @@ def roster_confirm() -> str | Response | tuple[str, int]:
         new_classes=new_classes,
         renamed=renamed,
         joined=joined,
+        taken_out=list(taken_out.values()),
     )
     return _no_store(html)
 
