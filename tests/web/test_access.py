@@ -717,8 +717,9 @@ CASES = _cases()
 
 def url_of(world: World, rule: Rule) -> str:
     """The rule's URL with the world's objects (the student's records, the class...) filled in."""
-    values = {}
-    for name in sorted(rule.arguments):
+    # A rule's defaults (a download's format: .csv or .xlsx) pick that rule, as its links do.
+    values: dict[str, Any] = dict(rule.defaults or {})
+    for name in sorted(rule.arguments - values.keys()):
         source = ARGS_BY_ENDPOINT.get(rule.endpoint, {}).get(name)
         if source is None and name == "token":
             source = next(
@@ -1119,10 +1120,18 @@ OTHER_USERS_OBJECTS = [
     # And the other teacher's class itself.
     ("class_teacher", "GET", "/teach/classes/{other_class_id}", None, 404),
     ("class_teacher", "GET", "/teach/classes/{other_class_id}/progress.csv", None, 404),
+    ("class_teacher", "GET", "/teach/classes/{other_class_id}/progress.xlsx", None, 404),
     (
         "class_teacher",
         "GET",
         "/teach/classes/{other_class_id}/reviews.csv?start={today}&end={today}",
+        None,
+        404,
+    ),
+    (
+        "class_teacher",
+        "GET",
+        "/teach/classes/{other_class_id}/reviews.xlsx?start={today}&end={today}",
         None,
         404,
     ),

@@ -106,3 +106,25 @@ def test_both_downloads_are_utf8_with_a_bom_and_named_alike(world, app):
     assert disposition.startswith(f'attachment; filename="{slug}-progress-20')
     assert disposition.endswith('.csv"')
     assert insights.CSV_BOM == "\ufeff"
+
+
+def test_the_progress_workbook_is_the_progress_csv_cell_for_cell(world, app):
+    """Issue 24: progress as an Excel workbook too: the CSV's header and rows, named alike."""
+    import openpyxl
+
+    make_assignment(app, world.class_a)
+    client = world.client("teacher")
+    progress = client.get(f"/teach/classes/{world.class_a}/progress.csv")
+    as_csv = list(csv.reader(io.StringIO(progress.data.decode("utf-8-sig"), newline="")))
+    workbook = client.get(f"/teach/classes/{world.class_a}/progress.xlsx")
+    assert workbook.status_code == 200 and workbook.headers["Cache-Control"] == "no-store"
+    assert workbook.headers["Content-Disposition"] == progress.headers[
+        "Content-Disposition"
+    ].replace('.csv"', '.xlsx"')
+    sheet = openpyxl.load_workbook(io.BytesIO(workbook.data))["Progress"]
+    values = [["" if v is None else str(v) for v in r] for r in sheet.iter_rows(values_only=True)]
+    assert len(values) > 1 and values == as_csv
+    # The class page offers both.
+    page = client.get(f"/teach/classes/{world.class_a}").get_data(as_text=True)
+    assert f"/teach/classes/{world.class_a}/progress.xlsx" in page
+    assert f"/teach/classes/{world.class_a}/reviews.xlsx" in page

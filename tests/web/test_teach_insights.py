@@ -878,3 +878,28 @@ def test_a_teacher_gets_nothing_of_another_class(world, url):
     assert response.status_code == 404
     body = main_of(response.get_data(as_text=True))
     assert "otter" not in body and "heron" not in body and "Room 7" not in body
+
+
+def test_the_answers_workbook_holds_the_csvs_rows_and_a_formula_stays_text(world):
+    """Issue 24: the same answers as an Excel workbook: the CSV's header and rows, cell for cell
+    (numbers as numbers), typed answers such as '=HYPERLINK(...)' as text, never a formula."""
+    import openpyxl
+
+    export_world(world)
+    client = world.client("teacher")
+    as_csv = read_csv(client.get(world.csv_url("2025-03-10", "2025-03-12")))
+    response = client.get(world.csv_url("2025-03-10", "2025-03-12").replace(".csv?", ".xlsx?"))
+    assert response.status_code == 200
+    assert response.mimetype == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    assert response.headers["Content-Disposition"] == (
+        'attachment; filename="room-12-answers-2025-03-10-to-2025-03-12.xlsx"'
+    )
+    assert response.headers["Cache-Control"] == "no-store"
+    book = openpyxl.load_workbook(io.BytesIO(response.data))
+    sheet = book["Answers"]
+    cells = [list(r) for r in sheet.iter_rows()]
+    assert all(c.data_type != "f" for r in cells for c in r)
+    values = [["" if c.value is None else str(c.value) for c in r] for r in cells]
+    # The CSV guards a formula-like text with an apostrophe; the workbook keeps it as typed text.
+    assert values == [[v[1:] if v.startswith("'") else v for v in r] for r in as_csv]
+    assert any(v == '=HYPERLINK("http://x")' for r in values for v in r)

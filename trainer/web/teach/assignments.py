@@ -33,6 +33,7 @@ from ..progress import (
     progress,
 )
 from ..security import teacher_required
+from ..spreadsheet import xlsx_response
 from ..text import csv_line
 from .forms import AssignmentForm, ConfirmForm
 from .insights import CSV_BOM
@@ -363,40 +364,39 @@ def delete_assignment(class_id: int, assignment_id: int) -> str | Response:
     return redirect(url_for("teach.class_page", class_id=klass.id))
 
 
-@bp.get("/classes/<int:class_id>/progress.csv")
+#: The progress download's columns.
+PROGRESS_HEADER = (
+    "student",
+    "name",  # the real name only the class's teacher sees (issue 24)
+    "assignment",
+    "activities",
+    "starts",
+    "due",
+    "status",
+    "done",
+    "needed",
+    "late",
+    "completed_at",
+)
+
+
+# The CSV rule registered first: url_for without a kind builds it.
+@bp.get("/classes/<int:class_id>/progress.xlsx", defaults={"kind": "xlsx"})
+@bp.get("/classes/<int:class_id>/progress.csv", defaults={"kind": "csv"})
 @teacher_required
-def export_progress(class_id: int) -> Response:
-    """The class's progress: one row per student and assignment."""
+def export_progress(class_id: int, kind: str) -> Response:
+    """The class's progress: one row per student and assignment, as CSV or an Excel workbook."""
     klass = own_class(class_id)
     students = {s.id: s for s in students_of(klass)}
     now = utcnow()
-    # Every cell through the one CSV guard (P-H11): titles are typed by teachers. A byte-order
-    # mark first, as the answers file: Excel then reads accented names right.
-    lines = [
-        CSV_BOM
-        + csv_line(
-            [
-                "student",
-                "name",  # the real name only the class's teacher sees (issue 24)
-                "assignment",
-                "activities",
-                "starts",
-                "due",
-                "status",
-                "done",
-                "needed",
-                "late",
-                "completed_at",
-            ]
-        )
-    ]
+    rows: list[list[object]] = []
     for assignment in reversed(class_assignments(klass)):
         ids = [sid for sid in assigned_students(assignment) if sid in students]
         found = progress(assignment, ids, now)
         starts_on, due_on = dates_of(assignment)
         for sid in sorted(ids, key=lambda i: students[i].username.casefold()):
             p = found[sid]
-            cells = [
+            cells: list[object] = [
                 students[sid].username,
                 students[sid].display_name or "",
                 assignment.title,
@@ -409,9 +409,15 @@ def export_progress(class_id: int) -> Response:
                 p.late,
                 p.completed_at.isoformat(timespec="seconds") if p.completed_at else "",
             ]
-            lines.append(csv_line(cells))
+            rows.append(cells)
     # Named as the answers file is: "<class>-progress-<the teacher's today>.csv".
-    filename = f"{_file_slug(klass.name)}-progress-{teacher_today()[0].isoformat()}.csv"
+    stem = f"{_file_slug(klass.name)}-progress-{teacher_today()[0].isoformat()}"
+    if kind == "xlsx":
+        return xlsx_response(f"{stem}.xlsx", "Progress", PROGRESS_HEADER, rows)
+    # Every cell through the one CSV guard (P-H11): titles are typed by teachers. A byte-order
+    # mark first, as the answers file: Excel then reads accented names right.
+    lines = [CSV_BOM + csv_line(PROGRESS_HEADER), *(csv_line(cells) for cells in rows)]
+    filename = f"{stem}.csv"
     return Response(
         "".join(lines),
         mimetype="text/csv",

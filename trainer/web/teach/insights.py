@@ -491,16 +491,13 @@ def rating_word(rating: int) -> str:
         return str(rating)
 
 
-def csv_lines(rows: Iterable[LogRow], deck: Deck) -> Iterator[str]:
-    """The export as CSV text (RFC 4180, UTF-8 with a byte-order mark), header first, a line at a time.
+def export_rows(rows: Iterable[LogRow], deck: Deck) -> Iterator[list[object]]:
+    """The export's rows (under :data:`CSV_HEADER`), one per answer, for the CSV and the workbook.
 
     Words, not codes (issue #24): the mode's name, the facet ("Capital"), the verdict
     (right/close/wrong) and the rating (Again/Hard/Good/Easy). A round is numbered per student in
     the order the file lists them (1 is the student's first round in it), not by its stored token.
-    Every cell goes through the one CSV guard (``csv_line``, ruling P-H11): answers are typed by students.
     """
-    # A byte-order mark first: without it Excel takes UTF-8 for the local code page and garbles "é".
-    yield CSV_BOM + csv_line(CSV_HEADER)
     rounds: dict[tuple[str, str], int] = {}
     counts: dict[str, int] = defaultdict(int)
     for row in rows:
@@ -508,18 +505,27 @@ def csv_lines(rows: Iterable[LogRow], deck: Deck) -> Iterator[str]:
         if (row.username, row.round_token) not in rounds:
             counts[row.username] += 1
             rounds[row.username, row.round_token] = counts[row.username]
-        yield csv_line(
-            [
-                row.username,
-                row.display_name or "",
-                row.reviewed_at.astimezone(dt.UTC).isoformat(timespec="seconds"),
-                row.study_day.isoformat(),
-                mode_name(row.mode),
-                deck[fact.postal].name,
-                CSV_FACETS[fact.facet],
-                row.verdict,
-                rating_word(row.rating),
-                row.answer,
-                rounds[row.username, row.round_token],
-            ]
-        )
+        yield [
+            row.username,
+            row.display_name or "",
+            row.reviewed_at.astimezone(dt.UTC).isoformat(timespec="seconds"),
+            row.study_day.isoformat(),
+            mode_name(row.mode),
+            deck[fact.postal].name,
+            CSV_FACETS[fact.facet],
+            row.verdict,
+            rating_word(row.rating),
+            row.answer,
+            rounds[row.username, row.round_token],
+        ]
+
+
+def csv_lines(rows: Iterable[LogRow], deck: Deck) -> Iterator[str]:
+    """The export as CSV text (RFC 4180, UTF-8 with a byte-order mark), header first, a line at a
+    time (:func:`export_rows`). Every cell goes through the one CSV guard (``csv_line``, ruling
+    P-H11): answers are typed by students.
+    """
+    # A byte-order mark first: without it Excel takes UTF-8 for the local code page and garbles "é".
+    yield CSV_BOM + csv_line(CSV_HEADER)
+    for cells in export_rows(rows, deck):
+        yield csv_line(cells)

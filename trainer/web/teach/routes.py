@@ -47,6 +47,7 @@ from ..models import (
 )
 from ..progress import class_progress, dates_of
 from ..security import login_required, student_required, teacher_required
+from ..spreadsheet import xlsx_response
 from . import insights
 from .accounts import hash_passwords, make_password, normalise_code, reset_refusal, usernames_for
 from .forms import (
@@ -790,10 +791,13 @@ def _file_slug(name: str) -> str:
     return slug or "class"
 
 
-@bp.get("/classes/<int:class_id>/reviews.csv")
+# The CSV rule registered first: url_for without a kind builds it.
+@bp.get("/classes/<int:class_id>/reviews.xlsx", defaults={"kind": "xlsx"})
+@bp.get("/classes/<int:class_id>/reviews.csv", defaults={"kind": "csv"})
 @teacher_required
-def export_reviews(class_id: int) -> Response:
-    """Download the class's answers between two study days as a CSV file (one row per answer)."""
+def export_reviews(class_id: int, kind: str) -> Response:
+    """Download the class's answers between two study days as a CSV file or an Excel workbook (one
+    row per answer)."""
     klass = own_class(class_id)
     try:
         first, last = export_range(request.args.get("start"), request.args.get("end"))
@@ -801,8 +805,13 @@ def export_reviews(class_id: int) -> Response:
         flash(f"{problem} Nothing was downloaded.", "error")
         return redirect(url_for("teach.class_page", class_id=klass.id) + "#export-title")
     rows = insights.review_log_rows(klass.id, first, last)
+    stem = f"{_file_slug(klass.name)}-answers-{first.isoformat()}-to-{last.isoformat()}"
+    if kind == "xlsx":
+        return xlsx_response(
+            f"{stem}.xlsx", "Answers", insights.CSV_HEADER, insights.export_rows(rows, get_deck())
+        )
     body = stream_with_context(insights.csv_lines(rows, get_deck()))
-    filename = f"{_file_slug(klass.name)}-answers-{first.isoformat()}-to-{last.isoformat()}.csv"
+    filename = f"{stem}.csv"
     response = current_app.response_class(body, mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     # Students' answers: never kept by a shared computer's browser or a proxy.
