@@ -1,5 +1,6 @@
 """A teacher's day with a new class, in Chromium on a phone (issue 24): 28 students imported from
-the school's OneRoster files, their real names seen only by the teacher; an assignment titled by
+the school's OneRoster files, their real names seen only by the teacher (on the class page and a
+live game's projector); an assignment titled by
 its scope, then edited; a delete asked first; a removal undone; the join link previewed. Every
 page passes axe and fits 360 px, and a student then finds her real name on none of her pages."""
 
@@ -11,6 +12,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.conftest import check_axe, sign_up_teacher
+from tests.browser.live_support import own_browser
 from tests.browser.test_teach import log_out
 from tests.test_roster import class_row, enrollment_row, roster_files, user_row
 
@@ -110,6 +112,25 @@ def test_a_teacher_imports_names_sets_edits_undoes_and_previews(
     page.get_by_role("button", name="Undo: put Ben Okafor (ben.o) back in Room 7").click()
     expect(title).to_have_text("Room 7")
     expect(page.get_by_role("link", name="Ben Okafor (ben.o)")).to_be_visible()
+    class_url = page.url
+
+    # A live game's projector names María as the teacher's pages do; her phone never (C-W8).
+    page.get_by_role("link", name="Start a live game").click()
+    page.get_by_label("Questions").fill("1")
+    page.get_by_role("button", name="Make the game").click()
+    code = page.locator(".cg-code").inner_text().strip()
+    with own_browser(browser, live_server, None) as phone:
+        phone.goto("/auth/login")
+        phone.get_by_label("Username").fill(username)
+        phone.get_by_label("Password").fill(password)
+        phone.get_by_role("button", name="Log in").click()
+        expect(phone).to_have_url(re.compile(r"/study/$"))
+        phone.goto(f"/class-game/?code={code}")
+        phone.get_by_role("button", name="Join the game").click()
+        expect(phone.get_by_text("You are in.")).to_be_visible()
+        expect(page.locator(".cg-names")).to_contain_text(f"María García ({username})")
+        assert "García" not in phone.content()
+    page.goto(class_url)
 
     # The join link, previewed as the students see it.
     link = page.locator("[data-join-link]").inner_text().strip()

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from tests.conftest import client_for, csrf_token
 from tests.web.migrations import databases, empty_database
@@ -28,6 +28,7 @@ from trainer.web.models import (
     ClassGame,
     ClassGameAnswer,
     ClassGamePlayer,
+    ClassMembership,
     ReviewLog,
     SchoolClass,
     User,
@@ -1051,3 +1052,37 @@ def test_a_state_is_found_on_a_map_that_names_none(app, school, teacher, players
         assert (kept.answer, kept.right) == (q.answer, True)
         log = db.session.execute(select(ReviewLog)).scalar_one()
         assert (log.fact_key, log.form) == (f"{q.answer}:map", "map_click")
+
+
+def test_the_projector_names_students_as_the_teacher_does_and_no_phone_ever(
+    app, school, teacher, players
+):
+    """C-W8, issue 24: the lobby and the standings write "Ana Lima (ana)" where the teacher gave
+    a real name; no student's page of the game shows it."""
+    klass = class_id(app)
+    with app.app_context():
+        db.session.execute(
+            update(ClassMembership)
+            .where(
+                ClassMembership.class_id == klass,
+                ClassMembership.student_id == user_id(app, "ana"),
+            )
+            .values(display_name="Ana Lima")
+        )
+        db.session.commit()
+    game_id = make_game(teacher, klass, length="1", kinds=["capital"], standings="top-five")
+    code = game_row(app, game_id).code
+    for name in ("ana", "ben"):
+        join(players[name], code)
+    lobby = teacher.get(f"/class-game/{game_id}/projector").get_data(as_text=True)
+    assert "<li>Ana Lima (ana)</li>" in lobby and "<li>ben</li>" in lobby
+    control(teacher, game_id, "start")
+    q = question(app, game_id, 0)
+    answer(players["ana"], game_id, 0, q.answer)
+    control(teacher, game_id, "reveal")
+    control(teacher, game_id, "standings")
+    standings = teacher.get(f"/class-game/{game_id}/projector").get_data(as_text=True)
+    assert "Ana Lima (ana)" in standings
+    for name in ("ana", "ben"):
+        for url in (f"/class-game/{game_id}", f"/class-game/{game_id}?part=live"):
+            assert "Lima" not in players[name].get(url).get_data(as_text=True)

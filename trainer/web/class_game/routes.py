@@ -43,6 +43,7 @@ from ..models import (
     utcnow,
 )
 from ..security import login_required, student_required, teacher_required
+from ..teach.names import display_names, shown_name
 from ..teach.routes import own_class, students_of
 from . import game as games
 from .forms import FORGET, AnswerForm, ControlForm, JoinGameForm, NewGameForm
@@ -193,17 +194,20 @@ def qr_svg(url: str) -> Markup:
     return Markup(svg)
 
 
-def _names(game: ClassGame) -> dict[int, str]:
-    """The players' usernames, as classmates see each other (never a teacher's real name for them:
-    the projector is seen by the whole class, C-W8)."""
-    return {p.student_id: name for p, name in games.players(game.id)}
+def _names(game: ClassGame, roster: list[tuple[ClassGamePlayer, str]]) -> dict[int, str]:
+    """The players as their teacher's pages write them (C-W8, issue 24): "María García (maria.g2)"
+    with the real name the teacher gave them in this class, else the username."""
+    real = display_names(game.class_id)
+    return {p.student_id: shown_name(name, real.get(p.student_id)) for p, name in roster}
 
 
 def _projector_view(game: ClassGame) -> dict[str, Any]:
     deck = get_deck()
     now = utcnow()
     settings = games.settings_of(game)
-    roster = games.players(game.id)
+    players = games.players(game.id)
+    names = _names(game, players)
+    roster = [(player, names[player.student_id]) for player, _username in players]
     q = games.current(game)
     view: dict[str, Any] = {
         "game": game,
@@ -241,7 +245,6 @@ def _projector_view(game: ClassGame) -> dict[str, Any]:
         if q.kind in (cg.Kind.FIND, cg.Kind.RED_STATE, cg.Kind.CLUES):
             view["map_card"] = deck.map_card(q.answer)
     if game.phase in (cg.Phase.STANDINGS.value, cg.Phase.ENDED.value):
-        names = _names(game)
         shown = cg.shown_standings(games.game_standings(game), settings.standings)
         view["standings"] = [
             (s, names.get(s.key, "?") if settings.team_size == 1 else f"Team {s.key}")
