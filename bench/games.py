@@ -64,13 +64,20 @@ LADDER_GAMES = [
     ("GeoClash Down Back (4 players)", "geoclash-down-back", Params(players=4)),
 ]
 #: The pairings: (first-named, second-named).
-PAIRINGS = [("rule", "random"), ("search", "rule")]
+#: "app search" is the hard level as a request plays it (issue 25): its seat's share of the bot's
+#: ``request_steps`` at a table of one student and computers in every other seat.
+PAIRINGS = [("rule", "random"), ("search", "rule"), ("app-search", "rule")]
 PLAYERS: dict[str, Callable[[random.Random], Player]] = {
     "random": RandomPlayer,
     "rule": RulePlayer,
     "search": SearchPlayer,
 }
-LABELS = {"random": "random", "rule": "rule-based", "search": "search"}
+LABELS = {
+    "random": "random",
+    "rule": "rule-based",
+    "search": "search",
+    "app-search": "search within a request's budget",
+}
 Z = 1.96  # 95%
 
 
@@ -109,12 +116,17 @@ def ladder_game(task: tuple[int, str, str, str, int]) -> tuple[int, str, str, fl
     while not state.is_terminal():
         seat = state.current_player()
         kind = first if seat == first_seat else second
-        player = PLAYERS[kind](random.Random(f"{seed}:{len(state.history)}"))
+        rng = random.Random(f"{seed}:{len(state.history)}")
+        if kind == "app-search":
+            share = bot_for(game).request_steps // max(1, params.players - 1)
+            player: Player = SearchPlayer(rng, steps=share)
+        else:
+            player = PLAYERS[kind](rng)
         legal = state.legal_actions()
         observation = state.observation(seat)
         started = time.perf_counter()
         action = player.choose(game, observation, legal)
-        if kind == "search" and len(legal) > 1:
+        if kind in ("search", "app-search") and len(legal) > 1:
             times.append(time.perf_counter() - started)
         state.apply_action(action)
     return index, first, second, state.returns()[first_seat], times

@@ -25,6 +25,11 @@ class Bot:
     game_class: ClassVar[type[Game]]
     #: How many deals of the unseen cards the search player imagines per move (it must stay quick).
     search_worlds: ClassVar[int] = 24
+    #: How many imagined moves the searching seats may make in all for one request (a student's
+    #: move and the computer moves after it, issue 25): about 80 ms of one core of this machine,
+    #: at the game's own speed of play-outs (``bench/computer_turns.py`` measures it). Counted in
+    #: moves, not time, so the same game plays the same on any machine.
+    request_steps: ClassVar[int] = 2500
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A class that names its own ``game_class`` is that game's bot: it registers itself."""

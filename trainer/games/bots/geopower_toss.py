@@ -34,6 +34,7 @@ STAND = 0.5
 class TossBot(Bot):
     game_class = GeoPowerToss
     search_worlds = 30
+    request_steps = 7_000  # about 60 ms of play-outs here (issue 25)
     game: GeoPowerToss
 
     def __init__(self, game: GeoPowerToss) -> None:
