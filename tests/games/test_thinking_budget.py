@@ -5,6 +5,8 @@ still replays exactly on any machine."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +19,24 @@ from trainer.levels import Level
 
 DECK = load_deck()
 BIG_TABLES = [(cls.slug, cls.max_players) for cls in REGISTRY if cls.has_choices]
+
+
+@contextmanager
+def counted() -> Iterator[list[int]]:
+    """Every search move's imagined moves, in order, while the block runs."""
+    spent: list[int] = []
+    original = SearchPlayer.choose
+
+    def counting(self, *args):
+        action = original(self, *args)
+        spent.append(self.spent)
+        return action
+
+    SearchPlayer.choose = counting  # type: ignore[method-assign]
+    try:
+        yield spent
+    finally:
+        SearchPlayer.choose = original  # type: ignore[method-assign]
 
 
 def _world_cost(slug: str, players: int, seed: int) -> int:
@@ -71,19 +91,8 @@ def test_a_whole_table_of_computers_shares_one_requests_budget(table, seed, move
         return
     state.apply_action(rng.choice(state.legal_actions()))
     again = state.clone()
-    spent: list[int] = []
-    original = SearchPlayer.choose
-
-    def counting(self, *args):
-        action = original(self, *args)
-        spent.append(self.spent)
-        return action
-
-    SearchPlayer.choose = counting  # type: ignore[method-assign]
-    try:
+    with counted() as spent:
         taken = play_computer_turns(state, levels, seed)
-    finally:
-        SearchPlayer.choose = original  # type: ignore[method-assign]
     budget = bot_for(game).request_steps
     assert sum(spent) <= budget + len(spent) * max(1, _world_cost(slug, players, seed))
     assert play_computer_turns(again, levels, seed) == taken
@@ -93,16 +102,7 @@ def test_without_a_budget_a_table_thinks_more():
     """The budget is what bounds a big table: unbounded, seven seats spend several requests' worth."""
     game = make_game("geoplunge-51", DECK, Params(players=7))
     levels = {seat: Level.HARD for seat in range(1, 7)}
-    spent: list[int] = []
-    original = SearchPlayer.choose
-
-    def counting(self, *args):
-        action = original(self, *args)
-        spent.append(self.spent)
-        return action
-
-    SearchPlayer.choose = counting  # type: ignore[method-assign]
-    try:
+    with counted() as spent:
         state = game.new_initial_state(5)
         rng = random.Random(5)
         while len(state.history) < 15:  # into the game, where every seat has a choice
@@ -114,6 +114,4 @@ def test_without_a_budget_a_table_thinks_more():
         unbounded, spent[:] = sum(spent), []
         play_computer_turns(state.clone(), levels, 5)
         bounded = sum(spent)
-    finally:
-        SearchPlayer.choose = original  # type: ignore[method-assign]
     assert bounded <= bot_for(game).request_steps * 1.1 < unbounded
