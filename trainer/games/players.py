@@ -119,8 +119,8 @@ def play_computer_turns(
 
     Each computer move draws from a generator seeded by the game's seed and the move's number,
     so the same game always gets the same computer moves. The searching seats share ``steps``
-    imagined moves (by default the game's bot's ``request_steps``; None: no bound): each gets an equal share of what is left among the searching
-    seats still to play this round, so a table of seven thinks no longer in all than a table of
+    imagined moves (by default the game's bot's ``request_steps``; None: no bound): each gets an
+    equal share of what is left among the searching seats still to play this round, so a table of seven thinks no longer in all than a table of
     two, and a move with nothing left plays the rule of thumb. Returns the actions taken.
     """
     taken = []
@@ -132,7 +132,7 @@ def play_computer_turns(
         seat = state.current_player()
         player = make_player(levels[seat], f"{seed}:{len(state.history)}")
         if isinstance(player, SearchPlayer) and left is not None:
-            player.steps = left // max(1, searching - turn % max(1, searching))
+            player.steps = left // (searching - turn % searching)  # the seats still to play
             turn += 1
         action = player.choose(game, state.observation(seat), state.legal_actions())
         if isinstance(player, SearchPlayer) and left is not None:

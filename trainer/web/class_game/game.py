@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import random
-import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from trainer.facts import Facet, Fact, Form, facts_of
 from ..dashboards import class_cells
 from ..extensions import changed_rows, db
 from ..guards import Refused, Stale
+from ..kept import Kept
 from ..memory import atomically, record
 from ..models import ClassGame, ClassGameAnswer, ClassGamePlayer, User
 
@@ -434,20 +434,14 @@ def find_map(game: ClassGame, number: int, deck: Deck) -> pickmap.PickMap:
     the map" is (:mod:`trainer.pickmap`), so the page names no state and a refresh shows the same
     map. The server keeps which spot is which state. Built once per question and deck and kept
     (the whole class asks for it at once)."""
-    key = (id(deck), game.seed, number)
-    found = _FIND_MAPS.get(key)
-    if found is None or found[0] is not deck:
-        found = (deck, pickmap.build(deck, random.Random(f"class-game:{game.seed}:{number}:find")))
-        with _FIND_MAPS_LOCK:
-            _FIND_MAPS[key] = found
-            while len(_FIND_MAPS) > 64:  # the oldest first (dicts keep their order)
-                del _FIND_MAPS[next(iter(_FIND_MAPS))]
-    return found[1]
+    return _FIND_MAPS.get_or_make(
+        (deck, game.seed, number),
+        lambda: pickmap.build(deck, random.Random(f"class-game:{game.seed}:{number}:find")),
+    )
 
 
-#: (deck, seed, question) -> the deck and its find map; the deck is kept so its id is not reused.
-_FIND_MAPS: dict[tuple[int, int, int], tuple[Deck, pickmap.PickMap]] = {}
-_FIND_MAPS_LOCK = threading.Lock()
+#: (deck, seed, question) -> its find map (a deck is compared by identity).
+_FIND_MAPS: Kept[tuple[Deck, int, int], pickmap.PickMap] = Kept(64)
 
 
 def _form_of(q: cg.Question, answer: str) -> Form:

@@ -15,8 +15,6 @@ version (:mod:`trainer.web.live.waits`), and then fetch their own part again (``
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from typing import Any
 
 import segno
@@ -32,6 +30,7 @@ from trainer import class_game as cg
 from .. import get_deck
 from ..extensions import db
 from ..guards import Refused, Stale, nothing_changed, whole_number
+from ..kept import Kept
 from ..live import sockets, waits
 from ..models import (
     ClassGame,
@@ -70,25 +69,13 @@ def class_games(class_id: int) -> list[ClassGame]:
 #: Rendered maps, shared by every page that shows the same one (issue 23's benchmark: a class of
 #: 60 fetching its page at the same instant spent most of it drawing the same 50 outlines 60
 #: times). A key names everything the map is drawn from; the oldest is forgotten first.
-_MAPS: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
-_MAPS_KEPT = 64
-_MAPS_LOCK = threading.Lock()
+_MAPS: Kept[tuple[Any, ...], Markup] = Kept(64)
 
 
 @bp.app_template_global("cg_map")
 def cg_map(key: tuple[Any, ...], draw: Any, *args: Any, **kwargs: Any) -> Markup:
     """``draw(*args, **kwargs)`` (a map macro) rendered once per ``key`` and kept."""
-    with _MAPS_LOCK:
-        found = _MAPS.get(key)
-        if found is not None:
-            _MAPS.move_to_end(key)
-            return found
-    made = Markup(draw(*args, **kwargs))
-    with _MAPS_LOCK:
-        _MAPS[key] = made
-        while len(_MAPS) > _MAPS_KEPT:
-            _MAPS.popitem(last=False)
-    return made
+    return _MAPS.get_or_make(key, lambda: Markup(draw(*args, **kwargs)))
 
 
 def _user() -> User:
@@ -389,8 +376,7 @@ def _question_part(
 
 
 #: Each question's part of the page as it opens (:func:`opening_part`), drawn once per process.
-_OPENINGS: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-_OPENINGS_KEPT = 64
+_OPENINGS: Kept[tuple[Any, ...], str] = Kept(64)
 
 
 def opening_part(game: ClassGame, number: int) -> str:
@@ -402,20 +388,13 @@ def opening_part(game: ClassGame, number: int) -> str:
     q = games.questions_of(game)[number]
     limit = cg.deadline_ms(games.settings_of(game), False)
     key = (game.id, json.dumps(game.questions[number], sort_keys=True), limit)
-    with _MAPS_LOCK:
-        found = _OPENINGS.get(key)
-        if found is not None:
-            _OPENINGS.move_to_end(key)
-            return found
-    made = render_template(
-        "class_game/_question.html",
-        **_question_part(game, q, time_left=limit, pushed=True, clues_shown=1),
+    return _OPENINGS.get_or_make(
+        key,
+        lambda: render_template(
+            "class_game/_question.html",
+            **_question_part(game, q, time_left=limit, pushed=True, clues_shown=1),
+        ),
     )
-    with _MAPS_LOCK:
-        _OPENINGS[key] = made
-        while len(_OPENINGS) > _OPENINGS_KEPT:
-            _OPENINGS.popitem(last=False)
-    return made
 
 
 def opened_question(game: ClassGame, was: tuple[str, int]) -> dict[str, Any] | None:

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +52,7 @@ from trainer.results import Result, card_game_result
 from .. import get_deck
 from ..extensions import changed_rows, db
 from ..guards import Refused, Stale, nothing_changed, whole_number
+from ..kept import Kept
 from ..memory import atomically, introduced_keys, record
 from ..models import CardGame, ReviewLog, User, utcnow
 from ..modes import Access, Dealt, NavLink, Records, Rounds, WebMode, register
@@ -79,9 +78,7 @@ MISSING_RANK = (
 LOG_SHOWN = 40
 
 # Rebuilt states by (token, ply): a long Geography War is thousands of actions to replay.
-_CACHE: OrderedDict[tuple[str, int], State] = OrderedDict()
-_CACHE_SIZE = 64
-_CACHE_LOCK = threading.Lock()
+_CACHE: Kept[tuple[str, int], State] = Kept(64)
 
 
 # --- the games page ------------------------------------------------------------------------
@@ -620,21 +617,16 @@ def _game(row: CardGame) -> Game:
 
 
 def _load(row: CardGame) -> State:
-    with _CACHE_LOCK:
-        cached = _CACHE.get((row.token, row.ply))
-        if cached is not None:
-            _CACHE.move_to_end((row.token, row.ply))
-            return cached.clone()
+    cached = _CACHE.get((row.token, row.ply))
+    if cached is not None:
+        return cached.clone()
     state = replay(_game(row), row.seed, row.actions)
     _remember(row.token, state)
     return state
 
 
 def _remember(token: str, state: State) -> None:
-    with _CACHE_LOCK:
-        _CACHE[(token, len(state.history))] = state.clone()
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+    _CACHE.put((token, len(state.history)), state.clone())
 
 
 # --- what the student sees -----------------------------------------------------------------
