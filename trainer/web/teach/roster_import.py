@@ -17,6 +17,7 @@ app's secret (and the teacher's id inside): the browser cannot change what will 
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,7 @@ from flask import current_app, render_template, request
 from flask_wtf import FlaskForm
 from flask_wtf.file import MultipleFileField
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 from wtforms import HiddenField, SubmitField
@@ -45,7 +46,7 @@ from .accounts import (
     usernames_for,
 )
 from .routes import Slip, _new_join_code, _no_store, _taken_usernames, _user, bp
-from .undo import remember_removal, removal_token
+from .undo import remember_removal, take_out
 
 #: A request to the upload page may carry the files (the site's other forms stay at 1 MB); the
 #: files' own limit (``roster.MAX_BYTES``) is checked with a clear message, this one leaves room.
@@ -431,12 +432,7 @@ def roster_confirm() -> str | Response | tuple[str, int]:
                 continue
             for line in klass_line.leaving:
                 assert line.membership is not None
-                removals.append(
-                    (klass_line.klass, removal_token(klass_line.klass, line.membership))
-                )
-                db.session.execute(
-                    delete(ClassMembership).where(ClassMembership.id == line.membership.id)
-                )
+                removals.append((klass_line.klass, take_out(klass_line.klass, line.membership)))
         db.session.commit()
     except IntegrityError:
         # A username taken a moment ago, or the same files imported twice at once: nothing is kept.
@@ -461,9 +457,8 @@ def roster_confirm() -> str | Response | tuple[str, int]:
     ]
     for _klass, token in removals:
         remember_removal(token)
-    taken_out: dict[int, tuple[SchoolClass, int]] = {}
-    for klass, _token in removals:
-        taken_out[klass.id] = (klass, taken_out.get(klass.id, (klass, 0))[1] + 1)
+    per_class = Counter(klass.id for klass, _token in removals)
+    taken_out = {klass.id: (klass, per_class[klass.id]) for klass, _token in removals}
     html = render_template(
         "teach/roster_slips.html",
         classes=classes,

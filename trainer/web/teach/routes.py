@@ -461,10 +461,9 @@ def remove_student(class_id: int, student_id: int) -> Response:
     student, membership = _class_student(klass, student_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
-    from .undo import remember_removal, removal_token  # (undo.py imports this module)
+    from .undo import remember_removal, take_out  # (undo.py imports this module)
 
-    token = removal_token(klass, membership)
-    db.session.execute(delete(ClassMembership).where(ClassMembership.id == membership.id))
+    token = take_out(klass, membership)
     db.session.commit()
     remember_removal(token)
     flash(

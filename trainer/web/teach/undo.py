@@ -20,7 +20,7 @@ from typing import Any
 from flask import abort, current_app, flash, redirect, render_template, session, url_for
 from flask_wtf import FlaskForm
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.types import TypeDecorator, TypeEngine
 from werkzeug.wrappers import Response
@@ -94,6 +94,14 @@ def removal_token(klass: SchoolClass, membership: ClassMembership) -> str:
             "row": _row_of(membership),
         }
     )
+
+
+def take_out(klass: SchoolClass, membership: ClassMembership) -> str:
+    """Take the student of ``membership`` out of ``klass`` (P-S4) and return the token that can
+    put them back: the caller commits, then passes it to :func:`remember_removal`."""
+    token = removal_token(klass, membership)
+    db.session.execute(delete(ClassMembership).where(ClassMembership.id == membership.id))
+    return token
 
 
 def remember_removal(token: str) -> None:
