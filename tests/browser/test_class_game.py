@@ -146,6 +146,8 @@ def test_a_state_is_found_on_the_map_and_a_border_up_trio_ticked(browser, live_a
         phone.goto(f"/class-game/?code={code}")
         phone.get_by_role("button", name="Join the game").click()
         expect(projector.locator(".cg-names")).to_contain_text("ana.b")
+        # The phone's socket listens to the game before it starts (else it catches up by fetching).
+        expect(phone.locator("#cg-root[data-cg-watching]")).to_have_count(1)
         fetched: list[str] = []
         phone.on("request", lambda r: fetched.append(r.url) if "part=live" in r.url else None)
         projector.get_by_role("button", name="Start the game").click()

@@ -57,9 +57,13 @@
       socket.on("connect", function () {
         root.setAttribute(attribute, "socket");
         socket.emit(options.watch, options.watchMessage, function (reply) {
-          if (reply && reply.ok) { options.heard(reply.version, null); }
+          if (reply && reply.ok) {
+            root.setAttribute("data-" + options.prefix + "-watching", "");  // notices come now
+            options.heard(reply.version, null);
+          }
         });
       });
+      socket.on("disconnect", function () { root.removeAttribute("data-" + options.prefix + "-watching"); });
       // Gone, or never there (a proxy that refuses WebSockets): wait by asking instead, at once.
       socket.on("disconnect", longPoll);
       socket.on("connect_error", longPoll);
