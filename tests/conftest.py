@@ -20,6 +20,8 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.routing import Rule
 from werkzeug.security import generate_password_hash
 
+import trainer.web as web_package
+from trainer.cards import DATA_DIR, Deck
 from trainer.web import create_app
 from trainer.web.extensions import db
 from trainer.web.models import Role, User
@@ -128,6 +130,25 @@ def _compile_builder_once(
 
 
 Rule._compile_builder = _compile_builder_once  # type: ignore[method-assign]
+
+
+# Loading and checking the deck is 30 ms of an app's 50 (most of it the map's areas), and the
+# suite builds thousands of apps on the same files. The deck is frozen, so the apps built on the
+# project's own data share one; an app given other files (a test of a broken row) loads and checks
+# them as the app does. Only the tests do this; the app is unchanged.
+_load_deck = web_package.load_deck
+_PROJECT_DECK: list[Deck] = []
+
+
+def _load_deck_once(data_dir: Path | str = DATA_DIR) -> Deck:
+    if Path(data_dir).resolve() != DATA_DIR.resolve():
+        return _load_deck(data_dir)
+    if not _PROJECT_DECK:
+        _PROJECT_DECK.append(_load_deck(data_dir))
+    return _PROJECT_DECK[0]
+
+
+web_package.load_deck = _load_deck_once  # type: ignore[assignment]
 
 
 def make_test_config(database: str, tmp_path) -> dict:
