@@ -34,7 +34,7 @@ def test_a_url_without_the_hash_or_with_an_old_one_is_revalidated(client):
 
 def test_the_hash_follows_the_files_content(tmp_path):
     (tmp_path / "a.js").write_text("one", encoding="utf-8")
-    hashes = Hashes(str(tmp_path))
+    hashes = Hashes(str(tmp_path), watch=True)
     first = hashes.of("a.js")
     assert first is not None and hashes.of("a.js") == first
     (tmp_path / "a.js").write_text("two!", encoding="utf-8")
@@ -42,3 +42,16 @@ def test_the_hash_follows_the_files_content(tmp_path):
     assert hashes.of("a.js") not in (None, first)
     # Nothing outside the folder, and no file: no hash.
     assert hashes.of("../a.js") is None and hashes.of("missing.js") is None
+
+
+def test_without_debug_a_hash_is_computed_once(tmp_path):
+    """The app outside debug mode: a file's hash is looked up, not recomputed, for every page;
+    only real files are kept."""
+    (tmp_path / "a.js").write_text("one", encoding="utf-8")
+    hashes = Hashes(str(tmp_path))
+    first = hashes.of("a.js")
+    (tmp_path / "a.js").write_text("two!", encoding="utf-8")
+    assert hashes.of("a.js") == first
+    assert hashes.of("missing.js") is None and hashes.of("../a.js") is None
+    (tmp_path / "missing.js").write_text("now here", encoding="utf-8")
+    assert hashes.of("missing.js") not in (None, first)
