@@ -203,7 +203,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "assign.index": STUDENTS,
     "assign.page": STUDENT_OWN,
     "assign.start": STUDENT_OWN,
-    "dashboard.plotly_js": PUBLIC,  # a static asset: plotly.js from the plotly package
+    "dashboard.plotly_js": PUBLIC,  # a static asset: the plotly.js bundle the app serves
     "dashboard.student": STUDENTS,  # always the signed-in student's own progress
     "dashboard.album": STUDENTS,  # always the signed-in student's own card album
     "dashboard.class_dashboard": TEACHER_OWN,
