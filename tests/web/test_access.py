@@ -44,10 +44,12 @@ from werkzeug.routing import Rule
 
 from tests.conftest import database_params, make_test_config, make_user
 from trainer.assignments import Scope
+from trainer.cards import load_deck
 from trainer.web import create_app
 from trainer.web.admin import invites
 from trainer.web.charts import plotly_version
 from trainer.web.extensions import db
+from trainer.web.mapsprite import sprite_of
 from trainer.web.models import (
     Assignment,
     CardGame,
@@ -204,6 +206,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "assign.page": STUDENT_OWN,
     "assign.start": STUDENT_OWN,
     "dashboard.plotly_js": PUBLIC,  # a static asset: the plotly.js bundle the app serves
+    "deck.map_sprite": PUBLIC,  # a static asset: the 50 public outlines (trainer.web.mapsprite)
     "dashboard.student": STUDENTS,  # always the signed-in student's own progress
     "dashboard.album": STUDENTS,  # always the signed-in student's own card album
     "dashboard.class_dashboard": TEACHER_OWN,
@@ -278,6 +281,7 @@ NOT_TESTED = {"static"}
 ARGS_BY_ENDPOINT: dict[str, dict[str, str]] = {
     "deck.card": {"code": "co"},
     "dashboard.plotly_js": {"version": plotly_version()},
+    "deck.map_sprite": {"digest": sprite_of(load_deck()).digest},
     "teach.join_link": {"code": "join_code"},
     "auth.invite_signup": {"token": "invite_token"},
 }

@@ -214,7 +214,15 @@ def _public_drawing(client, postal: str) -> list[str]:
     """What the public deck page draws for ``postal``'s Map card, as strings a page could repeat:
     the red outline, the ring and its leader line (their coordinates), and the close-up's view."""
     html = client.get(f"/deck/{postal.lower()}").get_data(as_text=True)
-    parts = re.findall(r'<path class="map-state map-state--red" d="([^"]+)"', html)
+    # The red outline is the public one, from the map's file (trainer.web.mapsprite).
+    red = re.search(
+        r'<use href="(/deck/map-[0-9a-f]+\.svg)#(s\d+)" class="map-state map-state--red"', html
+    )
+    sprite = client.get(red.group(1), headers={"Accept-Encoding": "identity"}).get_data(
+        as_text=True
+    )
+    parts = re.findall(rf'<path id="{red.group(2)}" d="([^"]+)"', sprite)
+    assert parts
     parts += re.findall(
         r'<rect class="map-callout" (x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*")', html
     )

@@ -111,7 +111,7 @@ QUERY_FIELDS: dict[str, list[str]] = {
 #: Path arguments beyond the access matrix's: the study round's next (unanswered) item.
 ARGS_HERE = {"index": "2"}
 #: Endpoints whose answer is not a page of the app (a static file): their paths are fuzzed only.
-NOT_PAGES = {"static", "dashboard.plotly_js"}
+NOT_PAGES = {"static", "dashboard.plotly_js", "deck.map_sprite"}
 
 
 # --- The forms of a page -------------------------------------------------------------------------

@@ -81,7 +81,7 @@ def test_state_iqs_map_carries_centres_and_borders_and_one_tab_stop(app, client,
     url = make_game(app, student.id, student_card="TX", computer_card="UT")
     html = client.get(url).get_data(as_text=True)
     svg = re.search(r'<svg class="map-card map-card--pick".*?</svg>', html, flags=re.S).group(0)
-    paths = [_attrs(t) for t in re.findall(r"<path\b[^>]*\bdata-postal=[^>]*>", svg)]
+    paths = [_attrs(t) for t in re.findall(r"<use\b[^>]*\bdata-postal=[^>]*>", svg)]
     with app.app_context():
         deck = get_deck()
         assert [p["data-postal"] for p in paths] == deck.geometry.west_to_east()

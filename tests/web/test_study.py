@@ -396,7 +396,10 @@ def test_a_map_question_never_names_its_red_state(study, client, postal):
     assert not re.search(rf"\b{postal}\b", page), "no id, class or label names the red state"
     # P-H2: nor can the red outline, its ring or its close-up be matched to the deck page's.
     public = client.get(f"/deck/{postal.lower()}").get_data(as_text=True)
-    public_parts = re.findall(r'<path class="map-state map-state--red" d="[^"]+"', public)
+    # (The deck page draws its outlines from the map's file, trainer.web.mapsprite.)
+    sprite_url = re.search(r'<use href="(/deck/map-[0-9a-f]+\.svg)#', public).group(1)
+    sprite = client.get(sprite_url, headers={"Accept-Encoding": "identity"}).get_data(as_text=True)
+    public_parts = re.findall(r' d="[^"]+"', sprite)
     public_parts += (
         re.findall(r"<(?:rect|line) class=\"map-callout[^>]*>", public)
         # The maps' views (not an icon's, such as the phone menu's); the first is the whole map's.

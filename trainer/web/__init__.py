@@ -142,7 +142,11 @@ def register_extensions(app: Flask) -> None:
     app.add_template_global(pickmap.targets, "pick_targets")
     app.jinja_env.globals["target_radius"] = pickmap.TARGET_RADIUS
 
+    from .deck.routes import map_sprite_url
     from .modes import nav_links
+
+    # The file of the 50 outlines that maps naming their states refer to (trainer.web.mapsprite).
+    app.add_template_global(map_sprite_url, "map_sprite")
 
     # The main navigation links every mode that has a page (trainer.web.modes).
     app.add_template_global(nav_links, "nav_links")

@@ -22,6 +22,8 @@ from trainer import anki
 from trainer.cards import Category, Zone
 
 from .. import get_deck
+from ..assets import YEAR
+from ..mapsprite import SpriteLinks, sprite_of
 from ..text import csv_line
 
 bp = Blueprint("deck", __name__, url_prefix="/deck")
@@ -108,6 +110,30 @@ def _package() -> bytes:
             made = out.getvalue()
             current_app.extensions["anki_package"] = made
     return made
+
+
+@bp.get("/map-<digest>.svg")
+def map_sprite(digest: str) -> Response:
+    """The 50 outlines in one file (:mod:`trainer.web.mapsprite`), gzipped when the browser
+    accepts it; its URL names its hash, so it is kept for a year. Any other hash is not found."""
+    sprite = sprite_of(get_deck())
+    if digest != sprite.digest:
+        abort(404)
+    gzipped = "gzip" in request.headers.get("Accept-Encoding", "")
+    response = current_app.response_class(
+        sprite.packed if gzipped else sprite.raw, mimetype="image/svg+xml"
+    )
+    if gzipped:
+        response.headers["Content-Encoding"] = "gzip"
+    response.headers["Vary"] = "Accept-Encoding"
+    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    return response
+
+
+def map_sprite_url() -> SpriteLinks:
+    """The outlines' file, for a map's ``<use href="{{ sprite.href(postal) }}">``."""
+    sprite = sprite_of(get_deck())
+    return SpriteLinks(url_for("deck.map_sprite", digest=sprite.digest), sprite.ids)
 
 
 @bp.get("/geoplunge-states.apkg")
