@@ -79,7 +79,11 @@ def main() -> int:
         token = CSRF.search(page).group(1)
         done = client.post(
             "/auth/login",
-            data={"username": plans[0]["username"], "password": review.PASSWORD, "csrf_token": token},
+            data={
+                "username": plans[0]["username"],
+                "password": review.PASSWORD,
+                "csrf_token": token,
+            },
         )
         assert done.status_code == 302, done.status_code
         first, _ = plans[0]["answers"][0]
