@@ -128,7 +128,9 @@ def _svg_matrix(sx: float, sy: float, tx: float, ty: float) -> str:
 
 
 def rewrite_path(d: str, stretch: Stretch) -> str:
-    """``d`` drawn through ``stretch``, as relative m, l and z commands with two decimals.
+    """``d`` drawn through ``stretch``, as relative m, l and z commands with one decimal, as the
+    public outlines are written (a tenth of a map unit is a tenth of a pixel or less on a
+    Chromebook; a second decimal made a map question's page a fifth larger, issue 25).
 
     Every point is stretched and rounded on its own and the steps are the differences of the
     rounded points, so rounding never adds up along a long border. A page with a map to click
@@ -138,12 +140,10 @@ def rewrite_path(d: str, stretch: Stretch) -> str:
     Raises:
         ValueError: ``d`` is not a path of closed rings in relative m, l, h, v and z.
     """
-    sx, sy, tx, ty = stretch.sx * 100, stretch.sy * 100, stretch.tx * 100, stretch.ty * 100
+    sx, sy, tx, ty = stretch.sx * 10, stretch.sy * 10, stretch.tx * 10, stretch.ty * 10
     number = _number
     parts: list[str] = []
-    here_x = here_y = (
-        0  # the current point, in hundredths; a ring starts from the previous ring's start
-    )
+    here_x = here_y = 0  # the current point, in tenths; a ring starts from the previous ring's start
     for ring in _rings(d):
         xs = [round(sx * x + tx) for x, _ in ring]
         ys = [round(sy * y + ty) for _, y in ring]
@@ -169,16 +169,12 @@ def _rings(d: str) -> tuple[tuple[Point, ...], ...]:
     return tuple(tuple(ring) for ring in path_rings(d))
 
 
-def _hundredths(point: Point) -> tuple[int, int]:
-    return (round(point[0] * 100), round(point[1] * 100))
-
-
 @lru_cache(maxsize=65536)
-def _number(hundredths: int) -> str:
-    """A number of hundredths written shortly: 1250 -> "12.5", 5 -> ".05", -30 -> "-.3"."""
-    sign = "-" if hundredths < 0 else ""
-    whole, frac = divmod(abs(hundredths), 100)
-    text = f"{whole}.{frac:02d}".rstrip("0").rstrip(".")
+def _number(tenths: int) -> str:
+    """A number of tenths written shortly: 125 -> "12.5", 5 -> ".5", -3 -> "-.3", 20 -> "2"."""
+    sign = "-" if tenths < 0 else ""
+    whole, frac = divmod(abs(tenths), 10)
+    text = f"{whole}.{frac}".rstrip("0").rstrip(".")
     if text.startswith("0."):
         text = text[1:]
     return sign + text
