@@ -143,7 +143,8 @@ def rewrite_path(d: str, stretch: Stretch) -> str:
     sx, sy, tx, ty = stretch.sx * 10, stretch.sy * 10, stretch.tx * 10, stretch.ty * 10
     number = _number
     parts: list[str] = []
-    here_x = here_y = 0  # the current point, in tenths; a ring starts from the previous ring's start
+    # The current point, in tenths; a ring starts from the previous ring's start.
+    here_x = here_y = 0
     for ring in _rings(d):
         xs = [round(sx * x + tx) for x, _ in ring]
         ys = [round(sy * y + ty) for _, y in ring]
