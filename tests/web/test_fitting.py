@@ -526,6 +526,7 @@ def test_answers_queue_one_fit_in_the_background_once_enough_are_new(app, monkey
 
     monkeypatch.setattr(fitting, "fit_student", slow_fit)
     monkeypatch.setattr(fitting, "submit", submit)
+    monkeypatch.setattr(fitting, "CHECK_EVERY", 1)  # every answer looks (see the next test)
     client = client_for(app, "keen")
     study = Study(app, client)
     try:
@@ -544,6 +545,34 @@ def test_answers_queue_one_fit_in_the_background_once_enough_are_new(app, monkey
     assert row is not None and row.attempt_answers >= fitting.NEW_ANSWERS_FOR_A_FIT
     assert study.answer(url.rsplit("/", 1)[0] + "/3").status_code == 302
     assert len(futures) == 2 and calls == [user.id]  # fewer than 75 new answers: nothing queued
+
+
+@pytest.mark.app_config(FIT_IN_BACKGROUND=True)
+def test_a_process_looks_for_a_due_fit_on_a_students_first_answer_then_every_tenth(
+    app, monkeypatch
+):
+    """Looking is two queries after the answer's own transaction (a quarter of an answer's time,
+    issue 25), and a fit is due only every 75 answers: so a process looks on a student's first
+    answer it records, then on every CHECK_EVERY-th (a fit comes at most that many answers late)."""
+    for name in ("ana", "ben"):
+        make_user(app, name)
+    looked: list[int] = []
+    monkeypatch.setattr(fitting, "wants_a_fit", lambda student_id: looked.append(student_id))
+    studies = {name: Study(app, client_for(app, name)) for name in ("ana", "ben")}
+    with app.app_context():
+        ids = {
+            name: db.session.execute(select(User.id).filter_by(username=name)).scalar_one()
+            for name in studies
+        }
+    rounds = {name: study.start() for name, study in studies.items()}
+    for n in range(1, 13):
+        for name, study in studies.items():
+            if n > 1 and (n - 1) % 10 == 0:
+                rounds[name] = study.start()  # a round has 10 facts
+            url = rounds[name].rsplit("/", 1)[0] + f"/{(n - 1) % 10 + 1}"
+            assert study.answer(url).status_code == 302
+    assert fitting.CHECK_EVERY == 10
+    assert looked == [ids["ana"], ids["ben"]] * 2  # the 1st and the 11th answers of each
 
 
 def test_with_the_background_off_answers_queue_nothing(app, monkeypatch):
