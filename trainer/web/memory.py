@@ -289,11 +289,15 @@ def _strong_before(student: User, fact: Fact) -> bool:
     return found is not None
 
 
+# Built once (see _SELECT_CARD): every answer looks for itself first, on (round, item).
+_RECORDED = select(ReviewLog.student_id, ReviewLog.rating, ReviewLog.due_after).where(
+    ReviewLog.round_token == bindparam("round_token"), ReviewLog.item == bindparam("item")
+)
+
+
 def _recorded(outcome: srs.Outcome) -> Row[int, int, dt.datetime] | None:
     return db.session.execute(
-        select(ReviewLog.student_id, ReviewLog.rating, ReviewLog.due_after).where(
-            ReviewLog.round_token == outcome.round_token, ReviewLog.item == outcome.item
-        )
+        _RECORDED, {"round_token": outcome.round_token, "item": outcome.item}
     ).first()
 
 

@@ -40,25 +40,34 @@ def aimed_target(assignment: Assignment) -> float:
     return assignment.test_target or DEFAULT_TEST_TARGET
 
 
+# Built once: every answer reads its student's test aims (memory._aims), and building this
+# statement cost more than running it (issue 25).
+_AIMS = (
+    select(Assignment)
+    .join(ClassMembership, ClassMembership.class_id == Assignment.class_id)
+    .where(
+        ClassMembership.student_id == bindparam("student_id"),
+        Assignment.test_on.is_not(None),
+        Assignment.test_on >= bindparam("since"),
+        or_(
+            Assignment.everyone,
+            Assignment.id.in_(
+                select(AssignmentStudent.assignment_id).where(
+                    AssignmentStudent.student_id == bindparam("student_id")
+                )
+            ),
+        ),
+    )
+    .order_by(Assignment.test_on, Assignment.id)
+)
+
+
 def aims_for(student: User, today: dt.date | None = None) -> list[TestAim]:
     """The test aims of the student's current assignments, in one indexed query: a test day not
     past (``today``, the student's study day, when given; else not past anywhere on Earth), in a
     class the student is in, set for everyone or for them."""
     since = today if today is not None else utcnow().date() - _SURELY_PAST
-    listed = select(AssignmentStudent.assignment_id).where(
-        AssignmentStudent.student_id == student.id
-    )
-    rows = db.session.execute(
-        select(Assignment)
-        .join(ClassMembership, ClassMembership.class_id == Assignment.class_id)
-        .where(
-            ClassMembership.student_id == student.id,
-            Assignment.test_on.is_not(None),
-            Assignment.test_on >= since,
-            or_(Assignment.everyone, Assignment.id.in_(listed)),
-        )
-        .order_by(Assignment.test_on, Assignment.id)
-    ).scalars()
+    rows = db.session.execute(_AIMS, {"student_id": student.id, "since": since}).scalars()
     return [
         TestAim(row.test_on, aimed_target(row), frozenset(goal_facts(row)))
         for row in rows

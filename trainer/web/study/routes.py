@@ -260,10 +260,12 @@ def _items(round_: Row[Any]) -> list[Item]:
     return [Item(Fact.from_key(key), Form(form)) for key, form in round_.items]
 
 
+# Built once, as _SELECT_ROUND: every page of a round reads its answers.
+_SELECT_ANSWERS = select(ReviewLog).where(ReviewLog.round_token == bindparam("round_token"))
+
+
 def _answers(round_: Row[Any]) -> dict[int, ReviewLog]:
-    rows = db.session.execute(
-        select(ReviewLog).where(ReviewLog.round_token == _token(round_))
-    ).scalars()
+    rows = db.session.execute(_SELECT_ANSWERS, {"round_token": _token(round_)}).scalars()
     return {int(row.item): row for row in rows}
 
 
