@@ -54,6 +54,9 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=300, help="requests per path (300)")
     parser.add_argument("--profile", choices=PATHS, action="append", default=[])
     parser.add_argument("--top", type=int, default=25, help="rows of each profile (25)")
+    parser.add_argument(
+        "--sort", default="cumulative", help="pstats order of the profile: cumulative, tottime..."
+    )
     args = parser.parse_args()
     review = _review_bench()
     with tempfile.TemporaryDirectory(prefix="geoplunge-hot-") as tmp:
@@ -149,7 +152,7 @@ def main() -> int:
             profile.disable()
             print(f"\n== profile of {name} (100 requests; answer includes its question) ==")
             stats = pstats.Stats(profile)
-            stats.sort_stats("cumulative").print_stats(args.top)
+            stats.sort_stats(args.sort).print_stats(args.top)
         with app.app_context():
             from trainer.web.extensions import db
 
