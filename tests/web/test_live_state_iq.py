@@ -129,7 +129,7 @@ def picked(html: str, name: str) -> str:
     svg = pick_map_of(html)
     assert svg is not None, "no map on the page"
     [postal] = re.findall(
-        rf'<path\b[^>]*\bdata-postal="([A-Z]{{2}})"[^>]*\baria-label="{re.escape(name)}"', svg
+        rf'<use\b[^>]*\bdata-postal="([A-Z]{{2}})"[^>]*\baria-label="{re.escape(name)}"', svg
     )
     return postal
 
