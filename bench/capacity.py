@@ -84,6 +84,7 @@ import argparse
 import gzip
 import html
 import http.client
+import importlib.util
 import json
 import math
 import multiprocessing
@@ -92,13 +93,13 @@ import queue
 import random
 import re
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 import zlib
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,9 +109,25 @@ from urllib.parse import urlencode, urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-PG_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+def _review_bench() -> Any:
+    """bench/review.py, whose database and gunicorn helpers this bench shares."""
+    spec = importlib.util.spec_from_file_location("bench_review", ROOT / "bench" / "review.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_review = _review_bench()
+fresh_database = _review.fresh_database
+drop_database = _review.drop_database
+migrate = _review.migrate
+free_port = _review.free_port
+stop_gunicorn = _review.stop_gunicorn
+server_cpu_seconds = _review.server_cpu_seconds
+
 PG_NAME = "geoplunge_capacity"
-PG_URL = f"postgresql+psycopg://postgres@127.0.0.1:5432/{PG_NAME}"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 PASSWORD = "capacity horse battery"
 CLASS_SIZE = 30
@@ -175,37 +192,6 @@ def healthz() -> str:
 
 
 # --- The database: schema by migration, accounts through the app's models ------------------
-
-
-def fresh_database(kind: str, tmp: Path) -> str:
-    if kind == "sqlite":
-        return f"sqlite:///{tmp / 'capacity.db'}"
-    import psycopg
-
-    with psycopg.connect(PG_SERVER, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {PG_NAME}")
-    return PG_URL
-
-
-def drop_database(kind: str) -> None:
-    if kind == "postgresql":
-        import psycopg
-
-        with psycopg.connect(PG_SERVER, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
-
-
-def migrate(env: dict[str, str]) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode:
-        raise SetupError(f"flask db upgrade failed:\n{done.stdout}{done.stderr}")
 
 
 class SetupError(Exception):
@@ -303,12 +289,6 @@ def tally_database() -> str:
 # --- The server -----------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def start_gunicorn(
     env: dict[str, str],
     port: int,
@@ -339,28 +319,6 @@ def start_gunicorn(
             time.sleep(0.1)
     stop_gunicorn(server)
     raise SetupError(f"gunicorn did not answer /healthz within 30 s:\n{log.read_text()}")
-
-
-def stop_gunicorn(server: subprocess.Popen[bytes]) -> None:
-    server.terminate()  # SIGTERM: gunicorn's graceful shutdown
-    try:
-        server.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
-
-
-def server_cpu_seconds(pid: int) -> float:
-    """User + system CPU time of gunicorn's master and its live workers (Linux /proc)."""
-    total = 0.0
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        for p in [str(pid), *children]:
-            fields = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except OSError:
-        return math.nan
-    return total
 
 
 # --- The driver (a second process): browsers -------------------------------------------------
@@ -559,7 +517,7 @@ class Sample:
 
 
 @dataclass
-class VirtualUser:
+class VirtualUser(ABC):
     """A virtual user: its client, its own random numbers and what it measured."""
 
     username: str
@@ -582,8 +540,9 @@ class VirtualUser:
         self.client = Client(self.port, self.encodings)
         self.rng = random.Random(self.seed)
 
+    @abstractmethod
     def run(self) -> None:
-        raise NotImplementedError
+        """What this user does until the run ends (a student's loop, a teacher's rounds)."""
 
     # -- requests
 
@@ -1306,7 +1265,7 @@ def bench(kind: str, args: argparse.Namespace, bare: dict[str, Any]) -> None:
         tmp = Path(tmpdir)
         env = {
             **os.environ,
-            "DATABASE_URL": fresh_database(kind, tmp),
+            "DATABASE_URL": fresh_database(kind, tmp, PG_NAME),
             "SECRET_KEY": secrets.token_hex(32),
             "GEOPLUNGE_INSTANCE_PATH": str(tmp / "instance"),
         }
@@ -1335,7 +1294,7 @@ def bench(kind: str, args: argparse.Namespace, bare: dict[str, Any]) -> None:
         finally:
             if server is not None:
                 stop_gunicorn(server)
-            drop_database(kind)
+            drop_database(kind, PG_NAME)
             text = log.read_text() if log.exists() else ""
             if "Traceback" in text:
                 print("gunicorn's log has tracebacks (the end):\n" + text[-3000:])

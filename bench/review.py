@@ -51,7 +51,6 @@ sys.path.insert(0, str(ROOT))
 
 PG_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 PG_NAME = "geoplunge_bench"
-PG_URL = f"postgresql+psycopg://postgres@127.0.0.1:5432/{PG_NAME}"
 PASSWORD = "bench horse battery"
 WARMUP = 5  # unmeasured requests per client and endpoint
 #: The measured phases, in order: the review endpoint, an empty signed-in POST, the bare endpoint.
@@ -62,23 +61,28 @@ CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 # --- The database: schema by migration, data through the app's models -----------------------
 
 
-def fresh_database(kind: str, tmp: Path) -> str:
+def pg_url(name: str = PG_NAME) -> str:
+    return f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+
+
+def fresh_database(kind: str, tmp: Path, name: str = PG_NAME) -> str:
+    """A new database's URL: an SQLite file in ``tmp``, or PostgreSQL's ``name`` made afresh."""
     if kind == "sqlite":
         return f"sqlite:///{tmp / 'bench.db'}"
     import psycopg
 
     with psycopg.connect(PG_SERVER, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {PG_NAME}")
-    return PG_URL
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    return pg_url(name)
 
 
-def drop_database(kind: str) -> None:
+def drop_database(kind: str, name: str = PG_NAME) -> None:
     if kind == "postgresql":
         import psycopg
 
         with psycopg.connect(PG_SERVER, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def migrate(env: dict[str, str]) -> None:
